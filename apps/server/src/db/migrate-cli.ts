@@ -1,0 +1,12 @@
+import { openDatabase } from './client.ts';
+import { loadEnv } from '../env.ts';
+
+/** npm run db:migrate: applies committed migrations to DATABASE_URL, or the embedded database. */
+const env = loadEnv();
+const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir });
+try {
+  await database.migrate();
+  console.log(`Migrations applied (${database.kind}).`);
+} finally {
+  await database.close();
+}

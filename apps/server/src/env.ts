@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one place that reads process.env (STYLE.md). Every setting of DESIGN §5 is validated here
+ * once at start-up; a bad value stops the process with a readable message.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const emailList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.email('ADMIN_EMAILS must be comma-separated e-mail addresses')));
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('localhost'),
+    PUBLIC_URL: z.url().optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+      .optional(),
+    AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
+    ADMIN_EMAILS: emailList,
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    OIDC_ISSUER: z.url().optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    OIDC_NAME: z.string().min(1).default('OpenID Connect'),
+    STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
+    STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_').optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
+    /** Only for tests and local fakes of Stripe's API: where the SDK sends its requests. */
+    STRIPE_API_BASE: z.url().optional(),
+    UPLOAD_DIR: z.string().min(1).optional(),
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ENDPOINT: z.url().optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_PUBLIC_URL: z.url().optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL')
+      .optional(),
+    TRUST_PROXY: z.string().default('false'),
+    SEED: bool.optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Rate limits (issue 3 §6). */
+    RATE_LIMIT_LOGIN_FAILURES: z.coerce.number().int().min(1).default(5),
+    RATE_LIMIT_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+    RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(100),
+    RATE_LIMIT_TOKENS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  })
+  .superRefine((env, ctx) => {
+    const pairs: [string, string][] = [
+      ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
+      ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY'],
+      ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
+      ['OIDC_ISSUER', 'OIDC_CLIENT_ID'],
+      ['OIDC_ISSUER', 'OIDC_CLIENT_SECRET'],
+      ['S3_BUCKET', 'S3_ACCESS_KEY_ID'],
+      ['S3_BUCKET', 'S3_SECRET_ACCESS_KEY'],
+    ];
+    const record = env as Record<string, unknown>;
+    for (const [a, b] of pairs) {
+      if (Boolean(record[a]) !== Boolean(record[b])) {
+        ctx.addIssue({ code: 'custom', path: [record[a] ? b : a], message: `${a} and ${b} must be set together` });
+      }
+    }
+    if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'AUTH_SECRET is required in production' });
+    }
+  });
+
+export type RawEnv = z.infer<typeof EnvSchema>;
+
+export interface Env extends RawEnv {
+  /** Absolute data directory. */
+  dataDir: string;
+  /** The origin the app is reached at; better-auth's baseURL and trusted origin. */
+  publicUrl: string;
+  /** 'embedded' runs PGlite in DATA_DIR; 'postgres' uses DATABASE_URL. */
+  databaseMode: 'embedded' | 'postgres';
+  uploadDir: string;
+  /** Fastify's trustProxy: false, true, a hop count, or a comma list of addresses/CIDRs. */
+  trustProxy: boolean | string;
+}
+
+export class EnvError extends Error {
+  override name = 'EnvError';
+}
+
+function parseTrustProxy(value: string): boolean | string {
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  return value;
+}
+
+/** Reads and validates the environment; throws EnvError listing every problem at once. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new EnvError(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every setting.`);
+  }
+  const raw = parsed.data;
+  const dataDir = path.resolve(raw.DATA_DIR);
+  const port = raw.PORT;
+  return {
+    ...raw,
+    dataDir,
+    publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    databaseMode: raw.DATABASE_URL ? 'postgres' : 'embedded',
+    uploadDir: path.resolve(raw.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
+  };
+}
+
+/**
+ * AUTH_SECRET, or in development a random one generated once into DATA_DIR (DESIGN §5) so that
+ * sessions survive restarts without anyone having to invent a secret.
+ */
+export function resolveAuthSecret(env: Env): string {
+  if (env.AUTH_SECRET) return env.AUTH_SECRET;
+  const file = path.join(env.dataDir, 'auth-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(env.dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,49 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { AppError, ErrorCode } from './app-error.ts';
+
+/**
+ * Counters for rate limits, shared through Redis when REDIS_URL is set (several app instances),
+ * in memory otherwise (DESIGN §2).
+ */
+export interface Limiter {
+  /** Counts one event under `key`; throws a 429 AppError once the limit is passed. */
+  consume(key: string): Promise<void>;
+  /** Throws a 429 when `key` has already used its allowance, without counting. */
+  check(key: string): Promise<void>;
+  /** Gives back one event counted under `key` (an attempt that turned out not to count). */
+  refund(key: string): Promise<void>;
+  reset(key: string): Promise<void>;
+}
+
+export function createLimiter(options: { name: string; points: number; durationSeconds: number; redis?: Redis | undefined }): Limiter {
+  const base = { keyPrefix: `skillhive:${options.name}`, points: options.points, duration: options.durationSeconds };
+  // With Redis unreachable, each instance counts in its own memory rather than failing sign-ins.
+  const limiter: RateLimiterAbstract = options.redis
+    ? new RateLimiterRedis({ ...base, storeClient: options.redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(base) })
+    : new RateLimiterMemory(base);
+  const tooMany = (res: RateLimiterRes) =>
+    new AppError(ErrorCode.RATE_LIMITED, 'Too many attempts. Please wait a few minutes and try again.', {
+      headers: { 'retry-after': String(Math.max(1, Math.ceil(res.msBeforeNext / 1000))) },
+    });
+  return {
+    async consume(key) {
+      try {
+        await limiter.consume(key);
+      } catch (error) {
+        if (error instanceof RateLimiterRes) throw tooMany(error);
+        throw error;
+      }
+    },
+    async check(key) {
+      const res = await limiter.get(key);
+      if (res && res.consumedPoints >= options.points) throw tooMany(res);
+    },
+    async refund(key) {
+      await limiter.reward(key, 1);
+    },
+    async reset(key) {
+      await limiter.delete(key);
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { genericOAuth } from 'better-auth/plugins';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { schema } from '../../db/client.ts';
+import { hashPassword, verifyPassword } from './password.ts';
+
+/** The header our Fastify wrapper sets to the socket's address (request.ip); see auth.routes.ts. */
+export const CLIENT_IP_HEADER = 'x-skillhive-client-ip';
+export const OIDC_PROVIDER_ID = 'oidc';
+
+export interface AuthConfig {
+  db: Db;
+  secret: string;
+  publicUrl: string;
+  adminEmails: readonly string[];
+  google?: { clientId: string; clientSecret: string } | undefined;
+  oidc?: { issuer: string; clientId: string; clientSecret: string } | undefined;
+  /** Where better-auth's own log lines go (the app's logger), instead of the console. */
+  log?: AuthLog | undefined;
+}
+
+/** The part of a pino/Fastify logger better-auth's messages are handed to. */
+export interface AuthLog {
+  debug(obj: object, message: string): void;
+  info(obj: object, message: string): void;
+  warn(obj: object, message: string): void;
+  error(obj: object, message: string): void;
+}
+
+/** better-auth, configured for SkillHive (issue 3 §1–§2, §5). */
+export function createAuth(config: AuthConfig) {
+  const { db } = config;
+  const isAdminEmail = (email: string) => config.adminEmails.includes(email.toLowerCase());
+  const secure = config.publicUrl.startsWith('https://');
+
+  return betterAuth({
+    appName: 'SkillHive',
+    secret: config.secret,
+    baseURL: config.publicUrl,
+    basePath: '/api/auth',
+    trustedOrigins: [config.publicUrl],
+    database: drizzleAdapter(db, {
+      provider: 'pg',
+      usePlural: true,
+      schema: { users: schema.users, sessions: schema.sessions, accounts: schema.accounts, verifications: schema.verifications },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      minPasswordLength: 6,
+      maxPasswordLength: 128,
+      password: { hash: hashPassword, verify: verifyPassword },
+    },
+    user: {
+      additionalFields: {
+        phone: { type: 'string', required: false, input: true },
+        // Roles are never taken from a request (DESIGN §1.1): input false.
+        isAdmin: { type: 'boolean', required: false, defaultValue: false, input: false },
+        isTeacher: { type: 'boolean', required: false, defaultValue: false, input: false },
+      },
+    },
+    session: {
+      expiresIn: 60 * 60 * 24 * 7,
+      updateAge: 60 * 60 * 24,
+    },
+    account: {
+      accountLinking: { enabled: true, trustedProviders: ['google', OIDC_PROVIDER_ID] },
+    },
+    socialProviders: config.google
+      ? { google: { clientId: config.google.clientId, clientSecret: config.google.clientSecret, prompt: 'select_account' } }
+      : {},
+    plugins: config.oidc
+      ? [
+          genericOAuth({
+            config: [
+              {
+                providerId: OIDC_PROVIDER_ID,
+                discoveryUrl: `${config.oidc.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
+                clientId: config.oidc.clientId,
+                clientSecret: config.oidc.clientSecret,
+                scopes: ['openid', 'email', 'profile'],
+                pkce: true,
+              },
+            ],
+          }),
+        ]
+      : [],
+    // Our own limiter keys on the real client address (auth.routes.ts); better-auth's is off.
+    rateLimit: { enabled: false },
+    logger: config.log
+      ? {
+          // Not 'debug'/'warn'/'error': at those levels better-auth also prints every 4xx it
+          // answers to the console, bypassing `log`. Expected refusals are ours to log.
+          level: 'info',
+          log: (level, message, ...args) => config.log?.[level]({ source: 'better-auth', ...(args.length > 0 ? { args } : {}) }, message),
+        }
+      : undefined,
+    advanced: {
+      // better-auth skips its Origin/CSRF checks when NODE_ENV is "test"; ours run them always, so
+      // the tests exercise what production does.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
+      useSecureCookies: secure,
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // Everyone starts as a student; only ADMIN_EMAILS become admins (issue 3 §5).
+          before: async (user) => ({
+            data: { ...user, email: user.email.toLowerCase(), isAdmin: isAdminEmail(user.email), isTeacher: false },
+          }),
+        },
+      },
+      session: {
+        create: {
+          after: async (session) => {
+            if (config.adminEmails.length === 0) return;
+            const [user] = await db
+              .select({ email: schema.users.email, isAdmin: schema.users.isAdmin })
+              .from(schema.users)
+              .where(eq(schema.users.id, session.userId));
+            if (user && !user.isAdmin && isAdminEmail(user.email)) {
+              await db.update(schema.users).set({ isAdmin: true }).where(eq(schema.users.id, session.userId));
+            }
+          },
+        },
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,228 @@
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { EnrollmentStatus } from '@skillhive/shared/constants';
+import type { Db } from '../../db/client.ts';
+import { schema } from '../../db/client.ts';
+
+const { classes, enrollments, users } = schema;
+
+/** What an enrolment copies from its class (spec §3), plus who owns the class and whether it is open. */
+export type ClassForEnrollment = {
+  id: string;
+  teacherId: string;
+  teacherName: string;
+  title: string;
+  description: string;
+  priceCents: number;
+  imageKey: string;
+  status: 'pending' | 'accepted' | 'rejected' | 'archived';
+};
+
+export async function findClassForEnrollment(db: Db, classId: string): Promise<ClassForEnrollment | null> {
+  const [row] = await db
+    .select({
+      id: classes.id,
+      teacherId: classes.teacherId,
+      teacherName: classes.teacherName,
+      title: classes.title,
+      description: classes.description,
+      priceCents: classes.priceCents,
+      imageKey: classes.imageKey,
+      status: classes.status,
+    })
+    .from(classes)
+    .where(eq(classes.id, classId));
+  return row ?? null;
+}
+
+export async function findUserIdByEmail(db: Db, email: string): Promise<string | null> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return row?.id ?? null;
+}
+
+/** Inserts unless the student already has an enrolment for the class (unique index); null then. */
+export async function insertEnrollment(
+  db: Db,
+  values: typeof enrollments.$inferInsert,
+): Promise<{ id: string; status: EnrollmentStatus } | null> {
+  const [row] = await db
+    .insert(enrollments)
+    .values(values)
+    .onConflictDoNothing({ target: [enrollments.studentId, enrollments.classId] })
+    .returning({ id: enrollments.id, status: enrollments.status });
+  return row ?? null;
+}
+
+export async function findEnrollmentOfStudentForClass(
+  db: Db,
+  studentId: string,
+  classId: string,
+): Promise<{ id: string; status: EnrollmentStatus } | null> {
+  const [row] = await db
+    .select({ id: enrollments.id, status: enrollments.status })
+    .from(enrollments)
+    .where(and(eq(enrollments.studentId, studentId), eq(enrollments.classId, classId)));
+  return row ?? null;
+}
+
+/** Keeps classes.enrollment_count in step; call in the transaction that adds or removes the row. */
+export async function adjustEnrollmentCount(db: Db, classId: string, delta: 1 | -1): Promise<void> {
+  await db
+    .update(classes)
+    .set({ enrollmentCount: sql`greatest(${classes.enrollmentCount} + ${delta}, 0)` })
+    .where(eq(classes.id, classId));
+}
+
+export type EnrollmentRow = {
+  id: string;
+  classId: string;
+  studentId: string;
+  studentEmail: string;
+  teacherName: string;
+  title: string;
+  imageKey: string;
+  description: string;
+  priceCents: number;
+  status: EnrollmentStatus;
+  paymentId: string | null;
+  paidAt: Date | null;
+  createdAt: Date;
+};
+
+const enrollmentColumns = {
+  id: enrollments.id,
+  classId: enrollments.classId,
+  studentId: enrollments.studentId,
+  studentEmail: enrollments.studentEmail,
+  teacherName: enrollments.teacherName,
+  title: enrollments.title,
+  imageKey: enrollments.imageKey,
+  description: enrollments.description,
+  priceCents: enrollments.priceCents,
+  status: enrollments.status,
+  paymentId: enrollments.paymentId,
+  paidAt: enrollments.paidAt,
+  createdAt: enrollments.createdAt,
+};
+
+export async function listEnrollmentsOfStudent(
+  db: Db,
+  options: { studentId: string; status?: EnrollmentStatus | undefined; limit: number; offset: number },
+): Promise<{ rows: EnrollmentRow[]; total: number }> {
+  const where = and(
+    eq(enrollments.studentId, options.studentId),
+    options.status ? eq(enrollments.status, options.status) : undefined,
+  );
+  const [rows, totals] = await Promise.all([
+    db
+      .select(enrollmentColumns)
+      .from(enrollments)
+      .where(where)
+      .orderBy(desc(enrollments.createdAt), desc(enrollments.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db.select({ n: count() }).from(enrollments).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
+/** The row, locked against a concurrent payment or removal until the transaction ends. */
+export async function findEnrollmentForUpdate(db: Db, id: string): Promise<EnrollmentRow | null> {
+  const [row] = await db.select(enrollmentColumns).from(enrollments).where(eq(enrollments.id, id)).for('update');
+  return row ?? null;
+}
+
+/** Deletes only while pending; null when it was paid (or removed) meanwhile. */
+export async function deletePendingEnrollment(db: Db, id: string): Promise<{ classId: string } | null> {
+  const [row] = await db
+    .delete(enrollments)
+    .where(and(eq(enrollments.id, id), eq(enrollments.status, 'pending')))
+    .returning({ classId: enrollments.classId });
+  return row ?? null;
+}
+
+export type CartLine = { id: string; classId: string; priceCents: number; status: EnrollmentStatus };
+
+/** The student's cart: pending enrolments, oldest first. */
+export async function listPendingOfStudent(db: Db, studentId: string): Promise<CartLine[]> {
+  return db
+    .select({
+      id: enrollments.id,
+      classId: enrollments.classId,
+      priceCents: enrollments.priceCents,
+      status: enrollments.status,
+    })
+    .from(enrollments)
+    .where(and(eq(enrollments.studentId, studentId), eq(enrollments.status, 'pending')))
+    .orderBy(asc(enrollments.createdAt), asc(enrollments.id));
+}
+
+/**
+ * The student's enrolments among `ids`, whatever their state; with `lock`, locked until the
+ * transaction ends (a concurrent payment of the same lines waits, then sees them paid).
+ */
+export async function findEnrollmentsOfStudent(
+  db: Db,
+  studentId: string,
+  ids: string[],
+  lock: boolean,
+): Promise<CartLine[]> {
+  if (ids.length === 0) return [];
+  const query = db
+    .select({
+      id: enrollments.id,
+      classId: enrollments.classId,
+      priceCents: enrollments.priceCents,
+      status: enrollments.status,
+    })
+    .from(enrollments)
+    .where(and(eq(enrollments.studentId, studentId), inArray(enrollments.id, ids)))
+    .orderBy(asc(enrollments.id));
+  return lock ? query.for('update') : query;
+}
+
+/** Flips exactly these enrolments from pending to paid; returns how many were flipped. */
+export async function markEnrollmentsPaid(
+  db: Db,
+  options: { studentId: string; ids: string[]; paymentId: string; paidAt: Date },
+): Promise<number> {
+  const rows = await db
+    .update(enrollments)
+    .set({ status: 'paid', paymentId: options.paymentId, paidAt: options.paidAt })
+    .where(
+      and(
+        eq(enrollments.studentId, options.studentId),
+        inArray(enrollments.id, options.ids),
+        eq(enrollments.status, 'pending'),
+      ),
+    )
+    .returning({ id: enrollments.id });
+  return rows.length;
+}
+
+export async function hasPaidEnrollment(db: Db, studentId: string, classId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: enrollments.id })
+    .from(enrollments)
+    .where(and(eq(enrollments.studentId, studentId), eq(enrollments.classId, classId), eq(enrollments.status, 'paid')))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** The paid lines of some payments, for the payment history (title and price as enrolled). */
+export async function listLinesOfPayments(
+  db: Db,
+  paymentIds: string[],
+): Promise<{ paymentId: string; classId: string; title: string; priceCents: number }[]> {
+  if (paymentIds.length === 0) return [];
+  const rows = await db
+    .select({
+      paymentId: enrollments.paymentId,
+      classId: enrollments.classId,
+      title: enrollments.title,
+      priceCents: enrollments.priceCents,
+    })
+    .from(enrollments)
+    .where(inArray(enrollments.paymentId, paymentIds))
+    .orderBy(asc(enrollments.title), asc(enrollments.id));
+  return rows.flatMap((r) => (r.paymentId ? [{ ...r, paymentId: r.paymentId }] : []));
+}

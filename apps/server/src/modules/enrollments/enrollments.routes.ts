@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { DeletedCountResponse, EmailParam, IdParam, TOTAL_COUNT_HEADER } from '@skillhive/shared/common';
+import {
+  CreateEnrollmentBody,
+  CreateEnrollmentResponse,
+  Enrollment,
+  EnrollmentListQuery,
+} from '@skillhive/shared/enrollments';
+import type { Db } from '../../db/client.ts';
+import { requireSelfOrAdmin, requireViewer } from '../../lib/authorize.ts';
+import type { ImageStorage } from '../uploads/storage.ts';
+import * as enrollments from './enrollments.service.ts';
+
+/** Enrolment records of spec §3/§7: the student's cart (pending) and classes taken (paid). */
+export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; storage: ImageStorage }) {
+  const { db, storage } = opts;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.post(
+    '/api/enrolled',
+    {
+      schema: {
+        tags: ['enrollments'],
+        operationId: 'enrollInClass',
+        summary:
+          'Enrol in an accepted class that is not your own; the record copies the class, a repeated call answers the existing id (any signed-in user)',
+        description:
+          'Only `enrollId` is read; the other spec §7 fields are ignored. 201 with created: true for a new enrolment, 200 with created: false when the caller already had one for this class. 404 for an unknown class, 409 when it is pending, rejected or archived, 403 for your own class.',
+        body: CreateEnrollmentBody,
+        response: { 200: CreateEnrollmentResponse, 201: CreateEnrollmentResponse },
+      },
+    },
+    async (request, reply) => {
+      const viewer = await requireViewer(request);
+      const result = await enrollments.enrol(db, viewer, request.body.enrollId);
+      return reply.status(result.created ? 201 : 200).send(result);
+    },
+  );
+
+  typed.get(
+    '/api/enrolled/:email',
+    {
+      schema: {
+        tags: ['enrollments'],
+        operationId: 'listEnrollments',
+        summary:
+          "A student's enrolments, newest first; ?status=pending is the cart (the student themself, or an admin)",
+        params: EmailParam,
+        querystring: EnrollmentListQuery,
+        response: { 200: z.array(Enrollment) },
+      },
+    },
+    async (request, reply) => {
+      await requireSelfOrAdmin(request, request.params.email);
+      const { items, total } = await enrollments.listEnrollmentsOf(db, storage, request.params.email, request.query);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return items;
+    },
+  );
+
+  typed.delete(
+    '/api/enrolled/:id',
+    {
+      schema: {
+        tags: ['enrollments'],
+        operationId: 'removeEnrollment',
+        summary: 'Remove a pending enrolment from the cart; a paid one is a 409 (its student only)',
+        params: IdParam,
+        response: { 200: DeletedCountResponse },
+      },
+    },
+    async (request) => {
+      const viewer = await requireViewer(request);
+      return enrollments.removeEnrollment(db, viewer, request.params.id);
+    },
+  );
+}

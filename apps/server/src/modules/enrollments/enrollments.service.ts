@@ -1,0 +1,142 @@
+import { centsToDecimal } from '@skillhive/shared/money';
+import { ENROLLMENT_MESSAGES, type CreateEnrollmentResponse, type Enrollment } from '@skillhive/shared/enrollments';
+import type { EnrollmentStatus } from '@skillhive/shared/constants';
+import type { Db } from '../../db/client.ts';
+import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
+import type { Viewer } from '../../lib/authorize.ts';
+import type { ImageStorage } from '../uploads/storage.ts';
+import * as repo from './enrollments.repository.ts';
+
+export type { CartLine } from './enrollments.repository.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids are uuids in the database: anything else cannot exist, so it is a 404 and never a query (DESIGN §3). */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+export function toEnrollment(row: repo.EnrollmentRow, storage: ImageStorage): Enrollment {
+  return {
+    _id: row.id,
+    enrollId: row.classId,
+    email: row.studentEmail,
+    name: row.teacherName,
+    title: row.title,
+    image: storage.publicUrl(row.imageKey),
+    price: centsToDecimal(row.priceCents),
+    description: row.description,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    paidAt: row.paidAt ? row.paidAt.toISOString() : null,
+  };
+}
+
+/**
+ * Enrols the caller in an accepted class (spec §4 "Pay Now creates the enrollment record").
+ * Title, image, price, description and teacher name are copied from the class, never read from
+ * the request (DESIGN §1.3). One enrolment per student per class (DESIGN §1.4): the unique index
+ * with ON CONFLICT DO NOTHING makes a double click — even two concurrent ones — create one row;
+ * the second call answers the existing id. Enrolling in one's own class is a 403 (a permission,
+ * not a state: it can never become allowed).
+ */
+export async function enrol(db: Db, viewer: Viewer, classId: string): Promise<CreateEnrollmentResponse> {
+  if (!isUuid(classId)) throw notFound('Class');
+  return db.transaction(async (tx) => {
+    const cls = await repo.findClassForEnrollment(tx, classId);
+    if (!cls) throw notFound('Class');
+    if (cls.teacherId === viewer.id) throw forbidden(ENROLLMENT_MESSAGES.ownClass);
+    const existing = await repo.findEnrollmentOfStudentForClass(tx, viewer.id, classId);
+    if (existing) return { insertedId: existing.id, created: false, status: existing.status };
+    if (cls.status !== 'accepted') throw conflict(ENROLLMENT_MESSAGES.classNotOpen);
+    const inserted = await repo.insertEnrollment(tx, {
+      classId: cls.id,
+      studentId: viewer.id,
+      studentEmail: viewer.email,
+      teacherName: cls.teacherName,
+      title: cls.title,
+      imageKey: cls.imageKey,
+      description: cls.description,
+      priceCents: cls.priceCents,
+      status: 'pending',
+    });
+    if (inserted) {
+      await repo.adjustEnrollmentCount(tx, cls.id, 1);
+      return { insertedId: inserted.id, created: true, status: inserted.status };
+    }
+    // A concurrent call won the insert; its row is committed by now (the insert waited for it).
+    const winner = await repo.findEnrollmentOfStudentForClass(tx, viewer.id, classId);
+    if (!winner) throw conflict('Please try again');
+    return { insertedId: winner.id, created: false, status: winner.status };
+  });
+}
+
+/** GET /api/enrolled/:email — the caller (or an admin) has been authorized by the route. */
+export async function listEnrollmentsOf(
+  db: Db,
+  storage: ImageStorage,
+  email: string,
+  query: { page: number; limit: number; status?: EnrollmentStatus | undefined },
+): Promise<{ items: Enrollment[]; total: number }> {
+  const studentId = await repo.findUserIdByEmail(db, email);
+  if (!studentId) throw notFound('User');
+  const { rows, total } = await repo.listEnrollmentsOfStudent(db, {
+    studentId,
+    status: query.status,
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+  });
+  return { items: rows.map((row) => toEnrollment(row, storage)), total };
+}
+
+/** Removes a pending enrolment from its student's cart (DESIGN §4: pending → removed by its student). */
+export async function removeEnrollment(db: Db, viewer: Viewer, id: string): Promise<{ deletedCount: number }> {
+  if (!isUuid(id)) throw notFound('Enrolment');
+  return db.transaction(async (tx) => {
+    const row = await repo.findEnrollmentForUpdate(tx, id);
+    if (!row) throw notFound('Enrolment');
+    if (row.studentId !== viewer.id) throw forbidden(ENROLLMENT_MESSAGES.notYours);
+    if (row.status !== 'pending') throw conflict(ENROLLMENT_MESSAGES.alreadyPaid);
+    const deleted = await repo.deletePendingEnrollment(tx, id);
+    if (!deleted) throw conflict(ENROLLMENT_MESSAGES.alreadyPaid);
+    await repo.adjustEnrollmentCount(tx, deleted.classId, -1);
+    return { deletedCount: 1 };
+  });
+}
+
+// ---- Used by the payments and reviews features -------------------------------------------------
+
+/** The caller's cart: pending enrolments, oldest first. */
+export function getPendingCart(db: Db, studentId: string): Promise<repo.CartLine[]> {
+  return repo.listPendingOfStudent(db, studentId);
+}
+
+/** The student's enrolments among `ids` (any state); `lock` inside a payment's transaction. */
+export function getCartLines(
+  db: Db,
+  studentId: string,
+  ids: string[],
+  options: { lock: boolean },
+): Promise<repo.CartLine[]> {
+  return repo.findEnrollmentsOfStudent(db, studentId, ids, options.lock);
+}
+
+/** pending → paid for exactly these ids; the count tells the caller whether all of them flipped. */
+export function markPaid(
+  db: Db,
+  options: { studentId: string; ids: string[]; paymentId: string; paidAt: Date },
+): Promise<number> {
+  return repo.markEnrollmentsPaid(db, options);
+}
+
+export function hasPaidFor(db: Db, studentId: string, classId: string): Promise<boolean> {
+  return repo.hasPaidEnrollment(db, studentId, classId);
+}
+
+export function listLinesOfPayments(db: Db, paymentIds: string[]) {
+  return repo.listLinesOfPayments(db, paymentIds);
+}
+
+export function findUserIdByEmail(db: Db, email: string): Promise<string | null> {
+  return repo.findUserIdByEmail(db, email);
+}

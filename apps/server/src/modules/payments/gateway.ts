@@ -1,0 +1,56 @@
+/**
+ * The payment gateway seam (DESIGN §2 "payments"): Stripe when keys are configured, otherwise the
+ * built-in test gateway that honours Stripe's test cards. Services speak only this interface; the
+ * shape follows Stripe's PaymentIntents so both implementations are thin.
+ */
+
+export type IntentStatus = 'succeeded' | 'requires_payment_method' | 'requires_action' | 'processing' | 'canceled';
+
+export interface GatewayIntent {
+  id: string;
+  status: IntentStatus;
+  amountCents: number;
+  currency: string;
+  /** Who the intent was created for: our user id. */
+  customerRef: string;
+  /** Our own metadata as given to createIntent. */
+  metadata: Record<string, string>;
+}
+
+export interface CreateIntentInput {
+  amountCents: number;
+  currency: string;
+  customerRef: string;
+  metadata: Record<string, string>;
+  /** The same key returns the same intent instead of creating another (Stripe idempotency keys). */
+  idempotencyKey: string;
+}
+
+/** A verified, parsed webhook event: only what fulfilment needs. */
+export interface GatewayEvent {
+  id: string;
+  type: string;
+  /** The id of the intent the event is about, when it is about one. */
+  intentId: string | null;
+}
+
+export interface PaymentGateway {
+  readonly name: 'test' | 'stripe';
+  /** The key the browser needs to talk to the gateway (Stripe.js); null for the test gateway. */
+  readonly publishableKey: string | null;
+  createIntent(input: CreateIntentInput): Promise<{ id: string; clientSecret: string }>;
+  /** The intent as the gateway knows it now, or null when it does not exist. */
+  retrieveIntent(id: string): Promise<GatewayIntent | null>;
+  /**
+   * Gateways that call us back implement this: it verifies the signature over the raw body and
+   * throws WebhookSignatureError when it does not match.
+   */
+  verifyWebhook?(rawBody: Buffer, signatureHeader: string): GatewayEvent;
+}
+
+export class WebhookSignatureError extends Error {
+  override name = 'WebhookSignatureError';
+}
+
+/** Webhook event types we act on (STYLE.md: an allow-list); others are acknowledged and ignored. */
+export const HANDLED_EVENT_TYPES = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);

@@ -1,0 +1,146 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { EmailParam, TOTAL_COUNT_HEADER } from '@skillhive/shared/common';
+import {
+  AuthenticateBody,
+  ConfirmCardBody,
+  ConfirmCardResponse,
+  CreatePaymentBody,
+  CreatePaymentIntentBody,
+  CreatePaymentResponse,
+  Payment,
+  PaymentIntentResponse,
+  PaymentListQuery,
+} from '@skillhive/shared/payments';
+import type { Db } from '../../db/client.ts';
+import { requireSelfOrAdmin, requireViewer } from '../../lib/authorize.ts';
+import type { PaymentGateway } from './gateway.ts';
+import * as payments from './payments.service.ts';
+import { stripeWebhookRoutes } from './stripe-webhook.routes.ts';
+import { isTestGateway } from './test-gateway.ts';
+
+export interface PaymentsRoutesOptions {
+  db: Db;
+  gateway: PaymentGateway;
+  now: () => Date;
+}
+
+/** Paying for the cart (spec §4 payment flow, §7 calls; DESIGN §1.3). */
+export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesOptions) {
+  const { db, gateway } = opts;
+  const deps: payments.PaymentsDeps = { db, gateway, now: opts.now, log: app.log };
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.post(
+    '/api/create-payment-intent',
+    {
+      schema: {
+        tags: ['payments'],
+        operationId: 'createPaymentIntent',
+        summary:
+          "Start paying for the caller's cart: the amount is the total of their pending enrolments; a price in the body is ignored (any signed-in user)",
+        description: '409 when the cart is empty. The same cart gives back the same intent.',
+        body: CreatePaymentIntentBody,
+        response: { 200: PaymentIntentResponse },
+      },
+    },
+    async (request) => {
+      const viewer = await requireViewer(request);
+      return payments.createPaymentIntent(deps, viewer);
+    },
+  );
+
+  typed.post(
+    '/api/payments',
+    {
+      schema: {
+        tags: ['payments'],
+        operationId: 'recordPayment',
+        summary:
+          'Record a payment the gateway confirmed and mark exactly those enrolments paid; only transactionId and cartIds are read (the paying student)',
+        description:
+          'The intent must have succeeded, belong to the caller and cover exactly `cartIds`, whose total must equal the amount charged. 201 when this call recorded it; 200 with the same insertedId when it was recorded already (a repeat, a concurrent call, or the gateway confirmation/webhook). 409 when the cart does not match.',
+        body: CreatePaymentBody,
+        response: { 200: CreatePaymentResponse, 201: CreatePaymentResponse },
+      },
+    },
+    async (request, reply) => {
+      const viewer = await requireViewer(request);
+      const result = await payments.fulfilPayment(deps, {
+        studentId: viewer.id,
+        email: viewer.email,
+        transactionId: request.body.transactionId,
+        cartIds: request.body.cartIds,
+      });
+      return reply.status(result.created ? 201 : 200).send({ paymentResult: { insertedId: result.insertedId } });
+    },
+  );
+
+  typed.get(
+    '/api/payments/:email',
+    {
+      schema: {
+        tags: ['payments'],
+        operationId: 'listPayments',
+        summary: "A student's payment history with the classes paid, newest first (the student themself, or an admin)",
+        params: EmailParam,
+        querystring: PaymentListQuery,
+        response: { 200: z.array(Payment) },
+      },
+    },
+    async (request, reply) => {
+      await requireSelfOrAdmin(request, request.params.email);
+      const { items, total } = await payments.listPaymentsOf(db, request.params.email, request.query);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return items;
+    },
+  );
+
+  if (isTestGateway(gateway)) {
+    const testDeps = { ...deps, gateway };
+
+    typed.post(
+      '/api/test-gateway/confirm',
+      {
+        schema: {
+          tags: ['payments'],
+          operationId: 'confirmTestCard',
+          summary:
+            "Pay an intent with one of Stripe's test cards (the intent's owner; only when no Stripe keys are configured)",
+          description:
+            '4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is a 402 card_declined and 4000 0000 0000 9995 a 402 insufficient_funds (the intent stays payable); 4000 0025 0000 3155 answers requires_action, completed by /api/test-gateway/authenticate. Bad numbers, expired dates and bad CVCs are 400. A successful charge is recorded at once.',
+          body: ConfirmCardBody,
+          response: { 200: ConfirmCardResponse },
+        },
+      },
+      async (request) => {
+        const viewer = await requireViewer(request);
+        return payments.confirmTestCard(testDeps, viewer, request.body);
+      },
+    );
+
+    typed.post(
+      '/api/test-gateway/authenticate',
+      {
+        schema: {
+          tags: ['payments'],
+          operationId: 'authenticateTestCard',
+          summary:
+            "Approve or fail the 3-D Secure step of a requires_action intent (the intent's owner; test gateway only)",
+          description: 'approve: false is a 402 card_declined (authentication failed) and the intent stays payable.',
+          body: AuthenticateBody,
+          response: { 200: ConfirmCardResponse },
+        },
+      },
+      async (request) => {
+        const viewer = await requireViewer(request);
+        return payments.authenticateTestCard(testDeps, viewer, request.body);
+      },
+    );
+  }
+
+  if (gateway.verifyWebhook) {
+    await app.register(stripeWebhookRoutes, { deps });
+  }
+}

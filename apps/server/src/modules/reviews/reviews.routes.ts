@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { TOTAL_COUNT_HEADER } from '@skillhive/shared/common';
+import { CreateReviewBody, CreateReviewResponse, Review, ReviewListQuery } from '@skillhive/shared/reviews';
+import type { Db } from '../../db/client.ts';
+import { requireViewer } from '../../lib/authorize.ts';
+import * as reviews from './reviews.service.ts';
+
+/** Reviews (spec §2 home page section; DESIGN §3 additions). */
+export async function reviewsRoutes(app: FastifyInstance, opts: { db: Db; now: () => Date }) {
+  const { db } = opts;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.get(
+    '/api/reviews',
+    {
+      schema: {
+        tags: ['reviews'],
+        operationId: 'listReviews',
+        summary:
+          'Reviews with the reviewer and the class, newest first, 20 a page by default; ?classId= for one class (public)',
+        querystring: ReviewListQuery,
+        response: { 200: z.array(Review) },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await reviews.listReviews(db, request.query);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return items;
+    },
+  );
+
+  typed.post(
+    '/api/reviews',
+    {
+      schema: {
+        tags: ['reviews'],
+        operationId: 'saveReview',
+        summary:
+          'Review a class you paid for; posting again edits your review (a student with a paid enrolment in the class)',
+        description:
+          '201 with created: true for a new review, 200 with created: false when an earlier review was edited; insertedId is the review id both times. 403 without a paid enrolment, 404 for an unknown class.',
+        body: CreateReviewBody,
+        response: { 200: CreateReviewResponse, 201: CreateReviewResponse },
+      },
+    },
+    async (request, reply) => {
+      const viewer = await requireViewer(request);
+      const result = await reviews.saveReview(db, viewer, request.body, opts.now);
+      return reply.status(result.created ? 201 : 200).send(result);
+    },
+  );
+}

@@ -1,0 +1,73 @@
+import { REVIEW_MESSAGES, type CreateReviewResponse, type Review } from '@skillhive/shared/reviews';
+import type { Db } from '../../db/client.ts';
+import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
+import type { Viewer } from '../../lib/authorize.ts';
+import * as enrollments from '../enrollments/enrollments.service.ts';
+import * as repo from './reviews.repository.ts';
+
+function toReview(row: repo.ReviewListRow): Review {
+  return {
+    _id: row.id,
+    rating: row.rating,
+    image: row.reviewerImage,
+    details: row.details,
+    name: row.reviewerName,
+    classId: row.classId,
+    classTitle: row.classTitle,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** GET /api/reviews (spec §2 home "reviews section"): newest first. An id that is no uuid matches nothing. */
+export async function listReviews(
+  db: Db,
+  query: { page: number; limit: number; classId?: string | undefined },
+): Promise<{ items: Review[]; total: number }> {
+  if (query.classId && !enrollments.isUuid(query.classId)) return { items: [], total: 0 };
+  const { rows, total } = await repo.listReviews(db, {
+    classId: query.classId,
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+  });
+  return { items: rows.map(toReview), total };
+}
+
+/**
+ * POST /api/reviews: a student who paid for the class reviews it; one review per student and
+ * class, so a second post edits the first. The class's rating sum and count change in the same
+ * transaction (an edit adjusts the sum by the difference), so the average on class cards is
+ * always the average of the stored reviews.
+ */
+export async function saveReview(
+  db: Db,
+  viewer: Viewer,
+  input: { classId: string; rating: number; details: string },
+  now: () => Date,
+): Promise<CreateReviewResponse> {
+  if (!enrollments.isUuid(input.classId)) throw notFound('Class');
+  if (!(await repo.classExists(db, input.classId))) throw notFound('Class');
+  if (!(await enrollments.hasPaidFor(db, viewer.id, input.classId))) throw forbidden(REVIEW_MESSAGES.notPaid);
+
+  return db.transaction(async (tx) => {
+    // Two rounds at most: if a concurrent first post wins the insert, this one edits it.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const existing = await repo.findReviewForUpdate(tx, viewer.id, input.classId);
+      if (existing) {
+        await repo.updateReview(tx, existing.id, { rating: input.rating, details: input.details, updatedAt: now() });
+        await repo.adjustClassRating(tx, input.classId, input.rating - existing.rating, 0);
+        return { insertedId: existing.id, created: false };
+      }
+      const id = await repo.insertReview(tx, {
+        classId: input.classId,
+        studentId: viewer.id,
+        rating: input.rating,
+        details: input.details,
+      });
+      if (id) {
+        await repo.adjustClassRating(tx, input.classId, input.rating, 1);
+        return { insertedId: id, created: true };
+      }
+    }
+    throw conflict('Please try again');
+  });
+}

@@ -1,0 +1,112 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  IdParam,
+  InsertedIdResponse,
+  ModifiedCountResponse,
+  SuccessResponse,
+  TOTAL_COUNT_HEADER,
+} from '@skillhive/shared/common';
+import {
+  CreateTeacherRequestBody,
+  MyTeacherRequestResponse,
+  TeacherRequest,
+  TeacherRequestListQuery,
+} from '@skillhive/shared/teacher-requests';
+import type { Db } from '../../db/client.ts';
+import { requireAdmin, requireViewer } from '../../lib/authorize.ts';
+import * as service from './teacher-requests.service.ts';
+
+/** Teacher applications (spec §3, §4, §7; DESIGN §1.6). */
+export async function teacherRequestsRoutes(app: FastifyInstance, opts: { db: Db; now: () => Date }) {
+  const { db, now } = opts;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.post(
+    '/api/teachers/teacher-requests',
+    {
+      schema: {
+        tags: ['teacher-requests'],
+        operationId: 'applyToTeach',
+        summary:
+          'Apply to teach: name, e-mail and image come from the account, status is pending; one pending request at a time, not for teachers (any signed-in user)',
+        body: CreateTeacherRequestBody,
+        response: { 200: InsertedIdResponse },
+      },
+    },
+    async (request) => {
+      const viewer = await requireViewer(request);
+      return service.applyToTeach(db, viewer, request.body);
+    },
+  );
+
+  typed.get(
+    '/api/teachers/teacher-requests',
+    {
+      schema: {
+        tags: ['teacher-requests'],
+        operationId: 'listTeacherRequests',
+        summary: 'Teacher requests, newest first, optionally filtered by ?status= (admins only)',
+        querystring: TeacherRequestListQuery,
+        response: { 200: z.array(TeacherRequest) },
+      },
+    },
+    async (request, reply) => {
+      await requireAdmin(request);
+      const { items, total } = await service.listRequests(db, request.query);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return items;
+    },
+  );
+
+  typed.get(
+    '/api/teachers/teacher-requests/mine',
+    {
+      schema: {
+        tags: ['teacher-requests'],
+        operationId: 'getMyTeacherRequest',
+        summary: "The caller's latest teacher request, or null (any signed-in user)",
+        response: { 200: MyTeacherRequestResponse },
+      },
+    },
+    async (request) => {
+      const viewer = await requireViewer(request);
+      return service.getMyLatestRequest(db, viewer);
+    },
+  );
+
+  typed.patch(
+    '/api/teachers/teacher-requests/:id/approve',
+    {
+      schema: {
+        tags: ['teacher-requests'],
+        operationId: 'approveTeacherRequest',
+        summary: 'Approve a pending teacher request; the applicant becomes a teacher, admin untouched (admins only)',
+        params: IdParam,
+        response: { 200: ModifiedCountResponse },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(request);
+      return service.approveRequest(db, admin, request.params.id, now());
+    },
+  );
+
+  typed.patch(
+    '/api/teachers/teacher-requests/:id/reject',
+    {
+      schema: {
+        tags: ['teacher-requests'],
+        operationId: 'rejectTeacherRequest',
+        summary: 'Reject a pending teacher request; the applicant may apply again (admins only)',
+        params: IdParam,
+        response: { 200: SuccessResponse },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(request);
+      return service.rejectRequest(db, admin, request.params.id, now());
+    },
+  );
+}

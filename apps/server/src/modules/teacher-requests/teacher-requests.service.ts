@@ -1,0 +1,125 @@
+import type {
+  CreateTeacherRequestBody,
+  TeacherRequest,
+  TeacherRequestListQuery,
+} from '@skillhive/shared/teacher-requests';
+import type { Db } from '../../db/client.ts';
+import { conflict, notFound } from '../../lib/app-error.ts';
+import type { Viewer } from '../../lib/authorize.ts';
+import { recordAudit } from '../audit/audit.repository.ts';
+import * as repo from './teacher-requests.repository.ts';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const ALREADY_PENDING = 'You already have a teacher request waiting for a decision';
+
+export function toTeacherRequest(row: repo.TeacherRequestRow): TeacherRequest {
+  return {
+    _id: row.id,
+    name: row.name,
+    email: row.email,
+    image: row.image,
+    experience: row.experience,
+    title: row.title,
+    category: row.category,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    decidedAt: row.decidedAt ? row.decidedAt.toISOString() : null,
+  };
+}
+
+/**
+ * Applies to teach (spec §3/§4). Name, e-mail and image are the account's and the status is always
+ * pending (DESIGN §1.1); one pending request per user; a rejected applicant may apply again
+ * (DESIGN §1.6); a teacher has nothing to apply for.
+ */
+export async function applyToTeach(
+  db: Db,
+  viewer: Viewer,
+  body: CreateTeacherRequestBody,
+): Promise<{ insertedId: string }> {
+  if (viewer.isTeacher) throw conflict('You are already a teacher');
+  if (await repo.findPendingRequestOfUser(db, viewer.id)) throw conflict(ALREADY_PENDING);
+  try {
+    const insertedId = await repo.insertTeacherRequest(db, {
+      userId: viewer.id,
+      name: viewer.name,
+      email: viewer.email,
+      image: viewer.image,
+      experience: body.experience,
+      title: body.title,
+      category: body.category,
+      status: 'pending',
+    });
+    return { insertedId };
+  } catch (error) {
+    // Two submissions racing past the check above: the partial unique index keeps one.
+    if (repo.isOnePendingViolation(error)) throw conflict(ALREADY_PENDING);
+    throw error;
+  }
+}
+
+export async function listRequests(
+  db: Db,
+  query: TeacherRequestListQuery,
+): Promise<{ items: TeacherRequest[]; total: number }> {
+  const { rows, total } = await repo.listTeacherRequests(db, {
+    status: query.status,
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+  });
+  return { items: rows.map(toTeacherRequest), total };
+}
+
+export async function getMyLatestRequest(db: Db, viewer: Viewer): Promise<TeacherRequest | null> {
+  const row = await repo.findLatestRequestOfUser(db, viewer.id);
+  return row ? toTeacherRequest(row) : null;
+}
+
+/** Shared by approve and reject: the conditional update, or 404/409 saying why nothing changed. */
+async function decide(
+  tx: Db,
+  admin: Viewer,
+  id: string,
+  status: 'approved' | 'rejected',
+  now: Date,
+): Promise<repo.TeacherRequestRow> {
+  const decided = await repo.decidePendingRequest(tx, id, { status, decidedBy: admin.id, decidedAt: now });
+  if (decided) return decided;
+  const existing = await repo.findTeacherRequestById(tx, id);
+  if (!existing) throw notFound('Teacher request');
+  throw conflict(`This teacher request was already ${existing.status}`);
+}
+
+/** Approves a pending request: the applicant becomes a teacher, admin untouched (DESIGN §1.5), audited. */
+export async function approveRequest(db: Db, admin: Viewer, id: string, now: Date): Promise<{ modifiedCount: number }> {
+  if (!UUID_PATTERN.test(id)) throw notFound('Teacher request');
+  return db.transaction(async (tx) => {
+    const request = await decide(tx, admin, id, 'approved', now);
+    const modifiedCount = await repo.markUserAsTeacher(tx, request.userId, now);
+    await recordAudit(tx, admin, {
+      action: 'teacher_request.approve',
+      targetType: 'teacher_request',
+      targetId: request.id,
+      targetLabel: request.email,
+      details: { userId: request.userId },
+    });
+    return { modifiedCount };
+  });
+}
+
+/** Rejects a pending request; the applicant may apply again later (DESIGN §1.6). Audited. */
+export async function rejectRequest(db: Db, admin: Viewer, id: string, now: Date): Promise<{ success: true }> {
+  if (!UUID_PATTERN.test(id)) throw notFound('Teacher request');
+  return db.transaction(async (tx) => {
+    const request = await decide(tx, admin, id, 'rejected', now);
+    await recordAudit(tx, admin, {
+      action: 'teacher_request.reject',
+      targetType: 'teacher_request',
+      targetId: request.id,
+      targetLabel: request.email,
+      details: { userId: request.userId },
+    });
+    return { success: true as const };
+  });
+}

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+/** Where image bytes live. Keys are content addresses ("<sha256>.webp"), so writes are idempotent. */
+export interface ImageStorage {
+  put(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  /** A stream of the stored bytes, or null when the key is unknown. */
+  get(key: string): Promise<{ body: Readable; size: number } | null>;
+  /** The address a browser loads the image from. */
+  publicUrl(key: string): string;
+}
+
+export const UPLOAD_ROUTE_PREFIX = '/api/uploads/images/';
+export const IMAGE_KEY_PATTERN = /^[a-f0-9]{64}(?:-\d+)?\.webp$/;
+/** Keys are content addresses, so a stored image never changes: browsers and CDNs may keep it. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/** Images in a local directory (UPLOAD_DIR), served by our own route. */
+export function createLocalStorage(dir: string): ImageStorage {
+  const fileOf = (key: string) => {
+    if (!IMAGE_KEY_PATTERN.test(key)) throw new Error(`invalid image key ${key}`);
+    return path.join(dir, key.slice(0, 2), key);
+  };
+  return {
+    async put(key, bytes) {
+      const file = fileOf(key);
+      await mkdir(path.dirname(file), { recursive: true });
+      // A unique temporary name: two uploads of the same picture may be written at once.
+      const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+      await writeFile(tmp, bytes);
+      await rename(tmp, file);
+    },
+    async get(key) {
+      if (!IMAGE_KEY_PATTERN.test(key)) return null;
+      const file = fileOf(key);
+      try {
+        const info = await stat(file);
+        return { body: createReadStream(file), size: info.size };
+      } catch {
+        return null;
+      }
+    },
+    publicUrl: (key) => `${UPLOAD_ROUTE_PREFIX}${key}`,
+  };
+}
+
+const KEY_PROBE = '\u0000KEY\u0000';
+
+/** The key a URL made from `template` (a URL with KEY_PROBE where the key goes) carries, or null. */
+function keyFromTemplate(url: string, template: string): string | null {
+  const [prefix, suffix] = template.split(KEY_PROBE) as [string, string];
+  let candidate = url;
+  if (prefix.startsWith('/')) {
+    // Our own route: accept the path, or an absolute URL whose path it is.
+    try {
+      candidate = new URL(url, 'http://placeholder.invalid').pathname;
+    } catch {
+      return null;
+    }
+  }
+  if (!candidate.startsWith(prefix) || !candidate.endsWith(suffix)) return null;
+  const key = candidate.slice(prefix.length, candidate.length - suffix.length);
+  return IMAGE_KEY_PATTERN.test(key) ? key : null;
+}
+
+/**
+ * The storage key an image URL of ours points to, or null for anything else: the storage's public
+ * URL (a bucket's CDN address included) or our own image route, which serves every storage.
+ */
+export function keyFromImageUrl(url: string, storage: ImageStorage): string | null {
+  return (
+    keyFromTemplate(url, storage.publicUrl(KEY_PROBE)) ?? keyFromTemplate(url, `${UPLOAD_ROUTE_PREFIX}${KEY_PROBE}`)
+  );
+}

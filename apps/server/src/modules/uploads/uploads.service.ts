@@ -1,0 +1,87 @@
+import { ACCEPTED_IMAGE_TYPES, UPLOAD_MESSAGES, type UploadResponse } from '@skillhive/shared/uploads';
+import { UPLOAD_MAX_PIXELS } from '@skillhive/shared/constants';
+import type { Db } from '../../db/client.ts';
+import { AppError, ErrorCode } from '../../lib/app-error.ts';
+import { detectImageType, isPixelLimitError, processImage, readDeclaredSize } from './image-processing.ts';
+import { insertUpload, uploadExists } from './uploads.repository.ts';
+import { keyFromImageUrl, type ImageStorage } from './storage.ts';
+
+const STORED_TYPE = 'image/webp';
+
+const tooManyPixels = () => new AppError(ErrorCode.PAYLOAD_TOO_LARGE, UPLOAD_MESSAGES.tooManyPixels);
+const unreadable = (cause: unknown) => new AppError(ErrorCode.VALIDATION, UPLOAD_MESSAGES.unreadable, { cause });
+
+/**
+ * Accepts an image (DESIGN §2 "images"): the type is read from the bytes, never from the name or
+ * the declared type; the declared size is checked before any pixel is decoded (a picture of more
+ * than 40 megapixels is refused with 413, like a file over 5 MB); the picture is re-encoded to WebP
+ * without metadata, stored under its content address and recorded as the caller's upload.
+ */
+export async function uploadImage(
+  db: Db,
+  storage: ImageStorage,
+  ownerId: string,
+  bytes: Buffer,
+): Promise<UploadResponse['data']> {
+  const type = await detectImageType(bytes);
+  if (!type || !(ACCEPTED_IMAGE_TYPES as readonly string[]).includes(type)) {
+    throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, UPLOAD_MESSAGES.unsupported);
+  }
+
+  let declared: { width: number; height: number };
+  try {
+    declared = await readDeclaredSize(bytes);
+  } catch (error) {
+    throw unreadable(error);
+  }
+  if (declared.width * declared.height > UPLOAD_MAX_PIXELS) throw tooManyPixels();
+
+  let image: Awaited<ReturnType<typeof processImage>>;
+  try {
+    // limitInputPixels again: the decoder itself refuses anything the header understated.
+    image = await processImage(bytes, UPLOAD_MAX_PIXELS);
+  } catch (error) {
+    if (isPixelLimitError(error)) throw tooManyPixels();
+    throw unreadable(error);
+  }
+
+  try {
+    await storage.put(image.key, image.display, STORED_TYPE);
+    await storage.put(image.thumbKey, image.thumb, STORED_TYPE);
+  } catch (error) {
+    throw new AppError(ErrorCode.UNAVAILABLE, 'The image could not be stored. Please try again.', { cause: error });
+  }
+  await insertUpload(db, {
+    key: image.key,
+    ownerId,
+    contentType: STORED_TYPE,
+    width: image.width,
+    height: image.height,
+    bytes: image.display.length,
+  });
+  return {
+    display_url: storage.publicUrl(image.key),
+    thumb_url: storage.publicUrl(image.thumbKey),
+    width: image.width,
+    height: image.height,
+  };
+}
+
+/**
+ * The storage key of an image URL that is one of our uploads, or null: other modules (classes)
+ * store only pictures that went through uploadImage.
+ */
+export async function resolveUploadedImageKey(db: Db, storage: ImageStorage, url: string): Promise<string | null> {
+  const key = keyFromImageUrl(url, storage);
+  if (!key) return null;
+  return (await uploadExists(db, key)) ? key : null;
+}
+
+/** The stored bytes of an image, for our image route. */
+export async function openImage(storage: ImageStorage, key: string) {
+  try {
+    return await storage.get(key);
+  } catch (error) {
+    throw new AppError(ErrorCode.UNAVAILABLE, 'The image could not be loaded. Please try again.', { cause: error });
+  }
+}

@@ -1,0 +1,127 @@
+import { and, count, desc, eq, ilike, ne, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { schema } from '../../db/client.ts';
+
+const { users } = schema;
+
+const userColumns = {
+  id: users.id,
+  name: users.name,
+  email: users.email,
+  image: users.image,
+  phone: users.phone,
+  isAdmin: users.isAdmin,
+  isTeacher: users.isTeacher,
+  createdAt: users.createdAt,
+};
+
+export type UserRow = {
+  id: string;
+  name: string;
+  email: string;
+  image: string | null;
+  phone: string | null;
+  isAdmin: boolean;
+  isTeacher: boolean;
+  createdAt: Date;
+};
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
+  const [row] = await db.select(userColumns).from(users).where(eq(users.email, email));
+  return row ?? null;
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
+  const [row] = await db.select(userColumns).from(users).where(eq(users.id, id));
+  return row ?? null;
+}
+
+/** `%`, `_` and `\` in a search term are literal characters, not patterns. */
+function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export async function listUsers(
+  db: Db,
+  options: { q?: string | undefined; limit: number; offset: number },
+): Promise<{ rows: UserRow[]; total: number }> {
+  const pattern = options.q ? containsPattern(options.q) : null;
+  const where = pattern ? or(ilike(users.name, pattern), ilike(users.email, pattern)) : undefined;
+  const [rows, totals] = await Promise.all([
+    db
+      .select(userColumns)
+      .from(users)
+      .where(where)
+      .orderBy(desc(users.createdAt), desc(users.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db.select({ n: count() }).from(users).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
+/**
+ * Fills in the profile fields that are still empty, never overwriting one that is set.
+ * Returns the names of the fields it stored.
+ */
+export async function fillEmptyProfileFields(
+  db: Db,
+  id: string,
+  fields: { name?: string | undefined; image?: string | undefined; phone?: string | undefined },
+): Promise<string[]> {
+  const current = await findUserById(db, id);
+  if (!current) return [];
+  const patch: { name?: string; image?: string; phone?: string } = {};
+  if (fields.name && current.name.trim() === '') patch.name = fields.name;
+  if (fields.image && !current.image) patch.image = fields.image;
+  if (fields.phone && !current.phone) patch.phone = fields.phone;
+  const names = Object.keys(patch);
+  if (names.length === 0) return [];
+  // Only while those fields are still empty: of two concurrent calls, one fills them.
+  const updated = await db
+    .update(users)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(
+      and(
+        eq(users.id, id),
+        patch.name !== undefined ? sql`trim(${users.name}) = ''` : undefined,
+        patch.image !== undefined ? sql`coalesce(${users.image}, '') = ''` : undefined,
+        patch.phone !== undefined ? sql`coalesce(${users.phone}, '') = ''` : undefined,
+      ),
+    )
+    .returning({ id: users.id });
+  return updated.length > 0 ? names : [];
+}
+
+/** Sets the admin flag; the teacher flag is untouched (DESIGN §1.5). Returns rows changed. */
+export async function setAdmin(db: Db, id: string): Promise<number> {
+  const rows = await db
+    .update(users)
+    .set({ isAdmin: true, updatedAt: new Date() })
+    .where(and(eq(users.id, id), eq(users.isAdmin, false)))
+    .returning({ id: users.id });
+  return rows.length;
+}
+
+/** Locks every admin row for the rest of the transaction and returns their ids. */
+export async function lockAdminIds(db: Db): Promise<string[]> {
+  const rows = await db.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).for('update');
+  return rows.map((r) => r.id);
+}
+
+/** Whether any class taught by this user has a paid enrolment (other students' purchases). */
+export async function teachesPaidEnrollments(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: schema.enrollments.id })
+    .from(schema.enrollments)
+    .innerJoin(schema.classes, eq(schema.classes.id, schema.enrollments.classId))
+    .where(and(eq(schema.classes.teacherId, userId), eq(schema.enrollments.status, 'paid'), ne(schema.enrollments.studentId, userId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Deletes the user; sessions, accounts and their own records go with it (foreign keys cascade). */
+export async function deleteUser(db: Db, id: string): Promise<number> {
+  const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+  return rows.length;
+}

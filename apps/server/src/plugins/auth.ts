@@ -1,0 +1,67 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Db } from '../db/client.ts';
+import { schema } from '../db/client.ts';
+import type { Viewer } from '../lib/authorize.ts';
+import type { Auth } from '../modules/auth/auth.ts';
+import type { TokenService } from '../modules/auth/token.ts';
+
+/** Fastify request headers as Web Headers, for better-auth. */
+export function toWebHeaders(request: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, String(value));
+  }
+  return headers;
+}
+
+async function loadViewer(db: Db, userId: string): Promise<Viewer | null> {
+  const [user] = await db
+    .select({
+      id: schema.users.id,
+      email: schema.users.email,
+      name: schema.users.name,
+      image: schema.users.image,
+      phone: schema.users.phone,
+      isAdmin: schema.users.isAdmin,
+      isTeacher: schema.users.isTeacher,
+    })
+    .from(schema.users)
+    .where(eq(schema.users.id, userId));
+  return user ?? null;
+}
+
+/**
+ * Who is calling: `Authorization: Bearer <token>` (spec §7) or the better-auth session cookie.
+ * Either way the user row is read again, so a deleted user is anonymous at once (issue 3 §3).
+ */
+export const authPlugin = fp(
+  async function auth(app: FastifyInstance, opts: { db: Db; auth: Auth; tokens: TokenService }) {
+    const cache = new WeakMap<FastifyRequest, Promise<Viewer | null>>();
+
+    async function resolve(request: FastifyRequest): Promise<Viewer | null> {
+      const authorization = request.headers.authorization;
+      if (authorization?.startsWith('Bearer ')) {
+        const userId = await opts.tokens.verify(authorization.slice('Bearer '.length).trim());
+        if (userId) return loadViewer(opts.db, userId);
+        // An invalid token falls through to the cookie: a stale token must not mask a live session.
+      }
+      if (!request.headers.cookie) return null;
+      const session = await opts.auth.api.getSession({ headers: toWebHeaders(request) });
+      return session ? loadViewer(opts.db, session.user.id) : null;
+    }
+
+    app.decorateRequest('getViewer', function getViewer(this: FastifyRequest) {
+      let pending = cache.get(this);
+      if (!pending) {
+        pending = resolve(this);
+        cache.set(this, pending);
+      }
+      return pending;
+    });
+  },
+  { name: 'auth' },
+);

@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorBody } from '@skillhive/shared/errors';
+import { AppError, ErrorCode } from '../lib/app-error.ts';
+
+/**
+ * The one error handler (STYLE.md): every failure leaves as {error:{code,message},requestId}.
+ * Bad input is a 4xx, never a 500; 5xx details are logged with the request id and hidden.
+ */
+export const errorHandlerPlugin = fp(async function errorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const send = (status: number, code: string, message: string, fields?: Record<string, string>) => {
+      const body: ErrorBody = { error: { code, message, ...(fields ? { fields } : {}) }, requestId: request.id };
+      return reply.status(status).type('application/json; charset=utf-8').send(body);
+    };
+
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      if (error.statusCode >= 500) request.log.error({ err: error }, error.message);
+      return send(error.statusCode, error.code, error.message, error.fields);
+    }
+
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      for (const issue of error.validation) {
+        const path = (issue.params.issue as { path?: PropertyKey[] } | undefined)?.path ?? [];
+        const key = path.map(String).join('.') || issue.instancePath.replace(/^\//, '') || '_';
+        fields[key] ??= issue.message ?? 'Invalid value';
+      }
+      const first = Object.entries(fields)[0];
+      const where = error.validationContext ?? 'request';
+      const message = first ? first[1] : `Invalid ${where}`;
+      return send(400, ErrorCode.VALIDATION, message, fields);
+    }
+
+    const status = error.statusCode ?? 500;
+    if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_FILES_LIMIT') {
+      return send(413, ErrorCode.PAYLOAD_TOO_LARGE, 'The request is too large');
+    }
+    if (status === 415) return send(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported content type');
+    if (status === 429) return send(429, ErrorCode.RATE_LIMITED, 'Too many requests. Please slow down.');
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, empty JSON bodies, bad multipart and the like.
+      return send(status === 404 ? 404 : 400, status === 404 ? ErrorCode.NOT_FOUND : ErrorCode.VALIDATION, error.message);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(500, ErrorCode.INTERNAL, 'Something went wrong on our side. Please try again.');
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/') && pathname !== '/api';
+    // SPA fallback: the web app's router answers any page path (it has its own not-found page).
+    if (isPage && app.spaIndexAvailable && !/\.[a-z0-9]+$/i.test(pathname)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    const body: ErrorBody = {
+      error: { code: ErrorCode.NOT_FOUND, message: `No route for ${request.method} ${request.url.split('?')[0]}` },
+      requestId: request.id,
+    };
+    return reply.status(404).send(body);
+  });
+});

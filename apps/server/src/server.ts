@@ -1,0 +1,69 @@
+import { Redis } from 'ioredis';
+import { buildApp } from './app.ts';
+import { DataDirLockedError, openDatabase } from './db/client.ts';
+import { seedIfEmpty } from './db/seed.ts';
+import { EnvError, loadEnv, resolveAuthSecret } from './env.ts';
+import { createStorage } from './modules/uploads/create-storage.ts';
+
+/** Starts SkillHive: validate settings, open and migrate the database, seed, listen, shut down cleanly. */
+async function main() {
+  const startedAt = performance.now();
+  const env = loadEnv();
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir });
+  const storage = createStorage(env);
+  let redis: Redis | undefined;
+  try {
+    await database.migrate();
+    const shouldSeed = env.SEED ?? database.kind === 'pglite';
+    if (shouldSeed) {
+      const seeded = await seedIfEmpty(database.db, storage);
+      if (seeded) {
+        console.log('\nDemo data loaded. Sign in with any of these (password for all: %s):', seeded.password);
+        for (const login of seeded.logins) console.log(`  ${login.role.padEnd(8)} ${login.email}`);
+        console.log('');
+      }
+    }
+    redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+    const { app } = await buildApp({ env, database, storage, authSecret: resolveAuthSecret(env), redis });
+
+    let closing = false;
+    const shutdown = async (signal: string) => {
+      if (closing) return;
+      closing = true;
+      app.log.info({ signal }, 'shutting down');
+      const force = setTimeout(() => {
+        app.log.error('shutdown took too long; exiting');
+        process.exit(1);
+      }, 10_000);
+      force.unref();
+      try {
+        await app.close();
+        await redis?.quit();
+        await database.close();
+        process.exit(0);
+      } catch (error) {
+        app.log.error({ err: error }, 'error during shutdown');
+        process.exit(1);
+      }
+    };
+    process.once('SIGINT', () => void shutdown('SIGINT'));
+    process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+    await app.listen({ port: env.PORT, host: env.HOST });
+    const ms = Math.round(performance.now() - startedAt);
+    app.log.info(`SkillHive is ready at ${env.publicUrl} (${database.kind}, started in ${ms} ms)`);
+  } catch (error) {
+    await redis?.quit().catch(() => {});
+    await database.close().catch(() => {});
+    throw error;
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof EnvError || error instanceof DataDirLockedError) {
+    console.error(`\n${error.message}\n`);
+    process.exit(2);
+  }
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { schema } from '../src/db/client.ts';
+import { createUser, tokenFor, type TestContext, type TestUser } from './harness.ts';
+
+/** Anyone who calls the API: a signed-up TestUser (cookie) or a user with a Bearer token. */
+export type Caller = { id: string; email: string; headers: Record<string, string> };
+
+/**
+ * Test set-up for the enrolment, payment and review suites: classes are inserted directly (the
+ * classes API is another feature's), everything a student does goes through the API.
+ */
+
+export const CARDS = {
+  succeeds: '4242 4242 4242 4242',
+  declined: '4000 0000 0000 0002',
+  insufficientFunds: '4000 0000 0000 9995',
+  requiresAuthentication: '4000 0025 0000 3155',
+} as const;
+
+/** A card form that passes every format check; override the number (or any field). */
+export function card(
+  cardNumber: string = CARDS.succeeds,
+  overrides: Partial<{ expMonth: number; expYear: number; cvc: string }> = {},
+) {
+  return { cardNumber, expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvc: '123', ...overrides };
+}
+
+export type ClassStatus = 'pending' | 'accepted' | 'rejected' | 'archived';
+
+export interface TestClass {
+  id: string;
+  priceCents: number;
+  title: string;
+  imageKey: string;
+  teacherId: string;
+}
+
+let classCounter = 0;
+
+/** A class of `teacher`, inserted with its image row; accepted unless told otherwise. */
+export async function createClass(
+  ctx: Pick<TestContext, 'db'>,
+  teacher: Pick<TestUser, 'id' | 'email' | 'name'>,
+  options: { priceCents?: number; status?: ClassStatus; title?: string } = {},
+): Promise<TestClass> {
+  classCounter += 1;
+  const imageKey = `${randomBytes(32).toString('hex')}.webp`;
+  await ctx.db
+    .insert(schema.uploads)
+    .values({ key: imageKey, ownerId: teacher.id, contentType: 'image/webp', width: 1200, height: 675, bytes: 1000 });
+  const title = options.title ?? `Class ${classCounter}`;
+  const priceCents = options.priceCents ?? 1999;
+  const [row] = await ctx.db
+    .insert(schema.classes)
+    .values({
+      teacherId: teacher.id,
+      teacherName: teacher.name,
+      teacherEmail: teacher.email,
+      title,
+      description: `Description of ${title}`,
+      priceCents,
+      imageKey,
+      category: 'data-science',
+      status: options.status ?? 'accepted',
+    })
+    .returning({ id: schema.classes.id });
+  return { id: row!.id, priceCents, title, imageKey, teacherId: teacher.id };
+}
+
+export async function classCounters(ctx: Pick<TestContext, 'db'>, classId: string) {
+  const [row] = await ctx.db
+    .select({
+      enrollmentCount: schema.classes.enrollmentCount,
+      ratingSum: schema.classes.ratingSum,
+      reviewCount: schema.classes.reviewCount,
+    })
+    .from(schema.classes)
+    .where(eq(schema.classes.id, classId));
+  return row!;
+}
+
+type Inject = TestContext['app']['inject'];
+type Response = Awaited<ReturnType<Inject>>;
+
+export function enrol(ctx: Pick<TestContext, 'app'>, user: Caller, classId: string): Promise<Response> {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/enrolled',
+    headers: user.headers,
+    payload: { enrollId: classId },
+  });
+}
+
+export async function enrolOk(ctx: Pick<TestContext, 'app'>, user: Caller, classId: string): Promise<string> {
+  const res = await enrol(ctx, user, classId);
+  if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`enrol failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { insertedId: string }).insertedId;
+}
+
+export function createIntent(
+  ctx: Pick<TestContext, 'app'>,
+  user: Caller,
+  payload: Record<string, unknown> = {},
+): Promise<Response> {
+  return ctx.app.inject({ method: 'POST', url: '/api/create-payment-intent', headers: user.headers, payload });
+}
+
+export interface IntentAnswer {
+  clientSecret: string;
+  amount: number;
+  currency: string;
+  gateway: 'test' | 'stripe';
+  publishableKey: string | null;
+  cartIds: string[];
+}
+
+export async function createIntentOk(ctx: Pick<TestContext, 'app'>, user: Caller): Promise<IntentAnswer> {
+  const res = await createIntent(ctx, user);
+  if (res.statusCode !== 200) throw new Error(`create intent failed: ${res.statusCode} ${res.body}`);
+  return res.json() as IntentAnswer;
+}
+
+export function confirm(
+  ctx: Pick<TestContext, 'app'>,
+  user: Caller,
+  clientSecret: string,
+  form = card(),
+): Promise<Response> {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/test-gateway/confirm',
+    headers: user.headers,
+    payload: { clientSecret, ...form },
+  });
+}
+
+export function recordPayment(
+  ctx: Pick<TestContext, 'app'>,
+  user: Caller,
+  body: { transactionId: string; cartIds: string[] } & Record<string, unknown>,
+): Promise<Response> {
+  return ctx.app.inject({ method: 'POST', url: '/api/payments', headers: user.headers, payload: body });
+}
+
+/** enrol → intent → confirm 4242 → POST /api/payments: the happy path of spec §4. */
+export async function buy(ctx: Pick<TestContext, 'app'>, user: Caller, classIds: string[]) {
+  for (const id of classIds) await enrolOk(ctx, user, id);
+  const intent = await createIntentOk(ctx, user);
+  const confirmed = await confirm(ctx, user, intent.clientSecret);
+  if (confirmed.statusCode !== 200) throw new Error(`confirm failed: ${confirmed.statusCode} ${confirmed.body}`);
+  const transactionId = (confirmed.json() as { transactionId: string }).transactionId;
+  const paid = await recordPayment(ctx, user, { transactionId, cartIds: intent.cartIds });
+  if (paid.statusCode !== 200 && paid.statusCode !== 201)
+    throw new Error(`payment failed: ${paid.statusCode} ${paid.body}`);
+  return {
+    intent,
+    transactionId,
+    paymentId: (paid.json() as { paymentResult: { insertedId: string } }).paymentResult.insertedId,
+  };
+}
+
+/**
+ * A signed-up user who then calls with a Bearer token from POST /api/jwt, as the web app does
+ * (spec §7). Much cheaper per request than the session cookie on PGlite, so the busy suites use it.
+ */
+export async function createCaller(
+  ctx: Pick<TestContext, 'app' | 'db'>,
+  role: Parameters<typeof createUser>[1] = 'student',
+  overrides: Parameters<typeof createUser>[2] = {},
+): Promise<Caller & { name: string }> {
+  const user = await createUser(ctx, role, overrides);
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    headers: { authorization: `Bearer ${await tokenFor(ctx, user)}` },
+  };
+}
+
+/** Test-app settings for suites that sign many users up quickly. */
+export const FAST_SIGNUP_ENV = { RATE_LIMIT_AUTH_PER_MINUTE: '100000' } as const;

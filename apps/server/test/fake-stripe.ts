@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type Stripe from 'stripe';
+
+/**
+ * A local stand-in for the few Stripe endpoints SkillHive calls (POST /v1/payment_intents,
+ * GET /v1/payment_intents/:id), on 127.0.0.1. Its answers are typed as the SDK's own
+ * Stripe.PaymentIntent, so a change in the SDK's shape breaks this file at type-check time.
+ * Idempotency keys behave as Stripe documents: the same key answers the first intent again.
+ */
+export interface FakeStripe {
+  url: string;
+  intents: Map<string, Stripe.PaymentIntent>;
+  requests: { method: string; path: string; idempotencyKey: string | undefined; authorization: string | undefined }[];
+  /** What Stripe.js confirming a test card in the browser does to the intent. */
+  setStatus(id: string, status: Stripe.PaymentIntent.Status): Stripe.PaymentIntent;
+  close(): Promise<void>;
+}
+
+function readForm(request: IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    request.on('error', reject);
+  });
+}
+
+function newPaymentIntent(form: URLSearchParams): Stripe.PaymentIntent {
+  const id = `pi_fake_${randomBytes(12).toString('hex')}`;
+  const metadata: Stripe.Metadata = {};
+  for (const [key, value] of form) {
+    const match = /^metadata\[(.+)\]$/.exec(key);
+    if (match) metadata[match[1]!] = value;
+  }
+  const automatic = form.get('automatic_payment_methods[enabled]') === 'true';
+  return {
+    id,
+    object: 'payment_intent',
+    allowed_payment_method_types: null,
+    amount: Number(form.get('amount')),
+    amount_capturable: 0,
+    amount_received: 0,
+    application: null,
+    application_fee_amount: null,
+    automatic_payment_methods: automatic ? { allow_redirects: 'always', enabled: true } : null,
+    canceled_at: null,
+    cancellation_reason: null,
+    capture_method: 'automatic_async',
+    client_secret: `${id}_secret_${randomBytes(12).toString('hex')}`,
+    confirmation_method: 'automatic',
+    created: Math.floor(Date.now() / 1000),
+    currency: form.get('currency') ?? 'usd',
+    customer: null,
+    customer_account: null,
+    description: null,
+    excluded_payment_method_types: null,
+    last_payment_error: null,
+    latest_charge: null,
+    livemode: false,
+    managed_payments: null,
+    metadata,
+    next_action: null,
+    on_behalf_of: null,
+    payment_method: null,
+    payment_method_configuration_details: null,
+    payment_method_options: null,
+    payment_method_types: ['card'],
+    payment_record: null,
+    processing: null,
+    receipt_email: null,
+    review: null,
+    setup_future_usage: null,
+    shipping: null,
+    source: null,
+    statement_descriptor: null,
+    statement_descriptor_suffix: null,
+    status: 'requires_payment_method',
+    transfer_group: null,
+  };
+}
+
+export async function startFakeStripe(): Promise<FakeStripe> {
+  const intents = new Map<string, Stripe.PaymentIntent>();
+  const byIdempotencyKey = new Map<string, string>();
+  const requests: FakeStripe['requests'] = [];
+
+  const server: Server = createServer(async (request, response) => {
+    const path = (request.url ?? '/').split('?')[0]!;
+    const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
+    requests.push({ method: request.method ?? '', path, idempotencyKey, authorization: request.headers.authorization });
+    const send = (status: number, body: unknown) => {
+      response.writeHead(status, {
+        'content-type': 'application/json',
+        'request-id': `req_${randomBytes(6).toString('hex')}`,
+      });
+      response.end(JSON.stringify(body));
+    };
+    const missing = (id: string) =>
+      send(404, {
+        error: {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          param: 'intent',
+          message: `No such payment_intent: '${id}'`,
+        },
+      });
+
+    if (request.method === 'POST' && path === '/v1/payment_intents') {
+      const form = await readForm(request);
+      const known = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined;
+      if (known) return send(200, intents.get(known));
+      const intent = newPaymentIntent(form);
+      intents.set(intent.id, intent);
+      if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, intent.id);
+      return send(200, intent);
+    }
+    const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
+    if (request.method === 'GET' && match) {
+      const intent = intents.get(decodeURIComponent(match[1]!));
+      return intent ? send(200, intent) : missing(match[1]!);
+    }
+    send(404, {
+      error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${path})` },
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    intents,
+    requests,
+    setStatus(id, status) {
+      const intent = intents.get(id);
+      if (!intent) throw new Error(`fake Stripe has no intent ${id}`);
+      const updated: Stripe.PaymentIntent = {
+        ...intent,
+        status,
+        amount_received: status === 'succeeded' ? intent.amount : 0,
+        latest_charge: status === 'succeeded' ? `ch_fake_${randomBytes(8).toString('hex')}` : intent.latest_charge,
+        payment_method: `pm_fake_${randomBytes(8).toString('hex')}`,
+      };
+      intents.set(id, updated);
+      return updated;
+    },
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
+
+/** A webhook event as Stripe sends it, typed by the SDK. */
+export function paymentIntentEvent(
+  type: 'payment_intent.succeeded' | 'payment_intent.payment_failed',
+  intent: Stripe.PaymentIntent,
+  id = `evt_fake_${randomBytes(10).toString('hex')}`,
+): Stripe.PaymentIntentSucceededEvent | Stripe.PaymentIntentPaymentFailedEvent {
+  const base = {
+    id,
+    object: 'event' as const,
+    api_version: '2025-01-01',
+    created: Math.floor(Date.now() / 1000),
+    data: { object: intent },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+  };
+  return type === 'payment_intent.succeeded' ? { ...base, type } : { ...base, type };
+}

@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp, type AppDeps } from '../src/app.ts';
+import { openPglite, openPostgres, schema, type Database, type Db } from '../src/db/client.ts';
+import { loadEnv, type Env } from '../src/env.ts';
+import { createLocalStorage, type ImageStorage } from '../src/modules/uploads/storage.ts';
+
+/**
+ * Tests run against a real, freshly migrated database: an in-memory PGlite by default, or a
+ * database of its own on the PostgreSQL server named by TEST_DATABASE_URL, so parallel test
+ * files never see each other's rows (issue 2 §2).
+ */
+export async function createTestDatabase(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const database = await openPglite();
+    await database.migrate();
+    return database;
+  }
+  const name = `skillhive_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = await openPostgres(target.toString(), 5);
+  await database.migrate();
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists "${name}" with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export const TEST_PASSWORD = 'Test!Pass1';
+
+export interface TestContext {
+  app: Awaited<ReturnType<typeof buildApp>>['app'];
+  db: Db;
+  database: Database;
+  env: Env;
+  storage: ImageStorage;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** Builds the real app on a fresh database. `envOverrides` are process-style settings. */
+export async function createTestApp(
+  envOverrides: Record<string, string> = {},
+  deps: Partial<Omit<AppDeps, 'env' | 'database'>> = {},
+): Promise<TestContext> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'skillhive-test-'));
+  const env = loadEnv({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'http://localhost:3000',
+    LOG_LEVEL: 'silent',
+    ...envOverrides,
+  });
+  const database = await createTestDatabase();
+  const storage = deps.storage ?? createLocalStorage(env.uploadDir);
+  const { app } = await buildApp({
+    env,
+    database,
+    storage,
+    authSecret: 'test-secret-that-is-long-enough-1234567890',
+    logger: false,
+    ...deps,
+  });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    database,
+    env,
+    storage,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}.${process.pid}.${counter}.${randomBytes(3).toString('hex')}@example.test`;
+}
+
+export interface TestUser {
+  id: string;
+  email: string;
+  name: string;
+  /** Cookie header value carrying the better-auth session. */
+  cookie: string;
+  /** Headers for a cookie-authenticated request. */
+  headers: { cookie: string };
+}
+
+/** Signs a user up through the real better-auth route and returns their session cookie. */
+export async function signUp(
+  ctx: Pick<TestContext, 'app'>,
+  overrides: Partial<{ email: string; name: string; password: string; phone: string; image: string }> = {},
+): Promise<TestUser> {
+  const body = {
+    name: overrides.name ?? 'Test User',
+    email: overrides.email ?? uniqueEmail(),
+    password: overrides.password ?? TEST_PASSWORD,
+    phone: overrides.phone ?? '+1 555-010-12345',
+    image: overrides.image ?? 'https://example.test/avatar.png',
+  };
+  const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', payload: body });
+  if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
+  const cookie = cookieHeader(response.headers['set-cookie']);
+  const user = response.json() as { user: { id: string; email: string; name: string } };
+  return { id: user.user.id, email: user.user.email, name: user.user.name, cookie, headers: { cookie } };
+}
+
+/** A signed-up user given roles directly in the database (test set-up, not an API path). */
+export async function createUser(
+  ctx: Pick<TestContext, 'app' | 'db'>,
+  role: 'student' | 'teacher' | 'admin' | 'admin-teacher',
+  overrides: Parameters<typeof signUp>[1] = {},
+): Promise<TestUser> {
+  const user = await signUp(ctx, { name: `${role} ${counter + 1}`, ...overrides });
+  if (role !== 'student') {
+    await ctx.db
+      .update(schema.users)
+      .set({ isAdmin: role === 'admin' || role === 'admin-teacher', isTeacher: role === 'teacher' || role === 'admin-teacher' })
+      .where(eq(schema.users.id, user.id));
+  }
+  return user;
+}
+
+/** "a=1; Path=/" set-cookie values → "a=1; b=2" cookie header. */
+export function cookieHeader(setCookie: string | string[] | undefined): string {
+  const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  return list.map((c) => c.split(';')[0]).join('; ');
+}
+
+/** A Bearer token through POST /api/jwt, as the web app gets one. */
+export async function tokenFor(ctx: Pick<TestContext, 'app'>, user: TestUser): Promise<string> {
+  const response = await ctx.app.inject({ method: 'POST', url: '/api/jwt', headers: user.headers, payload: { email: user.email } });
+  if (response.statusCode !== 200) throw new Error(`token failed: ${response.statusCode} ${response.body}`);
+  return (response.json() as { token: string }).token;
+}

@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql, type SQL } from 'drizzle-orm';
+import { schema } from '../src/db/client.ts';
+import { createTokenService } from '../src/modules/auth/token.ts';
+import { createTestApp, createUser, uniqueEmail, type TestContext } from './harness.ts';
+import {
+  CARDS,
+  FAST_SIGNUP_ENV,
+  card,
+  confirm,
+  createClass,
+  createIntentOk,
+  enrol,
+  recordPayment,
+  type Caller,
+  type TestClass,
+} from './commerce-fixtures.ts';
+
+/**
+ * Scripted students buy random carts through the API (enrol → intent → card → record), some
+ * with declined cards, some abandoning, some clicking twice, some coming back for a second cart.
+ * Afterwards the books must balance to the cent. RECONCILIATION_STUDENTS tunes the size (default
+ * 200, the issue's figure); RECONCILIATION_SEED replays a run.
+ */
+const STUDENTS = Number(process.env.RECONCILIATION_STUDENTS ?? 200);
+const CLASSES = 40;
+const SEED = Number(process.env.RECONCILIATION_SEED ?? Date.now() % 1_000_000);
+const PARALLEL = 10;
+const AUTH_SECRET = 'reconciliation-secret-that-is-long-enough-0123456789';
+
+/** mulberry32: a small seeded PRNG, so a failing run can be replayed. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp(FAST_SIGNUP_ENV, { authSecret: AUTH_SECRET });
+});
+
+/**
+ * Students as the web app authenticates them: a Bearer token from the real token service
+ * (spec §7 "secured calls send the stored token"). Their accounts are inserted directly — two
+ * hundred password sign-ups would spend most of the run hashing passwords, which the auth
+ * suite covers already.
+ */
+async function createStudents(n: number): Promise<Caller[]> {
+  const accounts = Array.from({ length: n }, (_, i) => ({
+    id: randomUUID(),
+    name: `Student ${i + 1}`,
+    email: uniqueEmail('shopper'),
+  }));
+  await ctx.db.insert(schema.users).values(accounts);
+  const tokens = createTokenService(AUTH_SECRET);
+  return Promise.all(
+    accounts.map(async (row) => ({
+      id: row.id,
+      email: row.email,
+      headers: { authorization: `Bearer ${await tokens.issue(row)}` },
+    })),
+  );
+}
+afterAll(async () => {
+  await ctx?.close();
+});
+
+async function inBatches<T, R>(items: T[], size: number, run: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += size) {
+    results.push(...(await Promise.all(items.slice(i, i + size).map((item, j) => run(item, i + j)))));
+  }
+  return results;
+}
+
+/** Raw SQL rows; both drivers answer `{ rows }` (the shared Db type leaves the result untyped). */
+async function rows<T = Record<string, unknown>>(query: SQL): Promise<T[]> {
+  return ((await ctx.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new Error(message);
+}
+
+describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
+  it(
+    'balances: succeeded payments sum to the paid enrolments, to the cent; nothing is paid twice',
+    { timeout: 180_000 },
+    async () => {
+      const random = prng(SEED);
+      const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+
+      const teachers = await inBatches([0, 1, 2, 3], 4, () => createUser(ctx, 'teacher'));
+      const classes: TestClass[] = [];
+      for (let i = 0; i < CLASSES; i++) {
+        // Odd cents on purpose: 0.50 to 250.00 in steps of one cent.
+        classes.push(
+          await createClass(ctx, teachers[i % teachers.length]!, { priceCents: 50 + Math.floor(random() * 24_951) }),
+        );
+      }
+      const students = await createStudents(STUDENTS);
+      // Sanity: the tokens are accepted (a 401 here would make every later check meaningless).
+      expect(
+        (
+          await ctx.app.inject({
+            url: `/api/enrolled/${encodeURIComponent(students[0]!.email)}`,
+            headers: students[0]!.headers,
+          })
+        ).statusCode,
+      ).toBe(200);
+
+      // What each student's script believes it paid, to compare with the books.
+      const expectedPaidCents = new Map<string, number>();
+      const expectedPaidClasses = new Map<string, Set<string>>();
+      let declines = 0;
+      let abandoned = 0;
+
+      /** One shopping round: a random cart, a card behaviour, the record call(s). */
+      async function shop(student: Caller): Promise<void> {
+        const paid = expectedPaidClasses.get(student.id) ?? new Set<string>();
+        expectedPaidClasses.set(student.id, paid);
+        const wanted = new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(classes)));
+        for (const cls of wanted) {
+          const res = await enrol(ctx, student, cls.id);
+          check(res.statusCode === 201 || res.statusCode === 200, `enrol ${res.statusCode} ${res.body}`);
+          if (random() < 0.15) await enrol(ctx, student, cls.id); // a double click
+        }
+        const intent = await createIntentOk(ctx, student);
+        const secret = intent.clientSecret;
+        const behaviour = random();
+        let response;
+        if (behaviour < 0.1) {
+          // Insufficient funds, and the student gives up: the cart stays pending.
+          response = await confirm(ctx, student, secret, card(CARDS.insufficientFunds));
+          check(response.statusCode === 402, `expected 402, got ${response.statusCode}`);
+          declines += 1;
+          abandoned += 1;
+          return;
+        } else if (behaviour < 0.25) {
+          response = await confirm(ctx, student, secret, card(CARDS.declined));
+          check(response.statusCode === 402, `expected 402, got ${response.statusCode}`);
+          declines += 1;
+          response = await confirm(ctx, student, secret, card(CARDS.succeeds));
+        } else if (behaviour < 0.35) {
+          response = await confirm(ctx, student, secret, card(CARDS.requiresAuthentication));
+          check(response.json().status === 'requires_action', `expected requires_action, got ${response.body}`);
+          response = await ctx.app.inject({
+            method: 'POST',
+            url: '/api/test-gateway/authenticate',
+            headers: student.headers,
+            payload: { clientSecret: secret, approve: true },
+          });
+        } else {
+          response = await confirm(ctx, student, secret, card(CARDS.succeeds));
+        }
+        check(
+          response.statusCode === 200 && response.json().status === 'succeeded',
+          `payment failed: ${response.statusCode} ${response.body}`,
+        );
+        const transactionId = response.json().transactionId as string;
+        // The browser records it (sometimes twice, at once), claiming a price of one cent.
+        const calls = random() < 0.2 ? 2 : 1;
+        const recorded = await Promise.all(
+          Array.from({ length: calls }, () =>
+            recordPayment(ctx, student, { transactionId, cartIds: intent.cartIds, price: 0.01 }),
+          ),
+        );
+        for (const r of recorded)
+          check(r.statusCode === 200 || r.statusCode === 201, `record ${r.statusCode} ${r.body}`);
+        expectedPaidCents.set(student.id, (expectedPaidCents.get(student.id) ?? 0) + intent.amount);
+        const byEnrolment = new Map<string, string>();
+        const listed = await ctx.app.inject({
+          url: `/api/enrolled/${encodeURIComponent(student.email)}?limit=100`,
+          headers: student.headers,
+        });
+        for (const e of listed.json() as { _id: string; enrollId: string }[]) byEnrolment.set(e._id, e.enrollId);
+        for (const id of intent.cartIds) paid.add(byEnrolment.get(id)!);
+      }
+
+      await inBatches(students, PARALLEL, async (student) => {
+        await shop(student);
+        // A third come back for more; classes already paid are never charged again.
+        if (random() < 0.3) {
+          const before = expectedPaidCents.get(student.id) ?? 0;
+          try {
+            await shop(student);
+          } catch (error) {
+            // An empty cart (everything wanted was paid already) is the only acceptable refusal.
+            check(String(error).includes('409'), String(error));
+            expectedPaidCents.set(student.id, before);
+          }
+        }
+      });
+
+      // --- The books ---------------------------------------------------------------------------
+      const [totals] = await rows<{ payments: string; paid_lines: string; payment_count: string }>(sql`
+        select
+          (select coalesce(sum(amount_cents), 0) from payments where status = 'succeeded') as payments,
+          (select coalesce(sum(price_cents), 0) from enrollments where status = 'paid') as paid_lines,
+          (select count(*) from payments) as payment_count`);
+      const expectedTotal = [...expectedPaidCents.values()].reduce((a, b) => a + b, 0);
+      expect(Number(totals!.payments)).toBe(Number(totals!.paid_lines));
+      expect(Number(totals!.payments)).toBe(expectedTotal);
+      expect(declines).toBeGreaterThan(0);
+
+      // No enrolment in two payments; every payment's lines are exactly its paid enrolments.
+      const twice = await rows(sql`
+      select id from (select unnest(cart_ids) as id from payments) lines group by id having count(*) > 1`);
+      expect(twice).toEqual([]);
+      const mismatched = await rows(sql`
+      select p.id from payments p
+      left join enrollments e on e.payment_id = p.id and e.status = 'paid'
+      group by p.id, p.amount_cents, p.cart_ids
+      having count(e.id) <> cardinality(p.cart_ids) or coalesce(sum(e.price_cents), 0) <> p.amount_cents
+        or not (array_agg(e.id) @> p.cart_ids and p.cart_ids @> array_agg(e.id))`);
+      expect(mismatched).toEqual([]);
+      const orphanPaid = await rows(sql`select id from enrollments where status = 'paid' and payment_id is null`);
+      expect(orphanPaid).toEqual([]);
+
+      // Per student: what the script paid is what the books say; a class is paid at most once.
+      const perStudent = await rows<{ student_id: string; cents: string }>(sql`
+      select student_id, sum(amount_cents) as cents from payments group by student_id`);
+      const booked = new Map(perStudent.map((r) => [r.student_id, Number(r.cents)]));
+      for (const student of students) expect(booked.get(student.id) ?? 0).toBe(expectedPaidCents.get(student.id) ?? 0);
+      const paidClasses = await rows<{ student_id: string; class_id: string }>(sql`
+      select student_id, class_id from enrollments where status = 'paid'`);
+      const bookedClasses = new Map<string, Set<string>>();
+      for (const r of paidClasses)
+        bookedClasses.set(r.student_id, (bookedClasses.get(r.student_id) ?? new Set()).add(r.class_id));
+      for (const student of students) {
+        expect([...(bookedClasses.get(student.id) ?? [])].sort()).toEqual(
+          [...(expectedPaidClasses.get(student.id) ?? [])].sort(),
+        );
+      }
+      const doubleClass = await rows(sql`
+      select student_id, class_id from enrollments group by student_id, class_id having count(*) > 1`);
+      expect(doubleClass).toEqual([]);
+
+      // Abandoned carts stay pending; the class counters match the rows.
+      const pending = await rows<{ n: string }>(sql`select count(*) as n from enrollments where status = 'pending'`);
+      if (abandoned > 0) expect(Number(pending[0]!.n)).toBeGreaterThan(0);
+      const counters = await rows(sql`
+      select c.id from classes c left join enrollments e on e.class_id = c.id
+      group by c.id, c.enrollment_count having count(e.id) <> c.enrollment_count`);
+      expect(counters).toEqual([]);
+
+      // And the API's history agrees for a sample of students.
+      for (const student of students.slice(0, 5)) {
+        const history = await ctx.app.inject({
+          url: `/api/payments/${encodeURIComponent(student.email)}`,
+          headers: student.headers,
+        });
+        const cents = (history.json() as { price: number }[]).reduce((sum, p) => sum + Math.round(p.price * 100), 0);
+        expect(cents).toBe(expectedPaidCents.get(student.id) ?? 0);
+      }
+    },
+  );
+});

@@ -1,0 +1,54 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from './harness.ts';
+
+/** The built web app as the server serves it: a small stand-in build with the same layout. */
+const webRoot = mkdtempSync(path.join(tmpdir(), 'skillhive-web-'));
+mkdirSync(path.join(webRoot, 'assets'));
+writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>SkillHive</title><div id="root"></div>');
+writeFileSync(path.join(webRoot, 'assets', 'index-C0ffee12.js'), 'console.log("app");'.repeat(100));
+writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp({}, { webRoot });
+});
+afterAll(async () => {
+  await ctx?.close();
+  rmSync(webRoot, { recursive: true, force: true });
+});
+
+describe('static web app', () => {
+  it('caches hashed assets for a year as immutable', async () => {
+    const res = await ctx.app.inject('/assets/index-C0ffee12.js');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('revalidates index.html and other files', async () => {
+    const res = await ctx.app.inject('/');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<title>SkillHive</title>');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect((await ctx.app.inject('/favicon.svg')).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers client routes with index.html (SPA fallback) but unknown API paths with JSON 404', async () => {
+    const page = await ctx.app.inject('/dashboard/myEnrollClass');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const api = await ctx.app.inject('/api/unknown');
+    expect(api.statusCode).toBe(404);
+    expect(api.json().error.code).toBe('not_found');
+    const missingAsset = await ctx.app.inject('/assets/missing-123.js');
+    expect(missingAsset.statusCode).toBe(404);
+  });
+
+  it('compresses large responses', async () => {
+    const res = await ctx.app.inject({ url: '/assets/index-C0ffee12.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.headers['content-encoding']).toBe('gzip');
+  });
+});

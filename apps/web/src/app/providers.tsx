@@ -1,0 +1,25 @@
+import type { ReactNode } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Outlet } from 'react-router';
+import { queryClient } from '../lib/query-client.ts';
+import { AuthProvider } from '../features/auth/components/auth-provider.tsx';
+import { DeferredToaster } from '../components/ui/deferred-toaster.tsx';
+
+/** Providers that need nothing from the router. */
+export function AppProviders({ children }: { children: ReactNode }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      {children}
+      <DeferredToaster />
+    </QueryClientProvider>
+  );
+}
+
+/** The root route's element: auth needs the router (navigation on 401/403), so it lives here. */
+export function RouterProviders() {
+  return (
+    <AuthProvider>
+      <Outlet />
+    </AuthProvider>
+  );
+}

@@ -1,0 +1,29 @@
+import type { LoaderFunctionArgs } from 'react-router';
+import { queryClient } from '../../lib/query-client.ts';
+import { classesQueryOptions, parseCatalogueParams } from '../../features/classes/api/get-classes.ts';
+import { ClassCatalogue } from '../../features/classes/components/class-catalogue.tsx';
+
+/** Starts the catalogue request with the navigation, without blocking it: the page shows skeletons. */
+export function loader({ request }: LoaderFunctionArgs) {
+  const params = parseCatalogueParams(new URL(request.url).searchParams);
+  void queryClient.prefetchQuery(classesQueryOptions(params)).catch(() => undefined);
+  return null;
+}
+
+/** /allClassAllowed: the grid of accepted classes (spec §2). */
+function AllClassesPage() {
+  return (
+    <div className="flex flex-col gap-6">
+      <title>All classes — SkillHive</title>
+      <header className="flex flex-col gap-2">
+        <h1 className="text-3xl font-bold">All classes</h1>
+        <p className="text-lg text-muted">
+          Practical classes from instructors around the world. Find one and enroll today.
+        </p>
+      </header>
+      <ClassCatalogue />
+    </div>
+  );
+}
+
+export { AllClassesPage as Component };

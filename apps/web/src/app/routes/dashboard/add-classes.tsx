@@ -1,0 +1,1 @@
+export { AddClassPage as Component } from '../../../features/teacher/components/add-class-page.tsx';

@@ -1,0 +1,1 @@
+export { AllClassesTable as Component } from '../../../features/admin/components/all-classes-table.tsx';

@@ -1,0 +1,1 @@
+export { AuditLog as Component } from '../../../features/audit/components/audit-log.tsx';

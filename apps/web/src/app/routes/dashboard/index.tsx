@@ -1,0 +1,1 @@
+export { DashboardIndex as Component } from '../../../features/dashboard/components/dashboard-index.tsx';

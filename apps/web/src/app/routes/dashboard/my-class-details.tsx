@@ -1,0 +1,16 @@
+import { ClassOverview } from '../../../features/teacher/components/class-overview.tsx';
+import { ClassStatsPanel } from '../../../features/teacher/components/class-stats-panel.tsx';
+import { useIdParam } from './use-id-param.ts';
+
+/** my-class/:id (DESIGN §1.10): the teacher's class with its enrolment figures. */
+function MyClassDetailsRoute() {
+  const id = useIdParam();
+  return (
+    // spec §8 spells the my-class failure "Error fetching profile:".
+    <ClassOverview key={id} classId={id} heading="Class details" errorWhat="profile">
+      <ClassStatsPanel classId={id} />
+    </ClassOverview>
+  );
+}
+
+export { MyClassDetailsRoute as Component };

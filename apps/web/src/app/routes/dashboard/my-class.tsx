@@ -1,0 +1,1 @@
+export { MyClasses as Component } from '../../../features/teacher/components/my-classes.tsx';

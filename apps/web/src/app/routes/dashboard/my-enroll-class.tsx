@@ -1,0 +1,1 @@
+export { MyEnrolledClasses as Component } from '../../../features/enrollments/components/my-enrolled-classes.tsx';

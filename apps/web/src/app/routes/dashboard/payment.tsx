@@ -1,0 +1,1 @@
+export { PaymentPage as Component } from '../../../features/payments/components/payment-page.tsx';

@@ -1,0 +1,1 @@
+export { StudentHome as Component } from '../../../features/dashboard/components/student-home.tsx';

@@ -1,0 +1,1 @@
+export { TeacherHome as Component } from '../../../features/dashboard/components/teacher-home.tsx';

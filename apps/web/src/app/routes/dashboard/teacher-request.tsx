@@ -1,0 +1,1 @@
+export { TeacherRequestsTable as Component } from '../../../features/admin/components/teacher-requests-table.tsx';

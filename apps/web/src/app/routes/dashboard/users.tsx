@@ -1,0 +1,1 @@
+export { UsersTable as Component } from '../../../features/users/components/users-table.tsx';

@@ -1,0 +1,47 @@
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { notify } from '../../lib/toast.ts';
+import { paths } from '../../config/paths.ts';
+import { useAuth } from '../../features/auth/auth-context.ts';
+import { LoginForm } from '../../features/auth/components/login-form.tsx';
+import { SocialSignIn } from '../../features/auth/components/social-sign-in.tsx';
+import { returnPathFrom } from '../../features/auth/safe-return-path.ts';
+
+/** /login: returns the user to the page they came from, else / (spec §2). */
+function LoginPage() {
+  const { user, loading, signIn } = useAuth();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const returnTo = returnPathFrom(location.state);
+
+  if (user && !loading) return <Navigate to={returnTo} replace />;
+
+  return (
+    <div className="mx-auto w-full max-w-md">
+      <title>Sign in — SkillHive</title>
+      <div className="card border border-base-300 bg-base-100 shadow-sm">
+        <div className="card-body gap-5 p-6 sm:p-8">
+          <div>
+            <h1 className="text-2xl font-bold">Sign in to SkillHive</h1>
+            <p className="mt-1 text-muted">Welcome back! Pick up where you left off.</p>
+          </div>
+          <LoginForm
+            onSubmit={async ({ email, password }) => {
+              await signIn(email, password);
+              notify.success('Signed in successfully.');
+              navigate(returnTo, { replace: true });
+            }}
+          />
+          <SocialSignIn returnTo={returnTo} />
+          <p className="text-center">
+            New to SkillHive?{' '}
+            <Link to={paths.signup} state={location.state} className="link link-primary font-medium">
+              Create an account
+            </Link>
+          </p>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export { LoginPage as Component };

@@ -1,0 +1,45 @@
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { notify } from '../../lib/toast.ts';
+import { paths } from '../../config/paths.ts';
+import { useAuth } from '../../features/auth/auth-context.ts';
+import { SignUpForm } from '../../features/auth/components/signup-form.tsx';
+import { SocialSignIn } from '../../features/auth/components/social-sign-in.tsx';
+
+/** /signup: a new student account; success signs in and goes to / (issue 6). */
+function SignUpPage() {
+  const { user, loading, createUser } = useAuth();
+  const location = useLocation();
+  const navigate = useNavigate();
+
+  if (user && !loading) return <Navigate to={paths.home} replace />;
+
+  return (
+    <div className="mx-auto w-full max-w-md">
+      <title>Sign up — SkillHive</title>
+      <div className="card border border-base-300 bg-base-100 shadow-sm">
+        <div className="card-body gap-5 p-6 sm:p-8">
+          <div>
+            <h1 className="text-2xl font-bold">Create your account</h1>
+            <p className="mt-1 text-muted">Join SkillHive as a student — it takes a minute.</p>
+          </div>
+          <SignUpForm
+            onSubmit={async (values) => {
+              await createUser(values);
+              notify.success('Welcome to SkillHive! Your account is ready.');
+              navigate(paths.home, { replace: true });
+            }}
+          />
+          <SocialSignIn returnTo={paths.home} />
+          <p className="text-center">
+            Already have an account?{' '}
+            <Link to={paths.login} state={location.state} className="link link-primary font-medium">
+              Sign in
+            </Link>
+          </p>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export { SignUpPage as Component };

@@ -1,0 +1,146 @@
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { notify } from '../../lib/toast.ts';
+import { dashboardHomePath, paths } from '../../config/paths.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { useAuth } from '../../features/auth/auth-context.ts';
+import { teacherFlagQueryOptions } from '../../features/auth/api/get-roles.ts';
+import {
+  myTeacherRequestQueryOptions,
+  useCreateTeacherRequest,
+} from '../../features/teacher-requests/api/teacher-requests.ts';
+import { TeacherRequestForm } from '../../features/teacher-requests/components/teacher-request-form.tsx';
+import { TeacherRequestStatus } from '../../features/teacher-requests/components/teacher-request-status.tsx';
+import { ErrorState } from '../../components/ui/status-states.tsx';
+
+function SignInPrompt() {
+  const location = useLocation();
+  return (
+    <div className="flex flex-col items-start gap-4 rounded-box bg-base-200 p-6" data-testid="teach-sign-in-prompt">
+      <h2 className="text-xl font-bold">Sign in to apply</h2>
+      <p>
+        You need a SkillHive account to apply as a teacher. Sign in (or create an account) and you will come right back
+        here.
+      </p>
+      <div className="flex flex-wrap gap-3">
+        <Link
+          to={paths.login}
+          state={{ from: { pathname: paths.teach, search: location.search, hash: '' } }}
+          className="btn btn-primary"
+        >
+          Sign in to apply
+        </Link>
+        <Link
+          to={paths.signup}
+          state={{ from: { pathname: paths.teach, search: '', hash: '' } }}
+          className="btn btn-outline"
+        >
+          Create an account
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function ApplicationPanel() {
+  const { user, loading, isTeacher, role } = useAuth();
+  const email = user?.email ?? '';
+  const queryClient = useQueryClient();
+  const request = useQuery({ ...myTeacherRequestQueryOptions(email), enabled: !!user && !loading });
+  const createRequest = useCreateTeacherRequest();
+  const [applyingAgain, setApplyingAgain] = useState(false);
+
+  // An approval makes the user a teacher: refresh the role so "Dashboard" goes to the right home.
+  const approved = request.data?.status === 'approved';
+  useEffect(() => {
+    if (approved && !isTeacher && email)
+      void queryClient.invalidateQueries({ queryKey: teacherFlagQueryOptions(email).queryKey });
+  }, [approved, isTeacher, email, queryClient]);
+
+  if (!user) return null;
+  if (loading || request.isPending) {
+    return (
+      <div className="flex flex-col gap-4" aria-hidden="true">
+        <div className="skeleton h-8 w-1/2" />
+        <div className="skeleton h-40 w-full" />
+      </div>
+    );
+  }
+  if (request.isError) {
+    return (
+      <ErrorState
+        title="We could not load your application"
+        message={errorMessage(request.error)}
+        onRetry={() => void request.refetch()}
+      />
+    );
+  }
+
+  const current = request.data;
+  if (current && !(current.status === 'rejected' && applyingAgain)) {
+    return (
+      <TeacherRequestStatus
+        request={current}
+        dashboardPath={dashboardHomePath(role === 'student' && current.status === 'approved' ? 'teacher' : role)}
+        onApplyAgain={() => setApplyingAgain(true)}
+      />
+    );
+  }
+  if (!current && isTeacher) {
+    return (
+      <div className="flex flex-col items-start gap-4 rounded-box bg-base-200 p-6">
+        <h2 className="text-xl font-bold">You already teach on SkillHive</h2>
+        <p>Add and manage your classes from your dashboard.</p>
+        <Link to={dashboardHomePath(role)} className="btn btn-primary">
+          Go to your dashboard
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <TeacherRequestForm
+      applicant={{ name: user.displayName, email: user.email, photoURL: user.photoURL }}
+      onSubmit={async (values) => {
+        await createRequest.mutateAsync(values);
+        setApplyingAgain(false);
+        notify.success('Your application has been submitted.');
+      }}
+    />
+  );
+}
+
+/** /teach: the teacher application (spec §2, not guarded). */
+function TeachPage() {
+  const { user, loading } = useAuth();
+  return (
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-8">
+      <title>Teach on SkillHive</title>
+      <header className="flex flex-col gap-2">
+        <p className="font-semibold uppercase tracking-wide text-primary">Teach On the platform</p>
+        <h1 className="text-3xl font-bold">Share what you know with learners everywhere</h1>
+        <p className="text-lg text-muted">
+          Tell us what you would like to teach. Once an admin approves your application, you can add classes from your
+          dashboard.
+        </p>
+      </header>
+      <div className="card border border-base-300 bg-base-100 shadow-sm">
+        <div className="card-body p-6 sm:p-8">
+          {loading && !user ? (
+            <div className="flex flex-col gap-4" aria-hidden="true">
+              <div className="skeleton h-8 w-1/2" />
+              <div className="skeleton h-40 w-full" />
+            </div>
+          ) : user ? (
+            <ApplicationPanel />
+          ) : (
+            <SignInPrompt />
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export { TeachPage as Component };

@@ -1,0 +1,110 @@
+import { useCallback, useId, useRef, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+import { paths } from '../../config/paths.ts';
+import { useAuth } from '../../features/auth/auth-context.ts';
+import { BrandMark } from './brand-logo.tsx';
+import { UserMenu } from './user-menu.tsx';
+import { useDismiss } from './use-dismiss.ts';
+
+const NAV_LINKS = [
+  { to: paths.home, label: 'Home', end: true },
+  { to: paths.allClasses, label: 'All Classes', end: false },
+  { to: paths.teach, label: 'Teach On the platform', end: false },
+] as const;
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-field px-3 py-2 font-medium transition-colors hover:bg-base-200 ${
+    isActive ? 'text-primary underline decoration-2 underline-offset-8' : ''
+  }`;
+
+export function Navbar() {
+  const { user, loading } = useAuth();
+  const location = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
+  const container = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const close = useCallback(() => setMenuOpen(false), []);
+  useDismiss(menuOpen, close, container, trigger);
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-base-300 bg-base-100/95 backdrop-blur">
+      <nav aria-label="Main" className="navbar mx-auto max-w-screen-xl gap-2 px-3 sm:px-6">
+        <div className="flex flex-1 items-center gap-1">
+          <div ref={container} className="relative lg:hidden">
+            <button
+              ref={trigger}
+              type="button"
+              className="btn btn-ghost btn-square"
+              aria-label="Menu"
+              aria-expanded={menuOpen}
+              aria-controls={menuId}
+              onClick={() => setMenuOpen((value) => !value)}
+            >
+              <svg viewBox="0 0 24 24" className="h-6 w-6" aria-hidden="true" focusable="false">
+                {menuOpen ? (
+                  <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+                ) : (
+                  <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+                )}
+              </svg>
+            </button>
+            {menuOpen ? (
+              <ul
+                id={menuId}
+                className="absolute left-0 z-50 mt-2 flex w-64 flex-col gap-1 rounded-box border border-base-300 bg-base-100 p-2 shadow-lg"
+              >
+                {NAV_LINKS.map((link) => (
+                  <li key={link.to}>
+                    <NavLink
+                      to={link.to}
+                      end={link.end}
+                      className={(state) => `block ${linkClass(state)}`}
+                      onClick={close}
+                    >
+                      {link.label}
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+          <Link to={paths.home} className="flex items-center gap-2 rounded-field px-1 text-xl font-bold tracking-tight">
+            <BrandMark />
+            <span>
+              Skill<span className="text-primary">Hive</span>
+            </span>
+          </Link>
+        </div>
+
+        <ul className="hidden items-center gap-1 lg:flex">
+          {NAV_LINKS.map((link) => (
+            <li key={link.to}>
+              <NavLink to={link.to} end={link.end} className={linkClass}>
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+
+        <div className="flex flex-1 justify-end">
+          {user ? (
+            <UserMenu />
+          ) : loading ? (
+            <span className="skeleton h-10 w-24" aria-hidden="true" />
+          ) : (
+            <Link
+              to={paths.login}
+              state={
+                location.pathname === paths.login || location.pathname === paths.signup ? undefined : { from: location }
+              }
+              className="btn btn-primary"
+            >
+              Sign In
+            </Link>
+          )}
+        </div>
+      </nav>
+    </header>
+  );
+}

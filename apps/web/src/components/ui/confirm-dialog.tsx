@@ -1,0 +1,160 @@
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+
+export type ConfirmResult = 'confirmed' | 'denied' | 'dismissed';
+
+export interface ConfirmOptions {
+  title: string;
+  text?: string;
+  /** spec §9 default button texts: OK, No, Cancel. */
+  confirmButtonText?: string;
+  denyButtonText?: string;
+  cancelButtonText?: string;
+  showDenyButton?: boolean;
+  showCancelButton?: boolean;
+  /** Styles the confirm button as destructive. */
+  danger?: boolean;
+}
+
+export const CONFIRM_DEFAULTS = {
+  confirmButtonText: 'OK',
+  denyButtonText: 'No',
+  cancelButtonText: 'Cancel',
+} as const;
+
+/** The confirmations spec §8 names, with their exact texts. */
+export const CONFIRM_PRESETS = {
+  delete: {
+    title: 'Are you sure?',
+    text: "You won't be able to revert this!",
+    confirmButtonText: 'Yes, delete it!',
+    danger: true,
+  },
+  notLoggedIn: {
+    title: 'You are not Logged In',
+    text: 'Please login to add to the cart',
+    confirmButtonText: 'Yes, login!',
+  },
+} as const satisfies Record<string, ConfirmOptions>;
+
+interface ConfirmDialogProps {
+  open: boolean;
+  options: ConfirmOptions;
+  onClose: (result: ConfirmResult) => void;
+}
+
+/**
+ * A real modal <dialog>: focus moves in (to the least destructive button), stays trapped by the
+ * browser's top layer, Escape or a backdrop click dismisses, and focus returns to the opener.
+ */
+export function ConfirmDialog({ open, options, onClose }: ConfirmDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const titleId = useId();
+  const textId = useId();
+  const {
+    title,
+    text,
+    confirmButtonText = CONFIRM_DEFAULTS.confirmButtonText,
+    denyButtonText = CONFIRM_DEFAULTS.denyButtonText,
+    cancelButtonText = CONFIRM_DEFAULTS.cancelButtonText,
+    showDenyButton = false,
+    showCancelButton = true,
+    danger = false,
+  } = options;
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      if (typeof dialog.showModal === 'function') dialog.showModal();
+      else dialog.setAttribute('open', '');
+      dialog.querySelector<HTMLElement>('[data-initial-focus]')?.focus();
+    } else if (!open && dialog.open) {
+      if (typeof dialog.close === 'function') dialog.close();
+      else dialog.removeAttribute('open');
+      opener.current?.focus();
+      opener.current = null;
+    }
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      className="modal modal-bottom sm:modal-middle"
+      aria-labelledby={titleId}
+      aria-describedby={text ? textId : undefined}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose('dismissed');
+      }}
+      onClick={(event) => {
+        if (event.target === event.currentTarget) onClose('dismissed');
+      }}
+    >
+      <div className="modal-box">
+        <h2 id={titleId} className="text-xl font-bold">
+          {title}
+        </h2>
+        {text ? (
+          <p id={textId} className="py-3">
+            {text}
+          </p>
+        ) : null}
+        <div className="modal-action flex-wrap">
+          {showCancelButton ? (
+            <button type="button" className="btn btn-ghost" data-initial-focus onClick={() => onClose('dismissed')}>
+              {cancelButtonText}
+            </button>
+          ) : null}
+          {showDenyButton ? (
+            <button type="button" className="btn btn-outline" onClick={() => onClose('denied')}>
+              {denyButtonText}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className={`btn ${danger ? 'btn-error' : 'btn-primary'}`}
+            {...(showCancelButton ? {} : { 'data-initial-focus': true })}
+            onClick={() => onClose('confirmed')}
+          >
+            {confirmButtonText}
+          </button>
+        </div>
+      </div>
+    </dialog>
+  );
+}
+
+/**
+ * `const [confirm, dialog] = useConfirm()`; render `dialog`, then
+ * `if ((await confirm(CONFIRM_PRESETS.delete)) === 'confirmed') …`.
+ */
+export function useConfirm(): [(options: ConfirmOptions) => Promise<ConfirmResult>, ReactNode] {
+  const [state, setState] = useState<{ options: ConfirmOptions; resolve: (result: ConfirmResult) => void } | null>(
+    null,
+  );
+  const [open, setOpen] = useState(false);
+
+  const confirm = useCallback(
+    (options: ConfirmOptions) =>
+      new Promise<ConfirmResult>((resolve) => {
+        setState({ options, resolve });
+        setOpen(true);
+      }),
+    [],
+  );
+
+  const dialog = state ? (
+    <ConfirmDialog
+      open={open}
+      options={state.options}
+      onClose={(result) => {
+        setOpen(false);
+        state.resolve(result);
+      }}
+    />
+  ) : null;
+
+  return [confirm, dialog];
+}

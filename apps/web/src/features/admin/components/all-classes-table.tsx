@@ -1,0 +1,177 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate, useSearchParams } from 'react-router';
+import { notify } from '../../../lib/toast.ts';
+import type { ClassItem } from '@skillhive/shared/classes';
+import type { ClassStatus } from '@skillhive/shared/constants';
+import { paths } from '../../../config/paths.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { ADMIN_PAGE_SIZE, CLASS_FILTERS, adminClassesQueryOptions, parseStatus, useDecideClass } from '../api/admin.ts';
+import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
+import { RejectClassDialog } from './reject-class-dialog.tsx';
+import { StatusFilter } from './status-filter.tsx';
+
+const STATUS_LABELS: Record<ClassStatus, string> = {
+  pending: 'Pending',
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+  archived: 'Archived',
+};
+const STATUS_BADGES: Record<ClassStatus, string> = {
+  pending: 'badge-warning',
+  accepted: 'badge-success',
+  rejected: 'badge-error',
+  archived: 'badge-neutral',
+};
+
+/**
+ * allClasses (spec §2, §4): every class with approve/reject while pending; the progress button is
+ * disabled for rejected classes and opens seeProgressDetails only for accepted ones.
+ */
+export function AllClassesTable() {
+  const [search] = useSearchParams();
+  const page = usePageParam();
+  const status = parseStatus(search.get('status'), CLASS_FILTERS);
+  const query = useQuery(adminClassesQueryOptions({ page, status }));
+  const decide = useDecideClass();
+  const navigate = useNavigate();
+  const [rejecting, setRejecting] = useState<ClassItem | null>(null);
+
+  const approve = (item: ClassItem) =>
+    decide.mutate(
+      { id: item._id, decision: 'approve' },
+      {
+        onSuccess: () => notify.success(`"${item.title}" is accepted.`),
+        onError: (error) => notify.error(errorMessage(error)),
+      },
+    );
+
+  const reject = (item: ClassItem, reason: string) =>
+    decide.mutate(
+      { id: item._id, decision: 'reject', ...(reason ? { reason } : {}) },
+      {
+        onSuccess: () => {
+          setRejecting(null);
+          notify.success(`"${item.title}" was rejected.`);
+        },
+        onError: (error) => notify.error(errorMessage(error)),
+      },
+    );
+
+  return (
+    <div className="flex flex-col gap-5">
+      <title>All Classes — SkillHive</title>
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-bold sm:text-3xl">All classes</h1>
+        <p className="text-muted">{query.data ? `${query.data.total} classes` : '\u00a0'}</p>
+      </div>
+      <StatusFilter statuses={CLASS_FILTERS} labels={STATUS_LABELS} value={status} />
+      {query.isPending ? (
+        <LoadingState />
+      ) : query.isError ? (
+        <FetchError what="classes" error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.items.length === 0 ? (
+        <p className="rounded-box bg-base-200 p-6">No classes here.</p>
+      ) : (
+        <>
+          <div
+            className="overflow-x-auto rounded-box border border-base-300"
+            role="region"
+            aria-label="Classes"
+            tabIndex={0}
+          >
+            <table className="table table-sm md:table-md">
+              <thead>
+                <tr>
+                  <th scope="col">Title</th>
+                  <th scope="col">Image</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Description</th>
+                  <th scope="col">Progress</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {query.data.items.map((item) => {
+                  const pending = item.status === 'pending';
+                  return (
+                    <tr key={item._id}>
+                      <th scope="row" className="min-w-40 font-medium">
+                        {item.title}
+                        {/* The status sits with the title, keeping the table narrow enough to show its actions. */}
+                        <span className={`badge badge-sm mt-1 flex w-fit ${STATUS_BADGES[item.status]}`}>
+                          {STATUS_LABELS[item.status]}
+                        </span>
+                        {item.status === 'rejected' && item.rejectionReason ? (
+                          <span className="mt-1 block text-sm font-normal text-muted">{item.rejectionReason}</span>
+                        ) : null}
+                      </th>
+                      <td>
+                        <img
+                          src={item.image}
+                          alt=""
+                          width={96}
+                          height={54}
+                          className="h-14 w-24 max-w-none rounded object-cover"
+                        />
+                      </td>
+                      <td className="whitespace-nowrap">{item.email}</td>
+                      <td className="min-w-48">
+                        <p className="line-clamp-3">{item.description}</p>
+                      </td>
+                      <td>
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-outline"
+                          disabled={item.status === 'rejected'}
+                          aria-label={`Progress of ${item.title}`}
+                          onClick={() => {
+                            // spec §2 notes: the progress page opens only for accepted classes.
+                            if (item.status === 'accepted') navigate(paths.dashboard.seeProgressDetails(item._id));
+                            else notify.info('Progress is available once the class is accepted.');
+                          }}
+                        >
+                          Progress
+                        </button>
+                      </td>
+                      <td>
+                        <div className="flex flex-wrap gap-2">
+                          <button
+                            type="button"
+                            className="btn btn-sm btn-success"
+                            disabled={!pending || decide.isPending}
+                            aria-label={`Approve ${item.title}`}
+                            onClick={() => approve(item)}
+                          >
+                            Approve
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-sm btn-error btn-outline"
+                            disabled={!pending || decide.isPending}
+                            aria-label={`Reject ${item.title}`}
+                            onClick={() => setRejecting(item)}
+                          >
+                            Reject
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <PageControls page={page} total={query.data.total} limit={ADMIN_PAGE_SIZE} label="Classes pages" />
+        </>
+      )}
+      <RejectClassDialog
+        classTitle={rejecting?.title ?? null}
+        busy={decide.isPending}
+        onCancel={() => setRejecting(null)}
+        onReject={(reason) => rejecting && reject(rejecting, reason)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,143 @@
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { notify } from '../../../lib/toast.ts';
+import { CATEGORY_LABELS, EXPERIENCE_LABELS, type TeacherRequestStatus } from '@skillhive/shared/constants';
+import type { TeacherRequest } from '@skillhive/shared/teacher-requests';
+import { errorMessage } from '../../../lib/api-client.ts';
+import {
+  ADMIN_PAGE_SIZE,
+  TEACHER_REQUEST_FILTERS,
+  parseStatus,
+  teacherRequestsQueryOptions,
+  useDecideTeacherRequest,
+} from '../api/admin.ts';
+import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
+import { StatusFilter } from './status-filter.tsx';
+
+const STATUS_LABELS: Record<TeacherRequestStatus, string> = {
+  pending: 'Pending',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};
+const STATUS_BADGES: Record<TeacherRequestStatus, string> = {
+  pending: 'badge-warning',
+  approved: 'badge-success',
+  rejected: 'badge-error',
+};
+
+/** teacherRequest (spec §2): applications with approve/reject, enabled only while pending (spec §4). */
+export function TeacherRequestsTable() {
+  const [search] = useSearchParams();
+  const page = usePageParam();
+  const status = parseStatus(search.get('status'), TEACHER_REQUEST_FILTERS);
+  const query = useQuery(teacherRequestsQueryOptions({ page, status }));
+  const decide = useDecideTeacherRequest();
+
+  const act = (request: TeacherRequest, decision: 'approve' | 'reject') =>
+    decide.mutate(
+      { id: request._id, decision },
+      {
+        onSuccess: () =>
+          notify.success(
+            decision === 'approve' ? `${request.name} is a teacher now.` : `${request.name}'s request was rejected.`,
+          ),
+        onError: (error) => notify.error(errorMessage(error)),
+      },
+    );
+
+  return (
+    <div className="flex flex-col gap-5">
+      <title>Teacher Requests — SkillHive</title>
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-bold sm:text-3xl">Teacher requests</h1>
+        <p className="text-muted">{query.data ? `${query.data.total} requests` : '\u00a0'}</p>
+      </div>
+      <StatusFilter statuses={TEACHER_REQUEST_FILTERS} labels={STATUS_LABELS} value={status} />
+      {query.isPending ? (
+        <LoadingState />
+      ) : query.isError ? (
+        <FetchError what="teacher requests" error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.items.length === 0 ? (
+        <p className="rounded-box bg-base-200 p-6">No teacher requests here.</p>
+      ) : (
+        <>
+          <div
+            className="overflow-x-auto rounded-box border border-base-300"
+            role="region"
+            aria-label="Teacher requests"
+            tabIndex={0}
+          >
+            <table className="table table-sm md:table-md">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Image</th>
+                  <th scope="col">Experience</th>
+                  <th scope="col">Title</th>
+                  <th scope="col">Category</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {query.data.items.map((request) => {
+                  const pending = request.status === 'pending';
+                  return (
+                    <tr key={request._id}>
+                      <th scope="row" className="font-medium">
+                        {request.name}
+                        <span className="block text-sm font-normal whitespace-nowrap text-muted">{request.email}</span>
+                      </th>
+                      <td>
+                        <img
+                          src={request.image || '/images/avatar-default.svg'}
+                          alt={`Photo of ${request.name}`}
+                          width={48}
+                          height={48}
+                          referrerPolicy="no-referrer"
+                          className="h-12 w-12 rounded-full object-cover"
+                        />
+                      </td>
+                      <td>{EXPERIENCE_LABELS[request.experience] ?? request.experience}</td>
+                      <td className="min-w-40">{request.title}</td>
+                      <td>{CATEGORY_LABELS[request.category] ?? request.category}</td>
+                      <td>
+                        <span className={`badge ${STATUS_BADGES[request.status]}`}>
+                          {STATUS_LABELS[request.status]}
+                        </span>
+                      </td>
+                      <td>
+                        <div className="flex flex-wrap gap-2">
+                          <button
+                            type="button"
+                            className="btn btn-sm btn-success"
+                            disabled={!pending || decide.isPending}
+                            aria-label={`Approve ${request.name}`}
+                            onClick={() => act(request, 'approve')}
+                          >
+                            Approve
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-sm btn-error btn-outline"
+                            disabled={!pending || decide.isPending}
+                            aria-label={`Reject ${request.name}`}
+                            onClick={() => act(request, 'reject')}
+                          >
+                            Reject
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <PageControls page={page} total={query.data.total} limit={ADMIN_PAGE_SIZE} label="Teacher requests pages" />
+        </>
+      )}
+    </div>
+  );
+}

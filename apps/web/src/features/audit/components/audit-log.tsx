@@ -1,0 +1,81 @@
+import { useQuery } from '@tanstack/react-query';
+import type { AuditEntry } from '@skillhive/shared/users';
+import { AUDIT_PAGE_SIZE, auditQueryOptions } from '../api/audit.ts';
+import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** "user.promote" → "User promote"; unknown actions still read sensibly. */
+function describeAction(action: string): string {
+  const words = action.replace(/[._-]+/g, ' ').trim();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : action;
+}
+
+function describeDetails(details: AuditEntry['details']): string {
+  if (!details) return '';
+  return Object.entries(details)
+    .filter(([, value]) => value !== null && value !== undefined && value !== '')
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join('; ');
+}
+
+/** The audit log of admin actions (issue 3 §7): who, whom, what, when. */
+export function AuditLog() {
+  const page = usePageParam();
+  const query = useQuery(auditQueryOptions(page));
+  return (
+    <div className="flex flex-col gap-5">
+      <title>Audit Log — SkillHive</title>
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-bold sm:text-3xl">Audit log</h1>
+        <p className="text-muted">Every admin decision: who did what to whom, and when.</p>
+      </div>
+      {query.isPending ? (
+        <LoadingState />
+      ) : query.isError ? (
+        <FetchError what="the audit log" error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.items.length === 0 ? (
+        <p className="rounded-box bg-base-200 p-6">No admin actions have been recorded yet.</p>
+      ) : (
+        <>
+          <div
+            className="overflow-x-auto rounded-box border border-base-300"
+            role="region"
+            aria-label="Audit log"
+            tabIndex={0}
+          >
+            <table className="table table-sm md:table-md">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">What</th>
+                  <th scope="col">Whom</th>
+                  <th scope="col">Details</th>
+                </tr>
+              </thead>
+              <tbody>
+                {query.data.items.map((entry) => (
+                  <tr key={entry._id}>
+                    <td className="whitespace-nowrap">
+                      <time dateTime={entry.createdAt}>{dateFormat.format(new Date(entry.createdAt))}</time>
+                    </td>
+                    <td className="whitespace-nowrap">{entry.actorEmail}</td>
+                    <td>{describeAction(entry.action)}</td>
+                    <td className="break-words">
+                      {entry.targetLabel ?? entry.targetId}
+                      <span className="block text-sm text-muted">{entry.targetType}</span>
+                    </td>
+                    <td className="text-sm break-words">{describeDetails(entry.details)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <PageControls page={page} total={query.data.total} limit={AUDIT_PAGE_SIZE} label="Audit log pages" />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,249 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { displayRole } from '../display-role.ts';
+import type { SignUpBody } from '@skillhive/shared/auth';
+import { authClient } from '../../../lib/auth-client.ts';
+import { ApiError, setUnauthorizedHandler, tokenStorage } from '../../../lib/api-client.ts';
+import { paths } from '../../../config/paths.ts';
+import { AuthContext, type AuthContextValue, type AuthUser } from '../auth-context.ts';
+import { requestToken } from '../api/request-token.ts';
+import { adminFlagQueryOptions, teacherFlagQueryOptions } from '../api/get-roles.ts';
+
+interface BetterAuthError {
+  message?: string | undefined;
+  status: number;
+  statusText?: string;
+  code?: string | undefined;
+}
+
+/**
+ * better-auth's client returns the error body spread with the status. Our server adds the
+ * standard {error:{code,message,fields}} beside better-auth's own code/message (DESIGN §3), so
+ * per-field messages (e.g. an e-mail already registered) reach the form.
+ */
+function toAuthError(error: BetterAuthError, fallback: string): ApiError {
+  const standard = (error as { error?: { code?: unknown; fields?: unknown } }).error;
+  const fields =
+    standard && typeof standard.fields === 'object' && standard.fields !== null
+      ? (standard.fields as Record<string, string>)
+      : undefined;
+  return new ApiError({
+    status: error.status,
+    code: typeof standard?.code === 'string' ? standard.code : (error.code ?? 'auth_error'),
+    message: error.message || fallback,
+    ...(fields ? { fields } : {}),
+  });
+}
+
+/** Queries that belong to no user and survive a sign-out. */
+const PUBLIC_QUERY_ROOTS = new Set(['config', 'classes', 'reviews']);
+
+/** Where a third-party provider sends the browser back to: our own origin only. */
+function absoluteReturnUrl(returnTo: string | undefined): string {
+  const path = returnTo && returnTo.startsWith('/') && !returnTo.startsWith('//') ? returnTo : paths.home;
+  return `${window.location.origin}${path}`;
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const session = authClient.useSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const locationRef = useRef(location);
+  useEffect(() => {
+    locationRef.current = location;
+  }, [location]);
+
+  const sessionUser = session.data?.user ?? null;
+  const userId = sessionUser?.id ?? null;
+  const email = sessionUser?.email ?? null;
+  const displayName = sessionUser?.name ?? '';
+  const photoURL = sessionUser?.image ?? null;
+  const user = useMemo<AuthUser | null>(
+    () => (userId && email ? { id: userId, email, displayName, photoURL } : null),
+    [userId, email, displayName, photoURL],
+  );
+  /** Tokens belong to a session: a new sign-in (even by the same person) gets a new one. */
+  const sessionId = user ? (session.data?.session.id ?? null) : null;
+  const sessionPending = session.isPending;
+
+  /** Sign-in, sign-up and third-party sign-in in progress (spec §4). */
+  const [busy, setBusy] = useState(false);
+  /**
+   * The session being ended. Until the session is gone the provider stays "loading", so nothing
+   * in between (a role check, a new token) runs for a user who is leaving.
+   */
+  const [endingSession, setEndingSession] = useState<string | null>(null);
+  const signingOut = sessionId !== null && endingSession === sessionId;
+  /** The session whose token request has finished (stored or refused). */
+  const [tokenFor, setTokenFor] = useState<string | null>(null);
+
+  // spec §4: a reported user gets a token from POST /jwt, stored under access-token; no user, no token.
+  useEffect(() => {
+    if (sessionPending || signingOut) return;
+    if (!sessionId || !email) {
+      tokenStorage.clear();
+      return;
+    }
+    if (tokenFor === sessionId) return;
+    let cancelled = false;
+    requestToken(email)
+      .then((token) => {
+        if (!cancelled) tokenStorage.set(token);
+      })
+      .catch(() => {
+        // Without a token, secured calls are refused and the interceptor signs the user out.
+        if (!cancelled) tokenStorage.clear();
+      })
+      .finally(() => {
+        if (!cancelled) setTokenFor(sessionId);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [sessionPending, signingOut, sessionId, email, tokenFor]);
+
+  const loading = sessionPending || busy || signingOut || (sessionId !== null && tokenFor !== sessionId);
+
+  // Role checks wait until loading is false (spec §4).
+  const rolesEnabled = email !== null && !loading;
+  const adminQuery = useQuery({ ...adminFlagQueryOptions(email ?? ''), enabled: rolesEnabled });
+  const teacherQuery = useQuery({ ...teacherFlagQueryOptions(email ?? ''), enabled: rolesEnabled });
+  const isAdmin = rolesEnabled && adminQuery.data === true;
+  const isTeacher = rolesEnabled && teacherQuery.data === true;
+  const roleLoading = loading || (rolesEnabled && (adminQuery.isPending || teacherQuery.isPending));
+
+  const refetchSession = session.refetch;
+
+  const runBusy = useCallback(async <T,>(action: () => Promise<T>): Promise<T> => {
+    setBusy(true);
+    try {
+      return await action();
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+
+  const signIn = useCallback<AuthContextValue['signIn']>(
+    (emailInput, password) =>
+      runBusy(async () => {
+        const { error } = await authClient.signIn.email({ email: emailInput, password });
+        if (error) throw toAuthError(error, 'Sign-in failed.');
+        await refetchSession();
+      }),
+    [refetchSession, runBusy],
+  );
+
+  const createUser = useCallback<AuthContextValue['createUser']>(
+    (input: SignUpBody) =>
+      runBusy(async () => {
+        const { data, error } = await authClient.signUp.email({
+          name: input.name,
+          email: input.email,
+          password: input.password,
+          image: input.image,
+          phone: input.phone,
+        });
+        if (error) throw toAuthError(error, 'Sign-up failed.');
+        // A server without auto sign-in returns no session token: sign in explicitly.
+        if (!data?.token) {
+          const signedIn = await authClient.signIn.email({ email: input.email, password: input.password });
+          if (signedIn.error) throw toAuthError(signedIn.error, 'Your account was created, but signing in failed.');
+        }
+        await refetchSession();
+      }),
+    [refetchSession, runBusy],
+  );
+
+  const socialSignIn = useCallback(async (provider: 'google' | 'oidc', returnTo?: string) => {
+    setBusy(true);
+    const { error } = await authClient.signIn.social({
+      provider,
+      callbackURL: absoluteReturnUrl(returnTo),
+      errorCallbackURL: `${window.location.origin}${paths.login}`,
+    });
+    // On success the browser is already leaving for the provider; stay "loading".
+    if (error) {
+      setBusy(false);
+      throw toAuthError(error, 'Sign-in with that provider failed.');
+    }
+  }, []);
+  const googleSignIn = useCallback((returnTo?: string) => socialSignIn('google', returnTo), [socialSignIn]);
+  const oidcSignIn = useCallback((returnTo?: string) => socialSignIn('oidc', returnTo), [socialSignIn]);
+
+  /** Ends the session: token first, then the server session, then every user-scoped query. */
+  const endSession = useCallback(async () => {
+    setEndingSession(sessionId);
+    tokenStorage.clear();
+    const { error } = await authClient.signOut().catch(() => ({ error: { status: 0, message: undefined } }));
+    if (error) {
+      setEndingSession(null);
+      throw toAuthError(error, 'Logging out failed. Please try again.');
+    }
+    await refetchSession().catch(() => undefined);
+    // Nothing of the previous user may be shown to the next one; public data stays cached.
+    queryClient.removeQueries({ predicate: (query) => !PUBLIC_QUERY_ROOTS.has(String(query.queryKey[0])) });
+    const { data } = await authClient.getSession().catch(() => ({ data: null }));
+    if (data?.user) setEndingSession(null);
+  }, [queryClient, refetchSession, sessionId]);
+
+  const logOut = useCallback<AuthContextValue['logOut']>(() => endSession(), [endSession]);
+
+  const updateUserProfile = useCallback<AuthContextValue['updateUserProfile']>(
+    async ({ displayName, photoURL }) => {
+      const { error } = await authClient.updateUser({
+        ...(displayName !== undefined ? { name: displayName } : {}),
+        ...(photoURL !== undefined ? { image: photoURL } : {}),
+      });
+      if (error) throw toAuthError(error, 'Updating your profile failed.');
+      await refetchSession();
+    },
+    [refetchSession],
+  );
+
+  // The interceptor of spec §6/§8: sign out and go to /login, remembering where the user was.
+  useEffect(
+    () =>
+      setUnauthorizedHandler(async () => {
+        await endSession().catch(() => undefined);
+        const from = locationRef.current;
+        // Already on /login (a late refusal): keep the page it remembers.
+        if (from.pathname === paths.login) return;
+        navigate(paths.login, { replace: true, state: { from } });
+      }),
+    [endSession, navigate],
+  );
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      user,
+      loading,
+      createUser,
+      signIn,
+      googleSignIn,
+      oidcSignIn,
+      logOut,
+      updateUserProfile,
+      isAdmin,
+      isTeacher,
+      role: displayRole({ isAdmin, isTeacher }),
+      roleLoading,
+    }),
+    [
+      user,
+      loading,
+      createUser,
+      signIn,
+      googleSignIn,
+      oidcSignIn,
+      logOut,
+      updateUserProfile,
+      isAdmin,
+      isTeacher,
+      roleLoading,
+    ],
+  );
+
+  return <AuthContext value={value}>{children}</AuthContext>;
+}

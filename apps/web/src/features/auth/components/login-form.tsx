@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { AUTH_MESSAGES, LoginBody } from '@skillhive/shared/auth';
+import { isApiError } from '../../../lib/api-client.ts';
+import { TextField } from '../../../components/ui/form-field.tsx';
+
+type LoginInput = { email: string; password: string };
+
+/** Wrong e-mail or password are not told apart; everything else keeps its own message. */
+export function loginFailureMessage(error: unknown): string {
+  if (isApiError(error)) {
+    if (error.status === 429) return 'Too many attempts. Please wait a moment and try again.';
+    if (error.status === 0) return error.message;
+    if (error.status >= 500) return 'Signing in is not available right now. Please try again shortly.';
+  }
+  return AUTH_MESSAGES.invalidCredentials;
+}
+
+interface LoginFormProps {
+  onSubmit: (values: LoginBody) => Promise<void>;
+}
+
+export function LoginForm({ onSubmit }: LoginFormProps) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginInput, unknown, LoginBody>({
+    resolver: zodResolver(LoginBody),
+    defaultValues: { email: '', password: '' },
+  });
+
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await onSubmit(values);
+    } catch (error) {
+      // spec §8 only logged this; we say it, and keep what was typed.
+      setFormError(loginFailureMessage(error));
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Sign in">
+      {formError ? (
+        <div role="alert" className="alert alert-error">
+          <span>{formError}</span>
+        </div>
+      ) : null}
+      <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        error={errors.password?.message}
+        {...register('password')}
+      />
+      <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
+        {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+        Sign In
+      </button>
+    </form>
+  );
+}

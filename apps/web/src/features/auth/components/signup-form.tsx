@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import { useForm, type Path } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { SignUpBody, type SignUpInput } from '@skillhive/shared/auth';
+import { errorMessage, isApiError } from '../../../lib/api-client.ts';
+import { TextField } from '../../../components/ui/form-field.tsx';
+
+const FIELDS = ['name', 'image', 'phone', 'email', 'password'] as const;
+
+interface SignUpFormProps {
+  onSubmit: (values: SignUpBody) => Promise<void>;
+}
+
+/** spec §5 sign-up: the shared schema's messages, written once (STYLE.md). */
+export function SignUpForm({ onSubmit }: SignUpFormProps) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<SignUpInput, unknown, SignUpBody>({
+    resolver: zodResolver(SignUpBody),
+    defaultValues: { name: '', image: '', phone: '', email: '', password: '' },
+  });
+
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await onSubmit(values);
+    } catch (error) {
+      const fields = isApiError(error) ? error.fields : undefined;
+      let mapped = false;
+      for (const [field, message] of Object.entries(fields ?? {})) {
+        if ((FIELDS as readonly string[]).includes(field)) {
+          setError(field as Path<SignUpInput>, { type: 'server', message });
+          mapped = true;
+        }
+      }
+      if (!mapped) setFormError(errorMessage(error, 'Sign-up failed. Please try again.'));
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Sign up">
+      {formError ? (
+        <div role="alert" className="alert alert-error">
+          <span>{formError}</span>
+        </div>
+      ) : null}
+      <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
+      <TextField
+        label="Photo URL"
+        type="url"
+        inputMode="url"
+        autoComplete="photo"
+        placeholder="https://…"
+        error={errors.image?.message}
+        {...register('image')}
+      />
+      <TextField
+        label="Phone"
+        type="tel"
+        autoComplete="tel"
+        placeholder="+880 1712 345678"
+        hint="11 to 20 digits; spaces and dashes are fine."
+        error={errors.phone?.message}
+        {...register('phone')}
+      />
+      <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        hint="6–20 characters with an upper-case and a lower-case letter, a number and one of ! @ # $ & *."
+        error={errors.password?.message}
+        {...register('password')}
+      />
+      <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
+        {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+        Sign Up
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,61 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { CATEGORIES, CLASS_SORTS, PAGE_SIZE_DEFAULT, type Category, type ClassSort } from '@skillhive/shared/constants';
+import type { ClassItem } from '@skillhive/shared/classes';
+import { apiClient } from '../../../lib/api-client.ts';
+
+/** The catalogue's state, all of it kept in the URL (issue 6). */
+export interface CatalogueParams {
+  q: string;
+  category: Category | '';
+  sort: ClassSort;
+  page: number;
+}
+
+export const CATALOGUE_PAGE_SIZE = PAGE_SIZE_DEFAULT;
+export const DEFAULT_SORT: ClassSort = 'newest';
+
+export const SORT_LABELS: Record<ClassSort, string> = {
+  newest: 'Newest',
+  'price-asc': 'Price: low to high',
+  'price-desc': 'Price: high to low',
+  popular: 'Most popular',
+};
+
+/** Reads the URL leniently: a hand-edited or stale value falls back to the default, never an error. */
+export function parseCatalogueParams(search: URLSearchParams): CatalogueParams {
+  const q = (search.get('q') ?? '').trim().slice(0, 100);
+  const rawCategory = search.get('category') ?? '';
+  const category = (CATEGORIES as readonly string[]).includes(rawCategory) ? (rawCategory as Category) : '';
+  const rawSort = search.get('sort') ?? '';
+  const sort = (CLASS_SORTS as readonly string[]).includes(rawSort) ? (rawSort as ClassSort) : DEFAULT_SORT;
+  const page = Number.parseInt(search.get('page') ?? '1', 10);
+  return { q, category, sort, page: Number.isFinite(page) && page >= 1 && page <= 10_000 ? page : 1 };
+}
+
+/** Writes only what differs from the defaults, so URLs stay short and shareable. */
+export function toSearchParams(params: CatalogueParams): URLSearchParams {
+  const search = new URLSearchParams();
+  if (params.q) search.set('q', params.q);
+  if (params.category) search.set('category', params.category);
+  if (params.sort !== DEFAULT_SORT) search.set('sort', params.sort);
+  if (params.page > 1) search.set('page', String(params.page));
+  return search;
+}
+
+/** GET /api/classes: accepted classes, paginated (array body + X-Total-Count). */
+export const classesQueryOptions = (params: CatalogueParams) =>
+  queryOptions({
+    queryKey: ['classes', 'list', params],
+    queryFn: ({ signal }) =>
+      apiClient.list<ClassItem>('/classes', {
+        signal,
+        query: {
+          q: params.q || undefined,
+          category: params.category || undefined,
+          sort: params.sort,
+          page: params.page,
+          limit: CATALOGUE_PAGE_SIZE,
+        },
+      }),
+    placeholderData: keepPreviousData,
+  });

@@ -1,0 +1,120 @@
+import { useQuery } from '@tanstack/react-query';
+import { useLocation, useNavigate } from 'react-router';
+import { notify } from '../../../lib/toast.ts';
+import { CATEGORY_LABELS } from '@skillhive/shared/constants';
+import { formatPrice } from '@skillhive/shared/money';
+import { paths } from '../../../config/paths.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { useAuth } from '../../auth/auth-context.ts';
+import { classQueryOptions } from '../../teacher/api/classes.ts';
+import { useCreateEnrollment } from '../api/enrollments.ts';
+import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { StarRating } from '../../../components/ui/star-rating.tsx';
+import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
+
+/**
+ * classDetails/:id (spec §2): the class with its teacher, price and rating, and Pay Now, which
+ * creates the enrolment (POST /api/enrolled {enrollId}; DESIGN §1.3–1.4) and opens the payment page.
+ */
+export function ClassDetailsPage({ classId }: { classId: string }) {
+  const { user } = useAuth();
+  const query = useQuery(classQueryOptions(classId));
+  const enroll = useCreateEnrollment();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [confirm, dialog] = useConfirm();
+  const isOwnClass = Boolean(user && query.data && query.data.email === user.email);
+
+  const payNow = async () => {
+    if (!user) {
+      // spec §8; DESIGN §1.10: "Yes, login!" goes to /login and back here.
+      if ((await confirm(CONFIRM_PRESETS.notLoggedIn)) === 'confirmed') {
+        navigate(paths.login, { state: { from: location } });
+      }
+      return;
+    }
+    enroll.mutate(classId, {
+      onSuccess: (result) => {
+        if (result?.status === 'paid') {
+          notify.info('You have already paid for this class.');
+          navigate(paths.dashboard.myEnrollClass);
+          return;
+        }
+        notify.success(result?.created === false ? 'This class is already in your cart.' : 'Added to your cart.');
+        navigate(paths.dashboard.payment);
+      },
+      onError: (error) => notify.error(errorMessage(error, 'We could not add this class to your cart.')),
+    });
+  };
+
+  return (
+    <div className="flex flex-col gap-6">
+      <title>{`${query.data?.title ?? 'Class details'} — SkillHive`}</title>
+      {query.isPending ? (
+        <LoadingState />
+      ) : query.isError ? (
+        <FetchError what="class" error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <article className="card border border-base-300 bg-base-100 shadow-sm lg:card-side">
+          <figure className="bg-base-200 lg:w-1/2">
+            <img
+              src={query.data.image}
+              alt={`Image of ${query.data.title}`}
+              width={800}
+              height={450}
+              className="aspect-video h-full w-full object-cover"
+            />
+          </figure>
+          <div className="card-body min-w-0 gap-3 p-5">
+            <p className="grow-0 text-sm font-semibold uppercase tracking-wide text-primary">
+              {CATEGORY_LABELS[query.data.category] ?? query.data.category}
+            </p>
+            <h1 className="text-2xl font-bold sm:text-3xl">{query.data.title}</h1>
+            <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
+              <dt className="font-semibold">Teacher</dt>
+              <dd className="break-words">{query.data.name}</dd>
+              <dt className="font-semibold">Email</dt>
+              <dd className="break-all">{query.data.email}</dd>
+              <dt className="font-semibold">Price</dt>
+              <dd className="text-lg font-bold">{formatPrice(query.data.price)}</dd>
+              <dt className="font-semibold">Rating</dt>
+              <dd className="flex flex-wrap items-center gap-2">
+                {query.data.rating !== null ? (
+                  <>
+                    <StarRating value={query.data.rating} className="max-w-[120px]" />
+                    <span className="text-sm text-muted">
+                      {query.data.rating.toFixed(1)} ({query.data.reviewCount}{' '}
+                      {query.data.reviewCount === 1 ? 'review' : 'reviews'})
+                    </span>
+                  </>
+                ) : (
+                  <span className="text-muted">No reviews yet</span>
+                )}
+              </dd>
+              <dt className="font-semibold">Students</dt>
+              <dd>{query.data.totalEnrollment}</dd>
+            </dl>
+            <p className="grow-0 whitespace-pre-line break-words">{query.data.description}</p>
+            <div className="card-actions mt-2 flex-col items-start">
+              {isOwnClass ? (
+                // The server refuses enrolling in one's own class (DESIGN §1.4) with a 403, which
+                // would sign the teacher out (spec §8): do not offer it.
+                <p className="grow-0 text-muted">You teach this class.</p>
+              ) : null}
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={enroll.isPending || isOwnClass}
+                onClick={() => void payNow()}
+              >
+                {enroll.isPending ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+                Pay Now
+              </button>
+            </div>
+          </div>
+        </article>
+      )}
+      {dialog}
+    </div>
+  );
+}

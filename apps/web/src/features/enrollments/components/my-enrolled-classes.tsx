@@ -1,0 +1,93 @@
+import { useId } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import type { Enrollment } from '@skillhive/shared/enrollments';
+import { formatPrice } from '@skillhive/shared/money';
+import { paths } from '../../../config/paths.ts';
+import { useAuth } from '../../auth/auth-context.ts';
+import { ENROLLMENTS_PAGE_SIZE, enrollmentsQueryOptions } from '../api/enrollments.ts';
+import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
+import { ReviewForm } from './review-form.tsx';
+
+/** myEnrollClass (spec §2): the total, and a card per enrolment; pending ones can be paid. */
+export function MyEnrolledClasses() {
+  const { user } = useAuth();
+  const email = user?.email ?? '';
+  const page = usePageParam();
+  const query = useQuery({ ...enrollmentsQueryOptions(email, page), enabled: email !== '' });
+
+  return (
+    <div className="flex flex-col gap-5">
+      <title>My Enrolled Classes — SkillHive</title>
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-bold sm:text-3xl">My enrolled classes</h1>
+        <p className="text-lg" data-testid="enrolled-total">
+          Total enrolled: <strong>{query.data ? query.data.total : '…'}</strong>
+        </p>
+      </div>
+      {query.isPending ? (
+        <LoadingState />
+      ) : query.isError ? (
+        <FetchError what="your classes" error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.items.length === 0 ? (
+        <div className="flex flex-col items-start gap-3 rounded-box bg-base-200 p-6">
+          <p>You have not enrolled in a class yet.</p>
+          <Link to={paths.allClasses} className="btn btn-primary">
+            Browse classes
+          </Link>
+        </div>
+      ) : (
+        <>
+          <ul className="grid gap-4 md:grid-cols-2 2xl:grid-cols-3">
+            {query.data.items.map((item) => (
+              <li key={item._id}>
+                <EnrollmentCard item={item} />
+              </li>
+            ))}
+          </ul>
+          <PageControls
+            page={page}
+            total={query.data.total}
+            limit={ENROLLMENTS_PAGE_SIZE}
+            label="Enrolled classes pages"
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+function EnrollmentCard({ item }: { item: Enrollment }) {
+  const titleId = useId();
+  const paid = item.status === 'paid';
+  return (
+    <article aria-labelledby={titleId} className="card h-full border border-base-300 bg-base-100 shadow-sm">
+      <figure className="aspect-video bg-base-200">
+        <img src={item.image} alt="" width={640} height={360} loading="lazy" className="h-full w-full object-cover" />
+      </figure>
+      <div className="card-body gap-2 p-4">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id={titleId} className="card-title text-lg">
+            {item.title}
+          </h2>
+          <span className={`badge ${paid ? 'badge-success' : 'badge-warning'}`}>{paid ? 'Paid' : 'Pending'}</span>
+        </div>
+        <p className="grow-0 text-muted">
+          <span className="sr-only">Teacher: </span>
+          {item.name}
+        </p>
+        <p className="grow-0 font-semibold">{formatPrice(item.price)}</p>
+        {paid ? (
+          <ReviewForm classId={item.enrollId} classTitle={item.title} />
+        ) : (
+          <div className="card-actions mt-auto">
+            <Link to={paths.dashboard.payment} className="btn btn-primary btn-sm" aria-describedby={titleId}>
+              Buy Now
+            </Link>
+          </div>
+        )}
+      </div>
+    </article>
+  );
+}

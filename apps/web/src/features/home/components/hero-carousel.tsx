@@ -1,0 +1,177 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths.ts';
+import { useCarousel } from '../../../components/ui/use-carousel.ts';
+import { CarouselArrowButton } from '../../../components/ui/carousel-buttons.tsx';
+
+const AUTOPLAY_MS = 6000;
+
+/** spec §2 / §9: six topics, 550px high on desktop. Art ships with the app (DESIGN §1.11). */
+export const HERO_SLIDES = [
+  {
+    topic: 'Digital marketing',
+    title: 'Grow any brand online',
+    text: 'Campaigns, social media and analytics, taught by marketers who run them every day.',
+    image: '/images/slides/digital-marketing.svg',
+    alt: 'A megaphone sending messages to likes and chats',
+    link: `${paths.allClasses}?category=digital-marketing`,
+    cta: 'Explore marketing classes',
+  },
+  {
+    topic: 'SEO',
+    title: 'Get found with SEO',
+    text: 'Keyword research, content and technical SEO — step by step, with real sites.',
+    image: '/images/slides/seo.svg',
+    alt: 'A search results page under a magnifying glass with the first result ranked #1',
+    link: `${paths.allClasses}?q=SEO`,
+    cta: 'Explore SEO classes',
+  },
+  {
+    topic: 'Blockchain',
+    title: 'Understand blockchain',
+    text: 'Ledgers, smart contracts and what they are really good for, without the hype.',
+    image: '/images/slides/blockchain.svg',
+    alt: 'Connected cubes forming a chain of blocks',
+    link: `${paths.allClasses}?q=blockchain`,
+    cta: 'Explore blockchain classes',
+  },
+  {
+    topic: 'Graph',
+    title: 'Tell stories with graphs',
+    text: 'Turn raw numbers into charts and dashboards that people understand at a glance.',
+    image: '/images/slides/graph.svg',
+    alt: 'A bar chart with a rising trend line and a pie chart',
+    link: `${paths.allClasses}?category=data-science`,
+    cta: 'Explore data classes',
+  },
+  {
+    topic: 'Web developer',
+    title: 'Become a web developer',
+    text: 'HTML, CSS, JavaScript and modern frameworks, one real project at a time.',
+    image: '/images/slides/web-developer.svg',
+    alt: 'A laptop showing HTML and JavaScript code',
+    link: `${paths.allClasses}?category=web-development`,
+    cta: 'Explore web development classes',
+  },
+  {
+    topic: 'Video editing',
+    title: 'Edit videos like a pro',
+    text: 'Cutting, colour and sound for creators, marketers and teams.',
+    image: '/images/slides/video-editing.svg',
+    alt: 'A video player above an editing timeline with a clapperboard',
+    link: `${paths.allClasses}?category=video-editing`,
+    cta: 'Explore video editing classes',
+  },
+] as const;
+
+export function HeroCarousel() {
+  const { viewportRef, selected, next, prev, scrollTo, onKeyDown, reducedMotion, api } = useCarousel();
+  // Autoplay is off under prefers-reduced-motion; the user's own pause/play choice always wins.
+  const [choice, setChoice] = useState<boolean | null>(null);
+  const playing = choice ?? !reducedMotion;
+  const [hovered, setHovered] = useState(false);
+
+  useEffect(() => {
+    if (!playing || hovered || !api) return;
+    const timer = window.setInterval(() => {
+      if (document.visibilityState === 'visible') next();
+    }, AUTOPLAY_MS);
+    return () => window.clearInterval(timer);
+  }, [playing, hovered, api, next]);
+
+  return (
+    <section
+      aria-roledescription="carousel"
+      aria-label="Featured topics"
+      className="relative overflow-hidden rounded-box bg-secondary"
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setChoice(false)}
+    >
+      <div
+        ref={viewportRef}
+        className="overflow-hidden focus-visible:outline-offset-[-4px]"
+        tabIndex={0}
+        role="group"
+        aria-label="Slides — use the left and right arrow keys to change slide"
+        aria-live={playing ? 'off' : 'polite'}
+        onKeyDown={onKeyDown}
+        data-testid="hero-viewport"
+      >
+        <div className="flex touch-pan-y">
+          {HERO_SLIDES.map((slide, index) => (
+            <div
+              key={slide.topic}
+              role="group"
+              aria-roledescription="slide"
+              aria-label={`${index + 1} of ${HERO_SLIDES.length}: ${slide.topic}`}
+              data-active={index === selected}
+              inert={index !== selected}
+              className="relative h-[340px] min-w-0 flex-[0_0_100%] sm:h-[440px] lg:h-[550px]"
+            >
+              <img
+                src={slide.image}
+                alt={slide.alt}
+                width={1200}
+                height={550}
+                loading={index === 0 ? 'eager' : 'lazy'}
+                fetchPriority={index === 0 ? 'high' : 'auto'}
+                decoding={index === 0 ? 'sync' : 'async'}
+                className="absolute inset-0 h-full w-full object-cover object-[75%_50%]"
+              />
+              <div className="relative flex h-full flex-col justify-end gap-3 bg-secondary/85 p-6 pb-20 text-secondary-content sm:max-w-2xl sm:justify-center sm:bg-transparent sm:bg-linear-to-r sm:from-secondary sm:via-secondary/90 sm:to-secondary/0 sm:p-12 sm:pr-32">
+                <p className="text-sm font-bold uppercase tracking-widest text-honey">{slide.topic}</p>
+                <h2 className="text-2xl font-bold sm:text-3xl lg:text-4xl">{slide.title}</h2>
+                <p className="max-w-md sm:text-lg">{slide.text}</p>
+                <div>
+                  <Link to={slide.link} className="btn btn-accent mt-2">
+                    {slide.cta}
+                  </Link>
+                </div>
+              </div>
+            </div>
+          ))}
+        </div>
+      </div>
+
+      <div className="absolute bottom-4 right-4 flex items-center gap-2">
+        <button
+          type="button"
+          className="btn btn-circle border-base-300 bg-base-100 text-base-content shadow"
+          aria-label={playing ? 'Pause slideshow' : 'Play slideshow'}
+          onClick={() => setChoice(!playing)}
+          onFocus={(event) => event.stopPropagation()}
+          data-testid="hero-play-toggle"
+        >
+          <svg viewBox="0 0 24 24" className="h-5 w-5" aria-hidden="true" focusable="false">
+            {playing ? (
+              <path d="M8 5h3v14H8zM13 5h3v14h-3z" fill="currentColor" />
+            ) : (
+              <path d="M8 5l11 7-11 7z" fill="currentColor" />
+            )}
+          </svg>
+        </button>
+        <CarouselArrowButton direction="previous" label="Previous slide" onClick={prev} />
+        <CarouselArrowButton direction="next" label="Next slide" onClick={next} />
+      </div>
+
+      <div className="absolute bottom-5 left-10 hidden gap-1 sm:flex">
+        {HERO_SLIDES.map((slide, index) => (
+          <button
+            key={slide.topic}
+            type="button"
+            className="group flex h-6 min-w-6 items-center justify-center rounded-full"
+            aria-label={`Show slide ${index + 1}: ${slide.topic}`}
+            aria-current={index === selected ? 'true' : undefined}
+            onClick={() => scrollTo(index)}
+          >
+            <span
+              aria-hidden="true"
+              className={`block h-3 rounded-full transition-all ${index === selected ? 'w-8 bg-honey' : 'w-3 bg-white/70 group-hover:bg-white'}`}
+            />
+          </button>
+        ))}
+      </div>
+    </section>
+  );
+}

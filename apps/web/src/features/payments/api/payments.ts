@@ -1,0 +1,53 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ConfirmCardBody, CreatePaymentBody, PaymentIntentResponse } from '@skillhive/shared/payments';
+import { apiClient } from '../../../lib/api-client.ts';
+
+export const paymentKeys = {
+  all: ['payments'] as const,
+  /** One intent per cart content: removing an item asks the server for a new total. */
+  intent: (cartIds: readonly string[]) => ['payments', 'intent', [...cartIds].sort().join(',')] as const,
+};
+
+/**
+ * POST /api/create-payment-intent: the server totals the caller's pending enrolments (a price in
+ * the body would be ignored, DESIGN §1.3). Kept as a query keyed by the cart so the page asks
+ * once per cart, not on every render; never reused after leaving the page.
+ */
+export const paymentIntentQueryOptions = (cartIds: readonly string[]) =>
+  queryOptions({
+    queryKey: paymentKeys.intent(cartIds),
+    queryFn: () => apiClient.post<PaymentIntentResponse>('/create-payment-intent', {}, { secured: true }),
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
+
+export interface GatewayResult {
+  status: 'succeeded' | 'requires_action';
+  transactionId?: string;
+}
+
+/** POST /api/test-gateway/confirm: the built-in test gateway (Stripe's test card numbers). */
+export function confirmTestCard(body: ConfirmCardBody): Promise<GatewayResult> {
+  return apiClient.post<GatewayResult>('/test-gateway/confirm', body, { secured: true });
+}
+
+/** POST /api/test-gateway/authenticate: the 3-D Secure step of card 4000 0025 0000 3155. */
+export function authenticateTestCard(body: { clientSecret: string; approve: boolean }): Promise<GatewayResult> {
+  return apiClient.post<GatewayResult>('/test-gateway/authenticate', body, { secured: true });
+}
+
+/** POST /api/payments (spec §3 fields) → {paymentResult: {insertedId}}; marks the cart paid. */
+export function useRecordPayment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreatePaymentBody) =>
+      apiClient.post<{ paymentResult: { insertedId: string } }>('/payments', body, { secured: true }),
+    onSuccess: () => {
+      // Not awaited: the page moves on to myEnrollClass, which refetches what it shows. The page
+      // stops asking for an intent once paid (the cart is now empty).
+      void queryClient.invalidateQueries({ queryKey: ['enrolled'] });
+      void queryClient.invalidateQueries({ queryKey: ['classes'] });
+    },
+  });
+}

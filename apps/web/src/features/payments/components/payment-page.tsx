@@ -1,0 +1,250 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { notify } from '../../../lib/toast.ts';
+import { centsToDecimal, formatPrice } from '@skillhive/shared/money';
+import type { Enrollment } from '@skillhive/shared/enrollments';
+import { paths } from '../../../config/paths.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { useAuth } from '../../auth/auth-context.ts';
+import { cartQueryOptions, useRemoveEnrollment } from '../../enrollments/api/enrollments.ts';
+import {
+  authenticateTestCard,
+  confirmTestCard,
+  paymentIntentQueryOptions,
+  useRecordPayment,
+  type GatewayResult,
+} from '../api/payments.ts';
+import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { CardForm, type CardDetails } from './card-form.tsx';
+
+type Step = 'card' | 'confirming' | 'authenticate' | 'recording' | 'done';
+
+/**
+ * payment (spec §2, §4): the cart of pending enrolments, the server's total, and the card form.
+ * Flow: intent (server total) → confirm card → [authenticate] → record payment → myEnrollClass.
+ */
+export function PaymentPage() {
+  const { user } = useAuth();
+  const email = user?.email ?? '';
+  const navigate = useNavigate();
+  const cart = useQuery({ ...cartQueryOptions(email), enabled: email !== '' });
+  const [step, setStep] = useState<Step>('card');
+  const items = cart.data ?? [];
+  const cartIds = items.map((item) => item._id);
+  const intent = useQuery({
+    ...paymentIntentQueryOptions(cartIds),
+    enabled: cart.isSuccess && items.length > 0 && step !== 'done',
+  });
+  const remove = useRemoveEnrollment();
+  const record = useRecordPayment();
+  const [gatewayError, setGatewayError] = useState<string | null>(null);
+  const [transactionId, setTransactionId] = useState<string | null>(null);
+
+  const clientSecret = intent.data?.clientSecret ?? null;
+  const amount = intent.data ? centsToDecimal(intent.data.amount) : null;
+
+  const recordPayment = (txId: string) => {
+    if (amount === null || !intent.data) return;
+    // The enrolments the server's total covers: exactly these are recorded as paid.
+    const paidIds = intent.data.cartIds ?? cartIds;
+    setStep('recording');
+    record.mutate(
+      {
+        email,
+        price: amount,
+        transactionId: txId,
+        data: new Date().toISOString(),
+        cartIds: paidIds,
+        // DESIGN §1.8: the enrolled class ids.
+        menuItemIds: items.filter((item) => paidIds.includes(item._id)).map((item) => item.enrollId),
+        status: 'pending',
+      },
+      {
+        onSuccess: (result) => {
+          if (!result?.paymentResult?.insertedId) {
+            setGatewayError('Your payment went through, but we could not confirm it. Please try again.');
+            setStep('card');
+            return;
+          }
+          setStep('done');
+          notify.success('Payment successful! Enjoy your classes.');
+          navigate(paths.dashboard.myEnrollClass);
+        },
+        onError: (error) => {
+          setGatewayError(`Your card was charged, but recording the payment failed: ${errorMessage(error)}`);
+          setStep('card');
+        },
+      },
+    );
+  };
+
+  const handleResult = (result: GatewayResult) => {
+    if (result.status === 'requires_action') {
+      setStep('authenticate');
+      return;
+    }
+    if (result.status === 'succeeded' && result.transactionId) {
+      setTransactionId(result.transactionId);
+      recordPayment(result.transactionId);
+      return;
+    }
+    setGatewayError('The payment could not be completed. Please try another card.');
+    setStep('card');
+  };
+
+  const pay = async (card: CardDetails) => {
+    if (!clientSecret) return;
+    setGatewayError(null);
+    setStep('confirming');
+    try {
+      handleResult(await confirmTestCard({ clientSecret, ...card }));
+    } catch (error) {
+      setGatewayError(errorMessage(error, 'Your card was declined.'));
+      setStep('card');
+    }
+  };
+
+  const authenticate = async (approve: boolean) => {
+    if (!clientSecret) return;
+    setGatewayError(null);
+    setStep('confirming');
+    try {
+      handleResult(await authenticateTestCard({ clientSecret, approve }));
+    } catch (error) {
+      setGatewayError(errorMessage(error, 'Authentication failed.'));
+      setStep('card');
+    }
+  };
+
+  const removeItem = (item: Enrollment) =>
+    remove.mutate(item._id, {
+      onSuccess: () => notify.success(`"${item.title}" was removed from your cart.`),
+      onError: (error) => notify.error(errorMessage(error)),
+    });
+
+  return (
+    <div className="flex flex-col gap-6">
+      <title>Payment — SkillHive</title>
+      <h1 className="text-2xl font-bold sm:text-3xl">Payment</h1>
+      {cart.isPending ? (
+        <LoadingState />
+      ) : cart.isError ? (
+        <FetchError what="your cart" error={cart.error} onRetry={() => void cart.refetch()} />
+      ) : items.length === 0 ? (
+        step === 'done' ? (
+          <p role="status">Payment successful! Taking you to your classes…</p>
+        ) : (
+          <div className="flex flex-col items-start gap-3 rounded-box bg-base-200 p-6">
+            <p>Your cart is empty.</p>
+            <Link to={paths.allClasses} className="btn btn-primary">
+              Browse classes
+            </Link>
+          </div>
+        )
+      ) : (
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
+          <section aria-labelledby="cart-heading" className="flex flex-col gap-3">
+            <h2 id="cart-heading" className="text-xl font-semibold">
+              Your cart ({items.length})
+            </h2>
+            <ul className="flex flex-col gap-2">
+              {items.map((item) => (
+                <li
+                  key={item._id}
+                  className="flex items-center gap-3 rounded-box border border-base-300 bg-base-100 p-3"
+                >
+                  <img
+                    src={item.image}
+                    alt=""
+                    width={80}
+                    height={45}
+                    className="h-12 w-20 shrink-0 rounded object-cover"
+                  />
+                  <div className="min-w-0 flex-1">
+                    <p className="font-medium break-words">{item.title}</p>
+                    <p className="text-sm text-muted">
+                      {item.name} · {formatPrice(item.price)}
+                    </p>
+                  </div>
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-ghost text-error"
+                    disabled={remove.isPending || step !== 'card'}
+                    aria-label={`Remove ${item.title} from the cart`}
+                    onClick={() => removeItem(item)}
+                  >
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <p className="text-lg">
+              Total:{' '}
+              <strong data-testid="payment-total">
+                {intent.isPending ? 'Calculating...' : amount !== null ? formatPrice(amount) : '—'}
+              </strong>
+            </p>
+          </section>
+
+          <section
+            aria-labelledby="card-heading"
+            className="flex flex-col gap-3 rounded-box border border-base-300 bg-base-100 p-4 shadow-sm"
+          >
+            <h2 id="card-heading" className="text-xl font-semibold">
+              Pay by card
+            </h2>
+            {intent.isError ? (
+              <FetchError what="the payment total" error={intent.error} onRetry={() => void intent.refetch()} />
+            ) : intent.data?.gateway === 'stripe' ? (
+              <p role="status" className="rounded-box bg-base-200 p-4">
+                Card payments are handled by Stripe here: Stripe's secure card form (Stripe Elements) would load in this
+                place. It cannot be loaded in this offline build, so payments are not available on this server.
+              </p>
+            ) : step === 'authenticate' ? (
+              <div className="flex flex-col gap-3" role="group" aria-labelledby="auth-heading">
+                <h3 id="auth-heading" className="font-semibold">
+                  Your bank asks you to confirm this payment
+                </h3>
+                <p className="text-muted">This is the test gateway's stand-in for a 3-D Secure check.</p>
+                <div className="flex flex-wrap gap-2">
+                  <button type="button" className="btn btn-primary" onClick={() => void authenticate(true)}>
+                    Approve
+                  </button>
+                  <button type="button" className="btn btn-outline" onClick={() => void authenticate(false)}>
+                    Fail
+                  </button>
+                </div>
+              </div>
+            ) : (
+              <>
+                <p className="text-sm text-muted">Test mode: use 4242 4242 4242 4242, any future date and any CVC.</p>
+                <CardForm
+                  ready={Boolean(clientSecret) && !intent.isFetching}
+                  busy={step === 'confirming' || step === 'recording'}
+                  amountLabel={amount !== null ? formatPrice(amount) : ''}
+                  gatewayError={gatewayError}
+                  onPay={(card) => void pay(card)}
+                />
+                {transactionId && step === 'card' && gatewayError ? (
+                  <button
+                    type="button"
+                    className="btn btn-outline btn-sm self-start"
+                    onClick={() => recordPayment(transactionId)}
+                  >
+                    Try recording the payment again
+                  </button>
+                ) : null}
+              </>
+            )}
+            {step === 'authenticate' && gatewayError ? (
+              <p role="alert" className="font-medium text-error">
+                {gatewayError}
+              </p>
+            ) : null}
+          </section>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { Review } from '@skillhive/shared/reviews';
+import { apiClient } from '../../../lib/api-client.ts';
+
+export const REVIEWS_SHOWN = 10;
+
+/** GET /api/reviews: the latest reviews plus the total count (X-Total-Count). */
+export const reviewsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['reviews', 'latest', REVIEWS_SHOWN],
+    queryFn: ({ signal }) => apiClient.list<Review>('/reviews', { signal, query: { page: 1, limit: REVIEWS_SHOWN } }),
+    staleTime: 5 * 60_000,
+  });

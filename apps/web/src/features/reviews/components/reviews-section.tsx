@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { Review } from '@skillhive/shared/reviews';
+import { StarRating } from '../../../components/ui/star-rating.tsx';
+import { useCarousel } from '../../../components/ui/use-carousel.ts';
+import { CarouselArrowButton } from '../../../components/ui/carousel-buttons.tsx';
+import { reviewsQueryOptions } from '../api/get-reviews.ts';
+
+const DEFAULT_AVATAR = '/images/avatar-default.svg';
+
+function ReviewCard({ review }: { review: Review }) {
+  const [imageFailed, setImageFailed] = useState(false);
+  return (
+    <figure className="flex h-full flex-col gap-4 rounded-box border border-base-300 bg-base-100 p-6 shadow-sm">
+      <div className="flex items-center gap-4">
+        <img
+          src={review.image && !imageFailed ? review.image : DEFAULT_AVATAR}
+          alt=""
+          width={64}
+          height={64}
+          loading="lazy"
+          decoding="async"
+          referrerPolicy="no-referrer"
+          className="h-16 w-16 rounded-full object-cover ring-2 ring-accent"
+          onError={() => setImageFailed(true)}
+        />
+        <figcaption className="min-w-0">
+          <p className="truncate font-semibold">{review.name}</p>
+          {review.classTitle ? <p className="truncate text-sm text-muted">on {review.classTitle}</p> : null}
+        </figcaption>
+      </div>
+      <StarRating value={review.rating} />
+      <blockquote className="text-base leading-relaxed">
+        <p>{review.details || 'No written review.'}</p>
+      </blockquote>
+    </figure>
+  );
+}
+
+/** spec §2: the reviews carousel, last on the home page, with the number of reviews. */
+export function ReviewsSection() {
+  const query = useQuery(reviewsQueryOptions());
+  const reviews = query.data?.items ?? [];
+  const total = query.data?.total ?? 0;
+  const { viewportRef, next, prev, onKeyDown, snapCount } = useCarousel({ loop: true, align: 'start' });
+
+  return (
+    <section aria-labelledby="reviews-title" className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h2 id="reviews-title" className="text-2xl font-bold sm:text-3xl">
+            What our learners say
+          </h2>
+          {query.isSuccess ? (
+            <p className="mt-1 text-muted" data-testid="review-count">
+              {total} {total === 1 ? 'review' : 'reviews'}
+            </p>
+          ) : null}
+        </div>
+        {reviews.length > 1 && snapCount > 1 ? (
+          <div className="flex gap-2">
+            <CarouselArrowButton direction="previous" label="Previous review" onClick={prev} />
+            <CarouselArrowButton direction="next" label="Next review" onClick={next} />
+          </div>
+        ) : null}
+      </div>
+
+      {query.isPending ? (
+        <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3" aria-hidden="true">
+          {[0, 1, 2].map((index) => (
+            <div key={index} className="skeleton h-64" />
+          ))}
+        </div>
+      ) : query.isError ? (
+        <div role="alert" className="flex flex-wrap items-center gap-4 rounded-box bg-base-200 p-6">
+          <p>Reviews could not be loaded right now.</p>
+          <button type="button" className="btn btn-outline btn-sm" onClick={() => void query.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : reviews.length === 0 ? (
+        <p className="rounded-box bg-base-200 p-6">
+          No reviews yet — be the first to take a class and share how it went.
+        </p>
+      ) : (
+        <div
+          ref={viewportRef}
+          className="overflow-hidden rounded-box"
+          tabIndex={0}
+          role="region"
+          aria-roledescription="carousel"
+          aria-label="Learner reviews — use the left and right arrow keys to browse"
+          onKeyDown={onKeyDown}
+        >
+          <ul className="-ml-6 flex touch-pan-y">
+            {reviews.map((review, index) => (
+              <li
+                key={review._id}
+                aria-roledescription="slide"
+                aria-label={`Review ${index + 1} of ${reviews.length}`}
+                className="min-w-0 flex-[0_0_100%] pl-6 md:flex-[0_0_50%] lg:flex-[0_0_33.333%]"
+              >
+                <ReviewCard review={review} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import { useForm, type Path } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CATEGORIES, CATEGORY_LABELS, EXPERIENCE_LABELS, EXPERIENCE_LEVELS } from '@skillhive/shared/constants';
+import { CreateTeacherRequestBody } from '@skillhive/shared/teacher-requests';
+import type { z } from 'zod';
+import { errorMessage, isApiError } from '../../../lib/api-client.ts';
+import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
+
+type TeacherRequestInput = z.input<typeof CreateTeacherRequestBody>;
+
+const EXPERIENCE_OPTIONS = EXPERIENCE_LEVELS.map((value) => ({ value, label: EXPERIENCE_LABELS[value] }));
+const CATEGORY_OPTIONS = CATEGORIES.map((value) => ({ value, label: CATEGORY_LABELS[value] }));
+const EDITABLE = ['experience', 'title', 'category'] as const;
+
+interface TeacherRequestFormProps {
+  applicant: { name: string; email: string; photoURL: string | null };
+  onSubmit: (values: CreateTeacherRequestBody) => Promise<void>;
+}
+
+/**
+ * spec §5 teacher application: name, e-mail and photo come from the signed-in account and are
+ * read-only (DESIGN §1.1 — the server takes them from the account, not from this form).
+ */
+export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormProps) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<TeacherRequestInput, unknown, CreateTeacherRequestBody>({
+    resolver: zodResolver(CreateTeacherRequestBody),
+    // No fake defaults: the selects start on the empty "Select…" option.
+    defaultValues: { title: '' },
+  });
+
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await onSubmit(values);
+    } catch (error) {
+      let mapped = false;
+      for (const [field, message] of Object.entries(isApiError(error) ? (error.fields ?? {}) : {})) {
+        if ((EDITABLE as readonly string[]).includes(field)) {
+          setError(field as Path<TeacherRequestInput>, { type: 'server', message });
+          mapped = true;
+        }
+      }
+      if (!mapped) setFormError(errorMessage(error, 'Your application could not be sent. Please try again.'));
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={submit} className="flex flex-col gap-5" aria-label="Teacher application">
+      {formError ? (
+        <div role="alert" className="alert alert-error">
+          <span>{formError}</span>
+        </div>
+      ) : null}
+      <div className="flex items-center gap-4 rounded-box bg-base-200 p-4">
+        <img
+          src={applicant.photoURL || '/images/avatar-default.svg'}
+          alt=""
+          width={64}
+          height={64}
+          referrerPolicy="no-referrer"
+          className="h-16 w-16 rounded-full object-cover ring-2 ring-accent"
+        />
+        <p className="text-sm text-muted">Your name, e-mail and photo come from your account.</p>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label="Name" name="name" value={applicant.name} readOnly />
+        <TextField label="Email" name="email" type="email" value={applicant.email} readOnly />
+      </div>
+      <TextField label="Photo URL" name="image" value={applicant.photoURL ?? ''} readOnly />
+      <TextField
+        label="Title"
+        placeholder="e.g. Modern JavaScript for beginners"
+        hint="What would you like to teach?"
+        maxLength={120}
+        error={errors.title?.message}
+        {...register('title')}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField
+          label="Experience"
+          placeholder="Select…"
+          options={EXPERIENCE_OPTIONS}
+          defaultValue=""
+          error={errors.experience?.message}
+          {...register('experience')}
+        />
+        <SelectField
+          label="Category"
+          placeholder="Select…"
+          options={CATEGORY_OPTIONS}
+          defaultValue=""
+          error={errors.category?.message}
+          {...register('category')}
+        />
+      </div>
+      <button type="submit" className="btn btn-primary self-start" disabled={isSubmitting}>
+        {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+        Submit for review
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,94 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ClassItem, ClassStats, CreateClassBody, UpdateClassBody } from '@skillhive/shared/classes';
+import type { ClassStatus } from '@skillhive/shared/constants';
+import { apiClient } from '../../../lib/api-client.ts';
+
+export const TEACHER_CLASSES_PAGE_SIZE = 9;
+
+/**
+ * Every class query sits under ['classes'] (the public catalogue's prefix too), so a change made
+ * in the dashboard also refreshes the catalogue a visitor sees.
+ */
+export const classKeys = {
+  all: ['classes'] as const,
+  detail: (id: string) => ['classes', 'detail', id] as const,
+  stats: (id: string) => ['classes', 'stats', id] as const,
+  teacher: (email: string) => ['classes', 'teacher', email] as const,
+  teacherPage: (email: string, page: number) => ['classes', 'teacher', email, { page }] as const,
+  teacherAll: (email: string) => ['classes', 'teacher', email, 'all'] as const,
+};
+
+/** GET /api/classes/:id: accepted classes to anyone, any status to its teacher and admins. */
+export const classQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: classKeys.detail(id),
+    queryFn: ({ signal }) => apiClient.get<ClassItem>(`/classes/${encodeURIComponent(id)}`, { secured: true, signal }),
+  });
+
+/** GET /api/classes/:id/stats (its teacher or an admin). */
+export const classStatsQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: classKeys.stats(id),
+    queryFn: ({ signal }) =>
+      apiClient.get<ClassStats>(`/classes/${encodeURIComponent(id)}/stats`, { secured: true, signal }),
+  });
+
+const teacherPath = (email: string) => `/classes/teacher/${encodeURIComponent(email)}`;
+
+/** GET /api/classes/teacher/:email, one page (myClass grid). */
+export const teacherClassesQueryOptions = (email: string, page: number) =>
+  queryOptions({
+    queryKey: classKeys.teacherPage(email, page),
+    queryFn: ({ signal }) =>
+      apiClient.list<ClassItem>(teacherPath(email), {
+        secured: true,
+        signal,
+        query: { page, limit: TEACHER_CLASSES_PAGE_SIZE },
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+/** All of a teacher's classes (at most 100), for the teacher home's figures. */
+export const allTeacherClassesQueryOptions = (email: string) =>
+  queryOptions({
+    queryKey: classKeys.teacherAll(email),
+    queryFn: ({ signal }) =>
+      apiClient.list<ClassItem>(teacherPath(email), { secured: true, signal, query: { page: 1, limit: 100 } }),
+  });
+
+export function countByStatus(items: readonly ClassItem[]): Record<ClassStatus, number> {
+  const counts: Record<ClassStatus, number> = { pending: 0, accepted: 0, rejected: 0, archived: 0 };
+  for (const item of items) counts[item.status] += 1;
+  return counts;
+}
+
+/** POST /api/classes → {insertedId}; name, e-mail and status come from the server. */
+export function useCreateClass() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateClassBody) => apiClient.post<{ insertedId: string }>('/classes', body, { secured: true }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: classKeys.all }),
+  });
+}
+
+/** PATCH /api/classes/:id → {modifiedCount, success} (DESIGN §1.7). */
+export function useUpdateClass(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateClassBody) =>
+      apiClient.patch<{ modifiedCount: number; success: boolean }>(`/classes/${encodeURIComponent(id)}`, body, {
+        secured: true,
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: classKeys.all }),
+  });
+}
+
+/** DELETE /api/classes/:id → {deletedCount}; a class with paid enrolments is archived instead. */
+export function useDeleteClass() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiClient.delete<{ deletedCount: number }>(`/classes/${encodeURIComponent(id)}`, { secured: true }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: classKeys.all }),
+  });
+}

@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import { useForm, type Path } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { CATEGORIES, CATEGORY_LABELS } from '@skillhive/shared/constants';
+import { CreateClassBody } from '@skillhive/shared/classes';
+import { errorMessage, isApiError } from '../../../lib/api-client.ts';
+import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
+import { ImageUploadField } from './image-upload-field.tsx';
+
+type ClassFormInput = z.input<typeof CreateClassBody>;
+const FIELDS = ['title', 'price', 'description', 'image', 'category'] as const;
+const CATEGORY_OPTIONS = CATEGORIES.map((value) => ({ value, label: CATEGORY_LABELS[value] }));
+
+interface ClassFormProps {
+  teacher: { name: string; email: string };
+  defaults?: Partial<CreateClassBody>;
+  submitLabel: string;
+  onSubmit: (values: CreateClassBody) => Promise<void>;
+}
+
+/**
+ * spec §5 add/update class form through the shared CreateClassBody (STYLE.md): name and e-mail are
+ * the account's, read-only (the server takes them from the session); the price is converted to a
+ * decimal number by the schema.
+ */
+export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFormProps) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ClassFormInput, unknown, CreateClassBody>({
+    resolver: zodResolver(CreateClassBody),
+    defaultValues: {
+      title: defaults?.title ?? '',
+      price: defaults?.price === undefined ? '' : String(defaults.price),
+      description: defaults?.description ?? '',
+      image: defaults?.image ?? '',
+      ...(defaults?.category ? { category: defaults.category } : {}),
+    },
+  });
+
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await onSubmit(values);
+    } catch (error) {
+      let mapped = false;
+      for (const [field, message] of Object.entries(isApiError(error) ? (error.fields ?? {}) : {})) {
+        if ((FIELDS as readonly string[]).includes(field)) {
+          setError(field as Path<ClassFormInput>, { type: 'server', message });
+          mapped = true;
+        }
+      }
+      if (!mapped) setFormError(errorMessage(error, 'The class could not be saved. Please try again.'));
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={submit} className="flex max-w-3xl flex-col gap-4" aria-label={submitLabel}>
+      {formError ? (
+        <div role="alert" className="alert alert-error">
+          <span>{formError}</span>
+        </div>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label="Name" name="name" value={teacher.name} readOnly />
+        <TextField label="Email" name="email" type="email" value={teacher.email} readOnly />
+      </div>
+      <TextField label="Title" error={errors.title?.message} {...register('title')} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="Price (USD)"
+          inputMode="decimal"
+          placeholder="e.g. 49.99"
+          error={errors.price?.message}
+          {...register('price', { setValueAs: (value: unknown) => (value === '' ? undefined : value) })}
+        />
+        <SelectField
+          label="Category"
+          placeholder="Select a category"
+          options={CATEGORY_OPTIONS}
+          error={errors.category?.message}
+          {...register('category')}
+        />
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="class-description" className="font-medium">
+          Description
+        </label>
+        <textarea
+          id="class-description"
+          rows={5}
+          className={`textarea w-full ${errors.description ? 'textarea-error' : ''}`}
+          aria-invalid={errors.description ? true : undefined}
+          aria-describedby={errors.description ? 'class-description-error' : undefined}
+          {...register('description')}
+        />
+        {errors.description ? (
+          <p id="class-description-error" className="text-sm font-medium text-error">
+            {errors.description.message}
+          </p>
+        ) : null}
+      </div>
+      <ImageUploadField
+        label="Image"
+        currentUrl={defaults?.image}
+        error={errors.image?.message}
+        onBusyChange={setUploading}
+        onUploaded={(url) => setValue('image', url ?? '', { shouldValidate: Boolean(url) || Boolean(errors.image) })}
+      />
+      <div>
+        <button type="submit" className="btn btn-primary" disabled={isSubmitting || uploading}>
+          {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+          {uploading ? 'Uploading image…' : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

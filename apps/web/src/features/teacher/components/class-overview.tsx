@@ -1,0 +1,71 @@
+import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { CATEGORY_LABELS } from '@skillhive/shared/constants';
+import { formatPrice } from '@skillhive/shared/money';
+import type { ClassItem } from '@skillhive/shared/classes';
+import { classQueryOptions } from '../api/classes.ts';
+import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { ClassStatusBadge } from './class-status-badge.tsx';
+
+interface ClassOverviewProps {
+  classId: string;
+  /** Page title, e.g. "Class details". */
+  heading: string;
+  /** spec §8 names "Error fetching profile:" for the my-class page; others say "class". */
+  errorWhat?: string;
+  /** Shown under the details once the class has loaded (the enrolment figures). */
+  children?: ReactNode;
+  actions?: (item: ClassItem) => ReactNode;
+}
+
+/**
+ * A class loaded by id with everything spec §2 lists for my-class/:id and seeProgressDetails/:id:
+ * name, email, price, description, title, image.
+ */
+export function ClassOverview({ classId, heading, errorWhat = 'class', children, actions }: ClassOverviewProps) {
+  const query = useQuery(classQueryOptions(classId));
+  return (
+    <div className="flex flex-col gap-6">
+      <title>{`${query.data?.title ?? heading} — SkillHive`}</title>
+      <h1 className="text-2xl font-bold sm:text-3xl">{heading}</h1>
+      {query.isPending ? (
+        <LoadingState />
+      ) : query.isError ? (
+        <FetchError what={errorWhat} error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <>
+          <article className="card border border-base-300 bg-base-100 shadow-sm lg:card-side">
+            <figure className="bg-base-200 lg:w-2/5">
+              <img
+                src={query.data.image}
+                alt={`Image of ${query.data.title}`}
+                width={640}
+                height={360}
+                className="aspect-video h-full w-full object-cover"
+              />
+            </figure>
+            <div className="card-body min-w-0 gap-3 p-5">
+              <div className="flex flex-wrap items-center gap-2">
+                <h2 className="card-title text-xl">{query.data.title}</h2>
+                <ClassStatusBadge status={query.data.status} />
+              </div>
+              <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
+                <dt className="font-semibold">Name</dt>
+                <dd className="break-words">{query.data.name}</dd>
+                <dt className="font-semibold">Email</dt>
+                <dd className="break-all">{query.data.email}</dd>
+                <dt className="font-semibold">Price</dt>
+                <dd>{formatPrice(query.data.price)}</dd>
+                <dt className="font-semibold">Category</dt>
+                <dd>{CATEGORY_LABELS[query.data.category] ?? query.data.category}</dd>
+              </dl>
+              <p className="grow-0 whitespace-pre-line break-words">{query.data.description}</p>
+              {actions ? <div className="card-actions">{actions(query.data)}</div> : null}
+            </div>
+          </article>
+          {children}
+        </>
+      )}
+    </div>
+  );
+}

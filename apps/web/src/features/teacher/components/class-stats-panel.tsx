@@ -1,0 +1,46 @@
+import { useQuery } from '@tanstack/react-query';
+import { formatPrice } from '@skillhive/shared/money';
+import { classStatsQueryOptions } from '../api/classes.ts';
+import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
+import { BarChartCard } from '../../../components/ui/bar-chart-card.tsx';
+
+const weekFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
+
+/** "2025-W07" stays as is; an ISO date becomes "10 Feb". */
+function weekLabel(week: string): string {
+  const date = new Date(week);
+  return /^\d{4}-\d{2}-\d{2}/.test(week) && !Number.isNaN(date.getTime()) ? weekFormat.format(date) : week;
+}
+
+/** GET /api/classes/:id/stats: enrolled and paid students, revenue and enrolments per week. */
+export function ClassStatsPanel({ classId }: { classId: string }) {
+  const query = useQuery(classStatsQueryOptions(classId));
+  return (
+    <section aria-labelledby="class-stats-heading" className="flex flex-col gap-3">
+      <h2 id="class-stats-heading" className="text-xl font-semibold">
+        Enrolments
+      </h2>
+      {query.isPending ? (
+        <LoadingState />
+      ) : query.isError ? (
+        <FetchError what="enrolment figures" error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <>
+          <StatGrid>
+            <StatCard label="Enrolled students" value={query.data.enrolledStudents} />
+            <StatCard label="Paid students" value={query.data.paidStudents} />
+            <StatCard label="Revenue" value={formatPrice(query.data.revenue)} />
+          </StatGrid>
+          <BarChartCard
+            title="Enrolments per week"
+            valueLabel="Enrolments"
+            data={query.data.perWeek.map((w) => ({ label: weekLabel(w.week), value: w.enrollments }))}
+            emptyText="No enrolments yet."
+            colors={['#a14a07']}
+          />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+import type { ClassStatus } from '@skillhive/shared/constants';
+
+const STYLES: Record<ClassStatus, string> = {
+  pending: 'badge-warning',
+  accepted: 'badge-success',
+  rejected: 'badge-error',
+  archived: 'badge-neutral',
+};
+
+const LABELS: Record<ClassStatus, string> = {
+  pending: 'Pending',
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+  archived: 'Archived',
+};
+
+export function ClassStatusBadge({ status }: { status: ClassStatus }) {
+  return <span className={`badge ${STYLES[status]}`}>{LABELS[status]}</span>;
+}

@@ -1,0 +1,132 @@
+import { useId } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { notify } from '../../../lib/toast.ts';
+import type { ClassItem } from '@skillhive/shared/classes';
+import { formatPrice } from '@skillhive/shared/money';
+import { paths } from '../../../config/paths.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { useAuth } from '../../auth/auth-context.ts';
+import { TEACHER_CLASSES_PAGE_SIZE, teacherClassesQueryOptions, useDeleteClass } from '../api/classes.ts';
+import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
+import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
+import { ClassStatusBadge } from './class-status-badge.tsx';
+
+/** myClass (spec §2): the teacher's classes as cards, with Update, Delete and See Details. */
+export function MyClasses() {
+  const { user } = useAuth();
+  const email = user?.email ?? '';
+  const page = usePageParam();
+  const query = useQuery({ ...teacherClassesQueryOptions(email, page), enabled: email !== '' });
+  const remove = useDeleteClass();
+  const [confirm, dialog] = useConfirm();
+
+  const deleteClass = async (item: ClassItem) => {
+    if ((await confirm(CONFIRM_PRESETS.delete)) !== 'confirmed') return;
+    remove.mutate(item._id, {
+      onSuccess: () => notify.success(`"${item.title}" has been deleted.`),
+      onError: (error) => notify.error(errorMessage(error)),
+    });
+  };
+
+  return (
+    <div className="flex flex-col gap-5">
+      <title>My Classes — SkillHive</title>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="flex flex-col gap-1">
+          <h1 className="text-2xl font-bold sm:text-3xl">My classes</h1>
+          <p className="text-muted">{query.data ? `${query.data.total} classes` : '\u00a0'}</p>
+        </div>
+        <Link to={paths.dashboard.addClasses} className="btn btn-primary">
+          Add a class
+        </Link>
+      </div>
+      {query.isPending ? (
+        <LoadingState />
+      ) : query.isError ? (
+        // spec §8 spells this message for profile and my-class failures.
+        <FetchError what="profile" error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.items.length === 0 ? (
+        <p className="rounded-box bg-base-200 p-6">You have not added a class yet.</p>
+      ) : (
+        <>
+          <ul className="grid gap-4 md:grid-cols-2 2xl:grid-cols-3">
+            {query.data.items.map((item) => (
+              <li key={item._id}>
+                <TeacherClassCard item={item} deleting={remove.isPending} onDelete={() => void deleteClass(item)} />
+              </li>
+            ))}
+          </ul>
+          <PageControls
+            page={page}
+            total={query.data.total}
+            limit={TEACHER_CLASSES_PAGE_SIZE}
+            label="My classes pages"
+          />
+        </>
+      )}
+      {dialog}
+    </div>
+  );
+}
+
+function TeacherClassCard({ item, deleting, onDelete }: { item: ClassItem; deleting: boolean; onDelete: () => void }) {
+  const titleId = useId();
+  const navigate = useNavigate();
+  const accepted = item.status === 'accepted';
+  return (
+    <article aria-labelledby={titleId} className="card h-full border border-base-300 bg-base-100 shadow-sm">
+      <figure className="aspect-video bg-base-200">
+        <img src={item.image} alt="" width={640} height={360} loading="lazy" className="h-full w-full object-cover" />
+      </figure>
+      <div className="card-body gap-2 p-4">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id={titleId} className="card-title text-lg">
+            {item.title}
+          </h2>
+          <ClassStatusBadge status={item.status} />
+        </div>
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-sm">
+          <dt className="font-semibold">Name</dt>
+          <dd className="break-words">{item.name}</dd>
+          <dt className="font-semibold">Email</dt>
+          <dd className="break-all">{item.email}</dd>
+          <dt className="font-semibold">Price</dt>
+          <dd>{formatPrice(item.price)}</dd>
+        </dl>
+        <p className="grow-0 line-clamp-3 text-sm">{item.description}</p>
+        {item.status === 'rejected' && item.rejectionReason ? (
+          <p className="grow-0 rounded-field bg-error/10 p-2 text-sm">
+            <span className="font-semibold">Rejection reason: </span>
+            {item.rejectionReason}
+          </p>
+        ) : null}
+        <div className="card-actions mt-auto flex-wrap pt-2">
+          <Link to={paths.dashboard.updateItem(item._id)} className="btn btn-sm btn-outline" aria-describedby={titleId}>
+            Update
+          </Link>
+          <button
+            type="button"
+            className="btn btn-sm btn-error btn-outline"
+            disabled={deleting}
+            aria-describedby={titleId}
+            onClick={onDelete}
+          >
+            Delete
+          </button>
+          <button
+            type="button"
+            className="btn btn-sm btn-primary"
+            disabled={!accepted}
+            title={accepted ? undefined : 'Available once an admin accepts the class'}
+            aria-describedby={titleId}
+            onClick={() => navigate(paths.dashboard.myClassDetails(item._id))}
+          >
+            See Details
+          </button>
+        </div>
+      </div>
+    </article>
+  );
+}

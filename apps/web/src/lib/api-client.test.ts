@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ACCESS_TOKEN_KEY } from '@skillhive/shared/constants';
+import { apiClient, ApiError, setUnauthorizedHandler } from './api-client.ts';
+
+function jsonResponse(body: unknown, init: ResponseInit = {}) {
+  return new Response(JSON.stringify(body), {
+    headers: { 'content-type': 'application/json', ...init.headers },
+    status: init.status ?? 200,
+  });
+}
+
+describe('apiClient', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+  beforeEach(() => {
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => {
+    fetchMock.mockReset();
+    vi.unstubAllGlobals();
+  });
+
+  it('sends the bearer token and cookies on secured calls only', async () => {
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, 'tok');
+    fetchMock.mockResolvedValue(jsonResponse({ admin: true }));
+    await apiClient.get('/users/admin/a%40b.test', { secured: true });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/users/admin/a%40b.test');
+    expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer tok');
+    expect(init?.credentials).toBe('include');
+
+    fetchMock.mockResolvedValue(jsonResponse([]));
+    await apiClient.get('/classes');
+    const [, publicInit] = fetchMock.mock.calls[1]!;
+    expect(new Headers(publicInit?.headers).get('Authorization')).toBeNull();
+  });
+
+  it('reads lists with X-Total-Count and drops empty query values', async () => {
+    fetchMock.mockResolvedValue(jsonResponse([{ _id: '1' }], { headers: { 'X-Total-Count': '42' } }));
+    const result = await apiClient.list('/classes', { query: { q: '', page: 2, limit: 12, category: undefined } });
+    expect(result).toEqual({ items: [{ _id: '1' }], total: 42 });
+    expect(fetchMock.mock.calls[0]![0]).toBe('/api/classes?page=2&limit=12');
+  });
+
+  it('turns the error body into an ApiError with code, message and fields', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse(
+        {
+          error: { code: 'validation_error', message: 'Bad input', fields: { title: 'Title is required' } },
+          requestId: 'r1',
+        },
+        { status: 400 },
+      ),
+    );
+    const error = await apiClient.post('/teachers/teacher-requests', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'validation_error',
+      message: 'Bad input',
+      fields: { title: 'Title is required' },
+      requestId: 'r1',
+    });
+  });
+
+  it('on 401/403 from a secured call: clears the token, runs the interceptor once, then rethrows', async () => {
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, 'stale');
+    const handler = vi.fn();
+    const dispose = setUnauthorizedHandler(handler);
+    fetchMock.mockImplementation(async () =>
+      jsonResponse({ error: { code: 'unauthenticated', message: 'Sign in' }, requestId: 'r' }, { status: 401 }),
+    );
+
+    const results = await Promise.allSettled([
+      apiClient.get('/users/profile/a', { secured: true }),
+      apiClient.get('/users/admin/a', { secured: true }),
+    ]);
+    expect(
+      results.every((r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.status === 401),
+    ).toBe(true);
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull();
+
+    // A public call's 401 (e.g. POST /jwt) is an answer, not a reason to sign out.
+    await apiClient.post('/jwt', { email: 'a' }).catch(() => undefined);
+    expect(handler).toHaveBeenCalledTimes(1);
+    dispose();
+  });
+
+  it('reports an unreachable server as a network error', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    await expect(apiClient.get('/classes')).rejects.toMatchObject({ status: 0, code: 'network_error' });
+  });
+});

@@ -1,0 +1,231 @@
+import { ACCESS_TOKEN_KEY } from '@skillhive/shared/constants';
+import type { ErrorBody } from '@skillhive/shared/errors';
+
+/** Every API route lives under /api on the same origin (DESIGN §2). */
+export const API_BASE = '/api';
+const TOTAL_COUNT_HEADER = 'x-total-count';
+
+/** An API failure with the server's error body (DESIGN §3) unpacked. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string> | undefined;
+  readonly requestId: string | undefined;
+
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    fields?: Record<string, string>;
+    requestId?: string;
+  }) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.fields = init.fields;
+    this.requestId = init.requestId;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** A message fit to show a user, whatever was thrown. */
+export function errorMessage(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}
+
+/** The session token of spec §4, kept in local storage under `access-token` (spec §9). */
+export const tokenStorage = {
+  get(): string | null {
+    try {
+      return window.localStorage.getItem(ACCESS_TOKEN_KEY);
+    } catch {
+      return null;
+    }
+  },
+  set(token: string): void {
+    try {
+      window.localStorage.setItem(ACCESS_TOKEN_KEY, token);
+    } catch {
+      /* storage unavailable (private mode quota): secured calls will be refused and handled */
+    }
+  },
+  clear(): void {
+    try {
+      window.localStorage.removeItem(ACCESS_TOKEN_KEY);
+    } catch {
+      /* nothing stored */
+    }
+  },
+};
+
+type UnauthorizedHandler = () => void | Promise<void>;
+let unauthorizedHandler: UnauthorizedHandler | null = null;
+let unauthorizedInFlight: Promise<void> | null = null;
+
+/**
+ * The one interceptor of spec §6/§8: a 401 or 403 from a secured call signs the user out and
+ * sends them to /login. The auth provider registers the handler (it owns navigation); several
+ * failing calls at once trigger it only once.
+ */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): () => void {
+  unauthorizedHandler = handler;
+  return () => {
+    if (unauthorizedHandler === handler) unauthorizedHandler = null;
+  };
+}
+
+async function handleUnauthorized(): Promise<void> {
+  tokenStorage.clear();
+  if (!unauthorizedHandler) return;
+  unauthorizedInFlight ??= Promise.resolve()
+    .then(() => unauthorizedHandler?.())
+    .catch(() => undefined)
+    .finally(() => {
+      unauthorizedInFlight = null;
+    });
+  await unauthorizedInFlight;
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  /** Secured calls carry the bearer token and cookies, and trip the 401/403 interceptor. */
+  secured?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  /** X-Total-Count of paginated lists, when the server sent one. */
+  total: number | null;
+  status: number;
+}
+
+export function buildApiUrl(path: string, query?: Record<string, QueryValue>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null || value === '') continue;
+    search.set(key, String(value));
+  }
+  const qs = search.toString();
+  return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
+}
+
+function isErrorBody(value: unknown): value is ErrorBody {
+  if (typeof value !== 'object' || value === null || !('error' in value)) return false;
+  const error = (value as { error: unknown }).error;
+  return typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string';
+}
+
+const STATUS_MESSAGES: Record<number, string> = {
+  401: 'Please sign in to continue.',
+  403: 'You do not have permission to do that.',
+  404: 'We could not find what you were looking for.',
+  429: 'Too many attempts. Please wait a moment and try again.',
+};
+
+async function toApiError(response: Response): Promise<ApiError> {
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    /* not JSON: fall back to the status */
+  }
+  if (isErrorBody(body)) {
+    return new ApiError({
+      status: response.status,
+      code: body.error.code,
+      message: body.error.message,
+      ...(body.error.fields ? { fields: body.error.fields } : {}),
+      ...(body.requestId ? { requestId: body.requestId } : {}),
+    });
+  }
+  return new ApiError({
+    status: response.status,
+    code: `http_${response.status}`,
+    message: STATUS_MESSAGES[response.status] ?? 'Something went wrong on our side. Please try again.',
+  });
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const { method = 'GET', body, query, secured = false, signal } = options;
+  const headers = new Headers({ Accept: 'application/json' });
+  const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+  if (body !== undefined && !isForm) headers.set('Content-Type', 'application/json');
+  if (secured) {
+    const token = tokenStorage.get();
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(buildApiUrl(path, query), {
+      method,
+      headers,
+      credentials: secured ? 'include' : 'same-origin',
+      ...(body !== undefined ? { body: isForm ? (body as FormData) : JSON.stringify(body) } : {}),
+      ...(signal ? { signal } : {}),
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError({
+      status: 0,
+      code: 'network_error',
+      message: 'We could not reach SkillHive. Check your connection and try again.',
+    });
+  }
+
+  if (!response.ok) {
+    const error = await toApiError(response);
+    if (secured && (response.status === 401 || response.status === 403)) await handleUnauthorized();
+    throw error;
+  }
+
+  const totalHeader = response.headers.get(TOTAL_COUNT_HEADER);
+  const total =
+    totalHeader !== null && totalHeader !== '' && Number.isFinite(Number(totalHeader)) ? Number(totalHeader) : null;
+  let data: unknown = null;
+  if (response.status !== 204) {
+    const text = await response.text();
+    if (text) {
+      const type = response.headers.get('content-type') ?? '';
+      data = type.includes('json') ? JSON.parse(text) : text;
+    }
+  }
+  return { data: data as T, total, status: response.status };
+}
+
+type NoMethod = Omit<RequestOptions, 'method' | 'body'>;
+
+/** The one API client of the web app. */
+export const apiClient = {
+  async get<T>(path: string, options?: NoMethod): Promise<T> {
+    return (await apiRequest<T>(path, { ...options, method: 'GET' })).data;
+  },
+  /** A paginated list: the array body plus X-Total-Count. */
+  async list<T>(path: string, options?: NoMethod): Promise<{ items: T[]; total: number }> {
+    const { data, total } = await apiRequest<T[]>(path, { ...options, method: 'GET' });
+    const items = Array.isArray(data) ? data : [];
+    return { items, total: total ?? items.length };
+  },
+  async post<T>(path: string, body?: unknown, options?: NoMethod): Promise<T> {
+    return (await apiRequest<T>(path, { ...options, method: 'POST', body })).data;
+  },
+  async patch<T>(path: string, body?: unknown, options?: NoMethod): Promise<T> {
+    return (await apiRequest<T>(path, { ...options, method: 'PATCH', body })).data;
+  },
+  async put<T>(path: string, body?: unknown, options?: NoMethod): Promise<T> {
+    return (await apiRequest<T>(path, { ...options, method: 'PUT', body })).data;
+  },
+  async delete<T>(path: string, options?: NoMethod): Promise<T> {
+    return (await apiRequest<T>(path, { ...options, method: 'DELETE' })).data;
+  },
+};

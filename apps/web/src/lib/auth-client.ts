@@ -1,0 +1,17 @@
+import { createAuthClient } from 'better-auth/react';
+import { inferAdditionalFields } from 'better-auth/client/plugins';
+
+/**
+ * better-auth on our own origin under /api/auth (DESIGN §2). The base URL is given in full so
+ * nothing is inferred from build-time environment variables.
+ */
+export const authClient = createAuthClient({
+  baseURL: `${window.location.origin}/api/auth`,
+  plugins: [
+    inferAdditionalFields({
+      user: { phone: { type: 'string', required: false } },
+    }),
+  ],
+});
+
+export type AuthSession = typeof authClient.$Infer.Session;

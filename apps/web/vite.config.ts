@@ -1,0 +1,62 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig } from 'vite';
+
+/** Where `vite` (dev) and `vite preview` forward /api. */
+const API_TARGET = process.env.SKILLHIVE_API_TARGET ?? 'http://127.0.0.1:3000';
+/**
+ * better-auth only accepts requests whose Origin is the server's PUBLIC_URL (default
+ * http://localhost:3000). Through the dev proxy the browser's Origin is Vite's, so it is
+ * rewritten to the server's own.
+ */
+const API_ORIGIN = process.env.SKILLHIVE_API_ORIGIN ?? 'http://localhost:3000';
+
+const apiProxy = {
+  '/api': {
+    target: API_TARGET,
+    changeOrigin: false,
+    configure(proxy: {
+      on(
+        event: 'proxyReq',
+        listener: (request: { getHeader(name: string): unknown; setHeader(name: string, value: string): void }) => void,
+      ): void;
+    }) {
+      proxy.on('proxyReq', (request) => {
+        if (request.getHeader('origin')) request.setHeader('origin', API_ORIGIN);
+      });
+    },
+  },
+};
+
+/**
+ * The server serves apps/web/dist with an SPA fallback, so the build must land there.
+ * Public routes must not pull dashboard code or charts: every route except home is a
+ * route-level `lazy()` import, and the framework libraries share one long-cached vendor chunk.
+ */
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  server: { host: '127.0.0.1', proxy: apiProxy },
+  preview: { host: '127.0.0.1', proxy: apiProxy },
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    // No data: URIs, so a strict img-src/font-src CSP of 'self' holds.
+    assetsInlineLimit: 0,
+    target: 'es2022',
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: 'react-vendor',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+              priority: 2,
+            },
+          ],
+        },
+      },
+    },
+  },
+});

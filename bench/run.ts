@@ -1,0 +1,936 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { hashPassword } from '../apps/server/src/modules/auth/password.ts';
+import { createTokenService } from '../apps/server/src/modules/auth/token.ts';
+import {
+  acceptedClassNumber,
+  acceptedCount,
+  BENCH_PASSWORD,
+  classUuid,
+  flowStudentEmails,
+  flowStudentIds,
+  Generator,
+  type GenPlan,
+  type GenTarget,
+  historyStudentEmail,
+  makePlan,
+  SEARCH_TERM,
+  type StepTiming,
+} from './generate.ts';
+import {
+  createClient,
+  hasRoute,
+  json,
+  load,
+  runFlows,
+  signInForToken,
+  type Client,
+  type FlowStudent,
+  type ScenarioResult,
+} from './http.ts';
+import { runLighthouse, WEB_DIST, type FirstLoadJs, type LighthousePage } from './lighthouse.ts';
+import { loadOptions, machineFacts, type BenchOptions } from './options.ts';
+import {
+  cleanupAll,
+  freePort,
+  migrate,
+  onCleanup,
+  randomSecret,
+  removeTempDir,
+  rssMiB,
+  spawnNode,
+  startServer,
+  stopProcess,
+  tempDir,
+  waitReady,
+  type RunningServer,
+} from './procs.ts';
+import { summarizeProfile, type ProfileSummary } from './profile.ts';
+import { fmt, SCENARIO_HEADERS, scenarioRows, table, targetRows, type Target } from './report.ts';
+import {
+  CAPTURE_PRELOAD,
+  captureRequestSql,
+  describeSql,
+  runSqlBaseline,
+  timeQueries,
+  type CapturedQuery,
+} from './sql-baseline.ts';
+
+const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
+const BARE_SERVER = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
+const PAGE_SIZE = 12;
+const DEEP_PAGE = 500;
+
+const benchStarted = performance.now();
+const log = (line: string) => {
+  const s = ((performance.now() - benchStarted) / 1000).toFixed(0).padStart(4);
+  process.stderr.write(`[${s}s] ${line}\n`);
+};
+
+interface GrowthPoint {
+  classes: number;
+  acceptedClasses: number;
+  enrollments: number;
+  deepPage: number;
+  page1: { rps?: number; p50?: number; p99?: number; skipped?: string };
+  deep: { rps?: number; p50?: number; p99?: number; skipped?: string };
+  search: { rps?: number; p50?: number; p99?: number; skipped?: string; total?: number };
+  /** Database time of each request's uncached SQL alone (one connection, sequential), ms. */
+  sql?: Record<string, { p50: number; p99: number }>;
+}
+
+interface DatabaseRun {
+  kind: 'postgres' | 'pglite';
+  plan?: GenPlan;
+  generation?: { timings: StepTiming[]; totalMs: number; counts: Record<string, number> };
+  server?: { readyMs: number; rssAfterStartMiB: number | null; rssAfterScenariosMiB: number | null };
+  scenarios: ScenarioResult[];
+  baselines: { fastify?: ScenarioResult; fastifySecurity?: ScenarioResult; sql?: ScenarioResult };
+  catalogueSql?: string[];
+  explain?: Record<string, string>;
+  growth: GrowthPoint[];
+  profile?: ProfileSummary;
+  error?: string;
+}
+
+interface StartupRun {
+  freshWithSeed?: { readyMs: number; rssMiB: number | null };
+  /** Migrations only: what the seed adds to a first start. */
+  freshNoSeed?: { readyMs: number; rssMiB: number | null };
+  existingDataDir: { readyMs: number; rssMiB: number | null }[];
+  rssAfterLighthouseMiB?: number | null;
+  error?: string;
+}
+
+const catalogue = {
+  page1: `/api/classes?limit=${PAGE_SIZE}`,
+  deep: (page: number) => `/api/classes?limit=${PAGE_SIZE}&page=${page}`,
+  search: `/api/classes?limit=${PAGE_SIZE}&q=${SEARCH_TERM}`,
+};
+
+function sampleClassIds(plan: GenPlan, count: number): string[] {
+  const accepted = acceptedCount(plan.classes);
+  return Array.from({ length: Math.min(count, accepted) }, (_, k) =>
+    classUuid(acceptedClassNumber((k * 7919) % accepted)),
+  );
+}
+
+async function catalogueMissing(client: Client): Promise<string | undefined> {
+  if (!(await hasRoute(client, 'GET', catalogue.page1))) return 'GET /api/classes is not implemented yet (no route)';
+  const answer = await client.request('GET', catalogue.page1);
+  if (answer.status !== 200)
+    return `GET /api/classes answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`;
+  return undefined;
+}
+
+function skipped(id: string, title: string, request: string, reason: string): ScenarioResult {
+  return { id, title, request, skipped: reason };
+}
+
+/** Page 1, a deep page and a search, as used by the growth steps and the full run. */
+async function catalogueScenarios(client: Client, durationS: number, connections: number) {
+  // The same page at every size (past the end at 1 000 classes: an empty page, all offset).
+  const deepPage = DEEP_PAGE;
+  const opts = { origin: client.origin, connections, durationS };
+  const missing = await catalogueMissing(client);
+  if (missing) {
+    return {
+      deepPage,
+      page1: skipped('catalogue-page-1', 'catalogue page 1', `GET ${catalogue.page1}`, missing),
+      deep: skipped('catalogue-deep', `catalogue page ${deepPage}`, `GET ${catalogue.deep(deepPage)}`, missing),
+      search: skipped('catalogue-search', `catalogue search "${SEARCH_TERM}"`, `GET ${catalogue.search}`, missing),
+      searchTotal: undefined,
+    };
+  }
+  const searchProbe = await client.request('GET', catalogue.search);
+  const searchTotal = Number(searchProbe.headers['x-total-count'] ?? Number.NaN);
+  const page1 = await load('catalogue-page-1', 'catalogue page 1', { paths: [catalogue.page1] }, opts);
+  const deep = await load('catalogue-deep', `catalogue page ${deepPage}`, { paths: [catalogue.deep(deepPage)] }, opts);
+  const search = await load(
+    'catalogue-search',
+    `catalogue search "${SEARCH_TERM}"`,
+    { paths: [catalogue.search] },
+    opts,
+  );
+  search.extra = { matches: searchTotal };
+  deep.extra = { page: deepPage, offset: (deepPage - 1) * PAGE_SIZE };
+  return { deepPage, page1, deep, search, searchTotal };
+}
+
+const pick = (r: ScenarioResult) => (r.skipped ? { skipped: r.skipped } : { rps: r.rps, p50: r.p50, p99: r.p99 });
+
+async function flowScenario(
+  client: Client,
+  server: RunningServer,
+  plan: GenPlan,
+  opts: BenchOptions,
+): Promise<ScenarioResult> {
+  const routes = [
+    ['POST', '/api/enrolled'],
+    ['POST', '/api/create-payment-intent'],
+    ['POST', '/api/test-gateway/confirm'],
+    ['POST', '/api/payments'],
+  ] as const;
+  const missing: string[] = [];
+  for (const [method, route] of routes)
+    if (!(await hasRoute(client, method, route))) missing.push(`${method} ${route}`);
+  const title = 'enrol → intent → confirm → payment';
+  if (missing.length > 0)
+    return skipped('purchase-flow', title, 'four POSTs per flow', `not implemented yet: ${missing.join(', ')}`);
+  // Tokens for the flow students are issued with the server's own token service and secret — the
+  // same HS256 token POST /api/jwt returns — so that a thousand argon2 sign-ins do not dominate
+  // the setup. The enrolments scenario uses the real sign-in → /api/jwt path.
+  const tokens = createTokenService(server.authSecret);
+  const ids = flowStudentIds(plan);
+  const emails = flowStudentEmails(plan);
+  const students: FlowStudent[] = await Promise.all(
+    emails.map(async (email, i) => ({ email, token: await tokens.issue({ id: ids[i]!, email }) })),
+  );
+  // A few flows first, unmeasured, with the last students (JIT, pools).
+  const warmup = students.splice(-Math.min(20, Math.floor(students.length / 10)));
+  const classIds = sampleClassIds(plan, 2_000);
+  await runFlows(client, warmup, classIds, { concurrency: 5, durationS: 30 });
+  return runFlows(client, students, classIds, { concurrency: opts.connections, durationS: opts.duration });
+}
+
+async function explainAll(
+  target: GenTarget,
+  queries: Record<string, CapturedQuery[]>,
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const analyzable = Object.entries(queries).flatMap(([name, list]) =>
+    list.filter((q) => /^\s*select/i.test(q.text)).map((q, i) => [`${name}#${i + 1}`, q] as const),
+  );
+  if (target.kind === 'postgres') {
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    try {
+      for (const [name, q] of analyzable) {
+        const res = await client.query<{ 'QUERY PLAN': string }>({
+          text: `explain (analyze, buffers) ${q.text}`,
+          values: q.values,
+        });
+        out[name] = res.rows.map((r) => r['QUERY PLAN']).join('\n');
+      }
+    } finally {
+      await client.end();
+    }
+  } else {
+    const db = await PGlite.create(path.join(target.dataDir, 'pglite'));
+    try {
+      for (const [name, q] of analyzable) {
+        const res = await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${q.text}`, q.values);
+        out[name] = res.rows.map((r) => r['QUERY PLAN']).join('\n');
+      }
+    } finally {
+      await db.close();
+    }
+  }
+  return out;
+}
+
+async function bareFastifyBaseline(
+  body: Buffer,
+  headers: Record<string, string>,
+  dir: string,
+  opts: BenchOptions,
+  stack: 'bare' | 'security' = 'bare',
+): Promise<ScenarioResult> {
+  const bodyFile = path.join(dir, 'catalogue-page-1.body');
+  writeFileSync(bodyFile, body);
+  const port = await freePort();
+  const spawned = spawnNode(
+    [BARE_SERVER],
+    { PORT: String(port), BARE_BODY_FILE: bodyFile, BARE_HEADERS: JSON.stringify(headers), BARE_STACK: stack },
+    path.join(dir, `bare-${stack}.log`),
+  );
+  try {
+    await waitReady(spawned, port, '/api/ready', 30_000);
+    const result = await load(
+      stack === 'bare' ? 'baseline-fastify' : 'baseline-fastify-security',
+      stack === 'bare' ? 'bare Fastify, same bytes' : "same + the app's security plugin",
+      { paths: [catalogue.page1] },
+      { origin: `http://127.0.0.1:${port}`, connections: opts.connections, durationS: opts.duration },
+    );
+    result.extra = { bytes: body.length };
+    return result;
+  } finally {
+    await stopProcess(spawned.child);
+  }
+}
+
+async function profileCatalogue(
+  target: GenTarget,
+  dir: string,
+  serverDataDir: string,
+  opts: BenchOptions,
+): Promise<ProfileSummary | undefined> {
+  const profileDir = path.join(dir, 'cpu-profile');
+  mkdirSync(profileDir, { recursive: true });
+  const server = await startServer({
+    port: await freePort(),
+    dataDir: serverDataDir,
+    databaseUrl: target.kind === 'postgres' ? target.url : undefined,
+    authSecret: randomSecret(),
+    seed: false,
+    logFile: path.join(dir, 'server-profile.log'),
+    nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir],
+  });
+  const client = createClient(server.origin);
+  const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+  let window: { fromUs: number; toUs: number } | undefined;
+  try {
+    // The same warm-up as the measured runs, then the profiled window.
+    await load(
+      'profile',
+      'warm-up',
+      { paths: [catalogue.page1] },
+      { origin: server.origin, connections: opts.connections, durationS: 1 },
+    );
+    const fromUs = nowUs();
+    await load(
+      'profile',
+      'catalogue page 1 (profiled)',
+      { paths: [catalogue.page1] },
+      { origin: server.origin, connections: opts.connections, durationS: opts.duration },
+    );
+    window = { fromUs, toUs: nowUs() };
+  } finally {
+    client.close();
+    await server.stop();
+  }
+  const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) return undefined;
+  const kept = path.join(RESULTS_DIR, 'profiles', `catalogue-page-1-${target.kind}.cpuprofile`);
+  mkdirSync(path.dirname(kept), { recursive: true });
+  copyFileSync(path.join(profileDir, file), kept);
+  return { ...summarizeProfile(kept, window), file: path.relative(path.dirname(RESULTS_DIR), kept) };
+}
+
+async function benchDatabase(
+  kind: 'postgres' | 'pglite',
+  opts: BenchOptions,
+  passwordHash: string,
+): Promise<DatabaseRun> {
+  const run: DatabaseRun = { kind, scenarios: [], baselines: {}, growth: [] };
+  const dir = tempDir(kind);
+  const serverDataDir = path.join(dir, 'data');
+  mkdirSync(serverDataDir, { recursive: true });
+  let target: GenTarget;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (kind === 'postgres') {
+    const adminUrl = opts.postgresUrl;
+    const url = new URL(adminUrl);
+    url.pathname = `/${opts.benchDatabase}`;
+    target = { kind, url: url.toString() };
+    const admin = async (sqlText: string) => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(sqlText);
+      } finally {
+        await client.end();
+      }
+    };
+    dropDatabase = () => admin(`drop database if exists "${opts.benchDatabase}" with (force)`);
+    await dropDatabase();
+    await admin(`create database "${opts.benchDatabase}"`);
+    onCleanup(dropDatabase);
+  } else {
+    target = { kind, dataDir: serverDataDir };
+  }
+
+  let gen: Generator | undefined;
+  let genOpen = false;
+  try {
+    log(`${kind}: migrate`);
+    await migrate(
+      kind === 'postgres' ? { DATABASE_URL: (target as { url: string }).url } : { DATA_DIR: serverDataDir },
+      path.join(dir, 'migrate.log'),
+    );
+    const plan = makePlan({ users: opts.users, classes: opts.classes, enrollments: opts.enrollments });
+    run.plan = plan;
+    const generationStarted = performance.now();
+    let generationMs = 0;
+    gen = await Generator.open(target, plan);
+    genOpen = true;
+    await gen.base({ passwordHash, uploadDir: path.join(serverDataDir, 'uploads') });
+    generationMs += performance.now() - generationStarted;
+
+    const captured: Record<string, CapturedQuery[]> = {};
+    const captureFile = path.join(dir, 'captured.sql.jsonl');
+    for (const [stepIndex, classes] of opts.growthSteps.entries()) {
+      const isFinal = stepIndex === opts.growthSteps.length - 1;
+      const stepStarted = performance.now();
+      log(`${kind}: generate classes up to ${classes.toLocaleString('en-US')}`);
+      await gen.growClasses(classes);
+      await gen.analyze();
+      if (isFinal) {
+        const counts = await gen.verify();
+        generationMs += performance.now() - stepStarted;
+        run.generation = { timings: gen.timings, totalMs: Math.round(generationMs), counts };
+        log(`${kind}: generated ${JSON.stringify(counts)} in ${(generationMs / 1000).toFixed(1)} s`);
+      } else {
+        generationMs += performance.now() - stepStarted;
+      }
+      await gen.close();
+      genOpen = false;
+
+      const capture = stepIndex === 0;
+      const server = await startServer({
+        port: await freePort(),
+        dataDir: serverDataDir,
+        databaseUrl: kind === 'postgres' ? (target as { url: string }).url : undefined,
+        authSecret: randomSecret(),
+        seed: false,
+        logFile: path.join(dir, `server-${classes}.log`),
+        ...(capture ? { nodeArgs: ['--import', CAPTURE_PRELOAD], extraEnv: { BENCH_CAPTURE_SQL: captureFile } } : {}),
+      });
+      const client = createClient(server.origin, opts.connections + 8);
+      try {
+        if (capture) {
+          // The very first catalogue requests, so nothing is cached yet: each one's full SQL
+          // (the page, and its total).
+          try {
+            captured['page 1'] = await captureRequestSql(client, captureFile, catalogue.page1);
+            captured[`page ${DEEP_PAGE}`] = await captureRequestSql(client, captureFile, catalogue.deep(DEEP_PAGE));
+            captured['search'] = await captureRequestSql(client, captureFile, catalogue.search);
+            run.catalogueSql = describeSql(captured['page 1']);
+          } catch (error) {
+            log(`${kind}: could not capture the catalogue SQL: ${(error as Error).message}`);
+          }
+        }
+        if (!isFinal) {
+          log(`${kind}: growth step ${classes.toLocaleString('en-US')} classes`);
+          const c = await catalogueScenarios(client, opts.growthDuration, opts.connections);
+          run.growth.push({
+            classes,
+            acceptedClasses: acceptedCount(classes),
+            enrollments: gen.enrolled,
+            deepPage: c.deepPage,
+            page1: pick(c.page1),
+            deep: pick(c.deep),
+            search: { ...pick(c.search), total: c.searchTotal },
+          });
+        } else {
+          const rssAfterStartMiB = rssMiB(server.pid);
+          log(
+            `${kind}: HTTP scenarios at ${classes.toLocaleString('en-US')} classes (${opts.duration} s each, ${opts.connections} connections)`,
+          );
+          const c = await catalogueScenarios(client, opts.duration, opts.connections);
+          run.scenarios.push(c.page1, c.deep, c.search);
+          run.growth.push({
+            classes,
+            acceptedClasses: acceptedCount(classes),
+            enrollments: gen.enrolled,
+            deepPage: c.deepPage,
+            page1: pick(c.page1),
+            deep: pick(c.deep),
+            search: { ...pick(c.search), total: c.searchTotal },
+          });
+
+          // Page 1 as browsers ask for it: compressed (autocannon sends no Accept-Encoding otherwise).
+          const br = await load(
+            'catalogue-page-1-br',
+            'catalogue page 1, brotli',
+            { paths: [catalogue.page1], headers: { 'accept-encoding': 'br, gzip' } },
+            { origin: server.origin, connections: opts.connections, durationS: opts.duration },
+          );
+          br.request = `${br.request} (Accept-Encoding: br, gzip)`;
+          run.scenarios.push(br);
+
+          // The floor of the stack: a route with every plugin and hook but no database.
+          run.scenarios.push(
+            await load(
+              'health',
+              'GET /api/health (no database)',
+              { paths: ['/api/health'] },
+              { origin: server.origin, connections: opts.connections, durationS: opts.duration },
+            ),
+          );
+
+          // A class by id, rotating over a thousand accepted classes.
+          const byIdPaths = sampleClassIds(plan, 1_000).map((id) => `/api/classes/${id}`);
+          const byIdProbe = await client.request('GET', byIdPaths[0]!);
+          run.scenarios.push(
+            byIdProbe.status === 200
+              ? await load(
+                  'class-by-id',
+                  'class by id',
+                  { paths: byIdPaths },
+                  { origin: server.origin, connections: opts.connections, durationS: opts.duration },
+                )
+              : skipped(
+                  'class-by-id',
+                  'class by id',
+                  `GET ${byIdPaths[0]}`,
+                  `GET /api/classes/:id answered ${byIdProbe.status}`,
+                ),
+          );
+
+          // A student's enrolments, with a token from sign-in → POST /api/jwt.
+          const email = historyStudentEmail(plan, 0);
+          const enrolledPath = `/api/enrolled/${encodeURIComponent(email)}`;
+          if (await hasRoute(client, 'GET', enrolledPath)) {
+            const token = await signInForToken(client, email, BENCH_PASSWORD);
+            const headers = { authorization: `Bearer ${token}` };
+            const probe = await client.request('GET', enrolledPath, { headers });
+            const result =
+              probe.status === 200
+                ? await load(
+                    'student-enrolments',
+                    "a student's enrolments",
+                    { paths: [enrolledPath], headers },
+                    { origin: server.origin, connections: opts.connections, durationS: opts.duration },
+                  )
+                : skipped(
+                    'student-enrolments',
+                    "a student's enrolments",
+                    `GET ${enrolledPath}`,
+                    `answered ${probe.status}: ${probe.body.toString().slice(0, 120)}`,
+                  );
+            if (probe.status === 200)
+              result.extra = {
+                enrolmentsOfStudent: Number(probe.headers['x-total-count'] ?? json<unknown[]>(probe).length),
+              };
+            run.scenarios.push(result);
+          } else {
+            run.scenarios.push(
+              skipped(
+                'student-enrolments',
+                "a student's enrolments",
+                `GET ${enrolledPath}`,
+                'GET /api/enrolled/:email is not implemented yet (no route)',
+              ),
+            );
+          }
+
+          log(`${kind}: purchase flow`);
+          run.scenarios.push(await flowScenario(client, server, plan, opts));
+          run.server = {
+            readyMs: Math.round(server.readyMs),
+            rssAfterStartMiB,
+            rssAfterScenariosMiB: rssMiB(server.pid),
+          };
+
+          // The bytes of page 1, for the bare Fastify baseline.
+          const page1 = await client.request('GET', catalogue.page1);
+          if (page1.status === 200) {
+            const headers: Record<string, string> = { 'content-type': String(page1.headers['content-type']) };
+            const total = page1.headers['x-total-count'];
+            if (typeof total === 'string') headers['x-total-count'] = total;
+            client.close();
+            await server.stop();
+            log(`${kind}: baseline — bare Fastify with the same ${page1.body.length} bytes`);
+            run.baselines.fastify = await bareFastifyBaseline(page1.body, headers, dir, opts);
+            run.baselines.fastifySecurity = await bareFastifyBaseline(page1.body, headers, dir, opts, 'security');
+          }
+        }
+      } finally {
+        client.close();
+        await server.stop();
+      }
+      const point = run.growth.at(-1);
+      const sqlSets = { 'page 1': captured['page 1'], deep: captured[`page ${DEEP_PAGE}`], search: captured['search'] };
+      if (point && sqlSets['page 1'] && sqlSets.deep && sqlSets.search) {
+        point.sql = await timeQueries(target, sqlSets as Record<string, CapturedQuery[]>);
+      }
+      if (!isFinal) {
+        await gen.reopen(target);
+        genOpen = true;
+      }
+    }
+
+    const page1Sql = captured['page 1'];
+    if (page1Sql && page1Sql.length > 0) {
+      log(`${kind}: baseline — the raw SQL of page 1 through the same driver`);
+      run.baselines.sql = await runSqlBaseline(target, page1Sql, {
+        durationS: opts.duration,
+        connections: opts.connections,
+      });
+      run.explain = await explainAll(target, captured);
+    }
+    const fastifyRps = run.baselines.fastify?.rps;
+    const sqlRps = run.baselines.sql?.rps;
+    for (const scenario of [
+      ...run.scenarios,
+      ...(run.baselines.fastifySecurity ? [run.baselines.fastifySecurity] : []),
+    ]) {
+      if (scenario.skipped || scenario.id === 'purchase-flow' || scenario.rps === undefined) continue;
+      if (fastifyRps) scenario.vsFastify = Math.round((scenario.rps / fastifyRps) * 1000) / 1000;
+      if (sqlRps) scenario.vsDatabase = Math.round((scenario.rps / sqlRps) * 1000) / 1000;
+    }
+    if (opts.profile && !run.scenarios[0]?.skipped) {
+      log(`${kind}: CPU profile of the server during catalogue page 1`);
+      run.profile = await profileCatalogue(target, dir, serverDataDir, opts);
+    }
+  } catch (error) {
+    run.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    log(`${kind}: FAILED: ${run.error}`);
+  } finally {
+    if (gen && genOpen) await gen.close().catch(() => {});
+    if (dropDatabase) await dropDatabase().catch(() => {});
+    removeTempDir(dir);
+  }
+  return run;
+}
+
+/** Embedded start-up (fresh DATA_DIR with demo seed, then the same DATA_DIR again) and Lighthouse. */
+async function benchStartupAndWeb(opts: BenchOptions): Promise<{
+  startup?: StartupRun;
+  lighthouse?: {
+    pages: LighthousePage[];
+    lighthouseVersion: string;
+    chromeVersion: string;
+    origin: string;
+    skipped?: string;
+  };
+  firstLoadJs?: FirstLoadJs[];
+}> {
+  const out: Awaited<ReturnType<typeof benchStartupAndWeb>> = {};
+  const dir = tempDir('embedded');
+  const dataDir = path.join(dir, 'data');
+  const authSecret = randomSecret();
+  const startup: StartupRun = { existingDataDir: [] };
+  try {
+    const port = await freePort();
+    log('startup: embedded server, fresh DATA_DIR with seed');
+    const server = await startServer({
+      port,
+      dataDir,
+      authSecret,
+      seed: true,
+      logFile: path.join(dir, 'server-fresh.log'),
+    });
+    try {
+      startup.freshWithSeed = { readyMs: Math.round(server.readyMs), rssMiB: rssMiB(server.pid) };
+      if (opts.parts.has('lighthouse')) {
+        if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
+          out.lighthouse = {
+            pages: [],
+            lighthouseVersion: '',
+            chromeVersion: '',
+            origin: server.origin,
+            skipped: 'apps/web/dist is not built (npm run build)',
+          };
+        } else if (!existsSync(opts.chromePath)) {
+          out.lighthouse = {
+            pages: [],
+            lighthouseVersion: '',
+            chromeVersion: '',
+            origin: server.origin,
+            skipped: `no chromium at ${opts.chromePath}`,
+          };
+        } else {
+          log(`lighthouse: mobile, ${opts.lighthouseRuns} run(s) per page, against ${server.origin} (demo data)`);
+          const lh = await runLighthouse({
+            origin: server.origin,
+            chromePath: opts.chromePath,
+            pages: ['/', '/allClassAllowed'],
+            jsOnlyPages: ['/login', '/signup', '/teach'],
+            runs: opts.lighthouseRuns,
+            log,
+          });
+          out.lighthouse = {
+            pages: lh.pages,
+            lighthouseVersion: lh.lighthouseVersion,
+            chromeVersion: lh.chromeVersion,
+            origin: 'embedded server with demo data',
+          };
+          out.firstLoadJs = lh.firstLoadJs;
+          startup.rssAfterLighthouseMiB = rssMiB(server.pid);
+        }
+      }
+    } finally {
+      await server.stop();
+    }
+    if (opts.parts.has('startup')) {
+      log('startup: embedded server, fresh DATA_DIR without seed');
+      const bareDir = path.join(dir, 'data-no-seed');
+      const noSeed = await startServer({
+        port,
+        dataDir: bareDir,
+        authSecret,
+        seed: false,
+        logFile: path.join(dir, 'server-no-seed.log'),
+      });
+      startup.freshNoSeed = { readyMs: Math.round(noSeed.readyMs), rssMiB: rssMiB(noSeed.pid) };
+      await noSeed.stop();
+      for (let i = 0; i < 3; i++) {
+        log(`startup: embedded server, existing DATA_DIR (${i + 1}/3)`);
+        const again = await startServer({
+          port,
+          dataDir,
+          authSecret,
+          seed: true,
+          logFile: path.join(dir, 'server-again.log'),
+        });
+        startup.existingDataDir.push({ readyMs: Math.round(again.readyMs), rssMiB: rssMiB(again.pid) });
+        await again.stop();
+      }
+    }
+  } catch (error) {
+    startup.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    log(`startup/web: FAILED: ${startup.error}`);
+  } finally {
+    removeTempDir(dir);
+  }
+  if (opts.parts.has('startup')) out.startup = startup;
+  return out;
+}
+
+function evaluateTargets(results: {
+  databases: DatabaseRun[];
+  lighthouse?: { pages: LighthousePage[]; skipped?: string };
+  firstLoadJs?: FirstLoadJs[];
+  startup?: StartupRun;
+}): Target[] {
+  const targets: Target[] = [];
+  const pgRun = results.databases.find((d) => d.kind === 'postgres');
+  const page1 = pgRun?.scenarios.find((s) => s.id === 'catalogue-page-1');
+  const measured = page1 && !page1.skipped;
+  targets.push({
+    name: 'catalogue page 1 on PostgreSQL vs bare Fastify',
+    target: '≥ 60%',
+    measured:
+      measured && page1.vsFastify !== undefined
+        ? `${fmt.ratio(page1.vsFastify)} (${fmt.int(page1.rps)} vs ${fmt.int(pgRun?.baselines.fastify?.rps)} req/s)`
+        : (page1?.skipped ?? 'not measured'),
+    met: measured && page1.vsFastify !== undefined ? page1.vsFastify >= 0.6 : null,
+  });
+  targets.push({
+    name: 'catalogue page 1 on PostgreSQL p99 at 50 connections',
+    target: '≤ 30 ms',
+    measured: measured ? `${fmt.ms(page1.p99)} ms` : (page1?.skipped ?? 'not measured'),
+    met: measured && page1.p99 !== undefined ? page1.p99 <= 30 : null,
+  });
+  const lhTargets: [keyof LighthousePage, string, string, (v: number) => boolean][] = [
+    ['performance', 'Lighthouse performance', '≥ 95', (v) => v >= 95],
+    ['accessibility', 'Lighthouse accessibility', '100', (v) => v >= 100],
+    ['bestPractices', 'Lighthouse best practices', '≥ 95', (v) => v >= 95],
+    ['seo', 'Lighthouse SEO', '≥ 95', (v) => v >= 95],
+    ['cls', 'CLS', '≤ 0.02', (v) => v <= 0.02],
+  ];
+  for (const [key, name, target, ok] of lhTargets) {
+    const pages = results.lighthouse?.pages ?? [];
+    const values = pages.map((p) => ({ path: p.path, value: p[key] as number | null }));
+    const known = values.filter((v): v is { path: string; value: number } => v.value !== null);
+    targets.push({
+      name: `${name} (mobile)`,
+      target,
+      measured: values.length
+        ? values.map((v) => `${v.path} ${v.value ?? '–'}`).join(', ')
+        : (results.lighthouse?.skipped ?? 'not measured'),
+      met: known.length ? known.every((v) => ok(v.value)) : null,
+    });
+  }
+  const js = results.firstLoadJs ?? [];
+  targets.push({
+    name: 'first-load JavaScript per public route',
+    target: '≤ 150 KB gzip',
+    measured: js.length ? js.map((j) => `${j.path} ${j.gzipKB} KB`).join(', ') : 'not measured',
+    met: js.length ? js.every((j) => j.gzipKB <= 150) : null,
+  });
+  const starts = [
+    ...(results.startup?.freshWithSeed ? [{ label: 'fresh + seed', ms: results.startup.freshWithSeed.readyMs }] : []),
+    ...(results.startup?.freshNoSeed ? [{ label: 'fresh, no seed', ms: results.startup.freshNoSeed.readyMs }] : []),
+    ...(results.startup?.existingDataDir ?? []).map((s, i) => ({ label: `existing #${i + 1}`, ms: s.readyMs })),
+  ];
+  targets.push({
+    name: 'embedded start to ready',
+    target: '≤ 5 s',
+    measured: starts.length ? starts.map((s) => `${s.label} ${(s.ms / 1000).toFixed(2)} s`).join(', ') : 'not measured',
+    met: starts.length ? starts.every((s) => s.ms <= 5_000) : null,
+  });
+  return targets;
+}
+
+function printReport(results: {
+  databases: DatabaseRun[];
+  lighthouse?: { pages: LighthousePage[]; skipped?: string };
+  firstLoadJs?: FirstLoadJs[];
+  startup?: StartupRun;
+  targets: Target[];
+}): string {
+  const out: string[] = [];
+  for (const db of results.databases) {
+    out.push('', `## ${db.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)'}`);
+    if (db.error) out.push(`FAILED: ${db.error.split('\n')[0]}`);
+    if (db.plan && db.generation) {
+      out.push(
+        `data: ${fmt.int(db.generation.counts.classes)} classes, ${fmt.int(db.generation.counts.users)} users, ${fmt.int(db.generation.counts.enrollments)} enrolments, ${fmt.int(db.generation.counts.payments)} payments — generated in ${(db.generation.totalMs / 1000).toFixed(1)} s`,
+      );
+    }
+    if (db.server) {
+      out.push(
+        `server: ready in ${db.server.readyMs} ms; RSS ${db.server.rssAfterStartMiB} MiB after start, ${db.server.rssAfterScenariosMiB} MiB after the scenarios`,
+      );
+    }
+    const rows = [
+      ...db.scenarios,
+      ...[db.baselines.fastify, db.baselines.fastifySecurity, db.baselines.sql].filter(
+        (r): r is ScenarioResult => r !== undefined,
+      ),
+    ];
+    if (rows.length) out.push('', table(SCENARIO_HEADERS, scenarioRows(rows)));
+    const flow = db.scenarios.find((s) => s.id === 'purchase-flow' && !s.skipped);
+    const steps = flow?.extra?.steps as { step: string; requests: number; p50: number; p99: number }[] | undefined;
+    if (steps) {
+      out.push('', `purchase flow steps (${flow?.extra?.flowsCompleted} flows, ${flow?.extra?.flowsFailed} failed):`);
+      out.push(
+        table(
+          ['step', 'requests', 'p50 ms', 'p99 ms'],
+          steps.map((s) => [s.step, s.requests, fmt.ms(s.p50), fmt.ms(s.p99)]),
+        ),
+      );
+    }
+    if (db.growth.length) {
+      out.push('', "growth — HTTP: p99 ms (req/s); SQL: the request's uncached queries alone, p50 / p99 ms:");
+      const sqlCell = (v?: { p50: number; p99: number }) => (v ? `${fmt.ms(v.p50)} / ${fmt.ms(v.p99)}` : null);
+      out.push(
+        table(
+          [
+            'classes',
+            'enrolments',
+            'page 1',
+            'SQL page 1',
+            `page ${DEEP_PAGE}`,
+            `SQL page ${DEEP_PAGE}`,
+            `search "${SEARCH_TERM}"`,
+            'SQL search',
+            'matches',
+          ],
+          db.growth.map((g) => [
+            fmt.int(g.classes),
+            fmt.int(g.enrollments),
+            g.page1.skipped ? 'skipped' : `${fmt.ms(g.page1.p99)} (${fmt.int(g.page1.rps)})`,
+            sqlCell(g.sql?.['page 1']),
+            g.deep.skipped ? 'skipped' : `${fmt.ms(g.deep.p99)} (${fmt.int(g.deep.rps)})`,
+            sqlCell(g.sql?.deep),
+            g.search.skipped ? 'skipped' : `${fmt.ms(g.search.p99)} (${fmt.int(g.search.rps)})`,
+            sqlCell(g.sql?.search),
+            fmt.int(g.search.total),
+          ]),
+        ),
+      );
+    }
+    if (db.profile) {
+      out.push('', `CPU profile of the server during catalogue page 1 (${db.profile.file}), self time by owner:`);
+      out.push(
+        table(
+          ['owner', 'self ms', '%'],
+          db.profile.byOwner.slice(0, 10).map((o) => [o.owner, o.selfMs, o.pct]),
+        ),
+      );
+    }
+  }
+  if (results.lighthouse) {
+    out.push('', '## Web (Lighthouse, mobile)');
+    if (results.lighthouse.skipped) out.push(`skipped: ${results.lighthouse.skipped}`);
+    out.push(
+      table(
+        ['page', 'perf', 'a11y', 'best pr.', 'SEO', 'LCP ms', 'CLS', 'TBT ms', 'perf runs'],
+        results.lighthouse.pages.map((p) => [
+          p.path,
+          p.performance,
+          p.accessibility,
+          p.bestPractices,
+          p.seo,
+          p.lcpMs,
+          p.cls,
+          p.tbtMs,
+          p.performanceRuns.join(' '),
+        ]),
+      ),
+    );
+  }
+  if (results.firstLoadJs?.length) {
+    out.push('', 'first-load JavaScript:');
+    out.push(
+      table(
+        ['route', 'gzip KB', 'transferred KB', 'raw KB', 'files'],
+        results.firstLoadJs.map((j) => [j.path, j.gzipKB, j.transferKB, j.rawKB, j.files.length]),
+      ),
+    );
+  }
+  if (results.startup) {
+    const s = results.startup;
+    out.push('', '## Embedded start-up (node apps/server/src/server.ts → /api/ready)');
+    if (s.error) out.push(`FAILED: ${s.error.split('\n')[0]}`);
+    out.push(
+      table(
+        ['run', 'ready ms', 'RSS MiB'],
+        [
+          ...(s.freshWithSeed ? [['fresh DATA_DIR + seed', s.freshWithSeed.readyMs, s.freshWithSeed.rssMiB]] : []),
+          ...(s.freshNoSeed ? [['fresh DATA_DIR, SEED=false', s.freshNoSeed.readyMs, s.freshNoSeed.rssMiB]] : []),
+          ...s.existingDataDir.map((e, i) => [`existing DATA_DIR #${i + 1}`, e.readyMs, e.rssMiB]),
+          ...(s.rssAfterLighthouseMiB ? [['after the Lighthouse runs', null, s.rssAfterLighthouseMiB]] : []),
+        ],
+      ),
+    );
+  }
+  out.push('', '## Targets (DESIGN.md §6)', table(['', 'target', 'goal', 'measured', ''], targetRows(results.targets)));
+  return out.join('\n');
+}
+
+async function main() {
+  const opts = loadOptions();
+  const facts = machineFacts();
+  const date = new Date().toISOString();
+  const envSettings = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('BENCH_')));
+  const command = `${Object.entries(envSettings)
+    .map(([k, v]) => `${k}=${v} `)
+    .join('')}npm run bench`;
+  log(`${command} — ${facts.nproc} CPUs, ${facts.memoryGiB} GiB, node ${facts.node}`);
+  log(
+    `classes ${fmt.int(opts.classes)}, users ${fmt.int(opts.users)}, enrolments ${fmt.int(opts.enrollments)}; growth ${opts.growthSteps.map((n) => fmt.int(n)).join(' → ')}; ${opts.duration} s per scenario at ${opts.connections} connections`,
+  );
+
+  const databases: DatabaseRun[] = [];
+  if (opts.parts.has('http')) {
+    const passwordHash = await hashPassword(BENCH_PASSWORD);
+    for (const kind of opts.targets) databases.push(await benchDatabase(kind, opts, passwordHash));
+  }
+  const web = opts.parts.has('startup') || opts.parts.has('lighthouse') ? await benchStartupAndWeb(opts) : {};
+
+  const partial = { databases, lighthouse: web.lighthouse, firstLoadJs: web.firstLoadJs, startup: web.startup };
+  const targets = evaluateTargets(partial);
+  const results = {
+    meta: {
+      date,
+      command,
+      quick: opts.quick,
+      machine: facts,
+      options: { ...opts, parts: [...opts.parts] },
+      webBuild: existsSync(path.join(WEB_DIST, 'index.html'))
+        ? statSync(path.join(WEB_DIST, 'index.html')).mtime.toISOString()
+        : null,
+      durationS: Math.round((performance.now() - benchStarted) / 1000),
+    },
+    targets,
+    ...partial,
+  };
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  const report = printReport({ ...partial, targets });
+  writeFileSync(path.join(RESULTS_DIR, 'latest.txt'), `${command}\n${date}\n${report}\n`);
+  process.stdout.write(`${report}\n\nwritten: bench/results/latest.json (${results.meta.durationS} s)\n`);
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    log(`${signal}: stopping servers, dropping the bench database, removing temp dirs`);
+    void cleanupAll().finally(() => process.exit(130));
+  });
+}
+
+try {
+  await main();
+} finally {
+  if (!interrupted) await cleanupAll();
+}

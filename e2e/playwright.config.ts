@@ -1,0 +1,71 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests drive the built web app, served by the real server on a fresh embedded
+ * database seeded with demo data, in Debian's Chromium.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+// A fresh database per run: tests may sign up, apply and log in without tripping over old data.
+const DATA_DIR = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'skillhive-e2e-'));
+// Workers load this file again; they inherit the directory instead of creating another.
+process.env.E2E_DATA_DIR = DATA_DIR;
+const BUILD =
+  process.env.E2E_SKIP_BUILD === '1' ? '' : 'npm run build --workspace=@skillhive/web --prefix .. --silent && ';
+
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export default defineConfig({
+  testDir: './tests',
+  // Overridable so two runs on one machine do not clean up each other's artifacts.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? './test-results',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 45_000,
+  expect: { timeout: 8_000 },
+  reporter: [['list'], ['html', { outputFolder: process.env.E2E_REPORT_DIR ?? './playwright-report', open: 'never' }]],
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_FLAGS,
+    },
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
+    },
+  ],
+  webServer: {
+    command: `${BUILD}node ../apps/server/src/server.ts`,
+    url: `${BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: BASE_URL,
+      DATA_DIR,
+      SEED: 'true',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

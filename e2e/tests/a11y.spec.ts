@@ -1,0 +1,51 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { logIn, DEMO } from '../fixtures/app.ts';
+
+const PUBLIC_PAGES = ['/', '/signup', '/login', '/teach', '/allClassAllowed', '/no-such-page'];
+
+async function expectNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+  expect(summary).toEqual([]);
+}
+
+test.describe('accessibility (axe)', () => {
+  test.use({ reducedMotion: 'reduce' });
+
+  for (const path of PUBLIC_PAGES) {
+    test(`${path} has no axe violations`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.locator('h1')).toHaveCount(1);
+      await page.waitForLoadState('networkidle');
+      await expectNoViolations(page);
+    });
+  }
+
+  test('/teach (signed in) and /allClassAllowed at 360px have no axe violations', async ({ page }) => {
+    await logIn(page, DEMO.student);
+    await page.goto('/teach');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await expectNoViolations(page);
+
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto('/allClassAllowed');
+    await page.waitForLoadState('networkidle');
+    await expectNoViolations(page);
+  });
+
+  test('the account menu and the form errors have no axe violations', async ({ page }) => {
+    await page.goto('/signup');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(page.getByText('Name is required')).toBeVisible();
+    await expectNoViolations(page);
+
+    await logIn(page, DEMO.student);
+    await page.getByRole('button', { name: /^Account menu for / }).click();
+    await expect(page.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+    await expectNoViolations(page);
+  });
+});

@@ -1,0 +1,155 @@
+import { expect, test } from '@playwright/test';
+import { accessToken, accountButton, DEMO, DEMO_PASSWORD, fillLogin, logIn, logOut, newUser } from '../fixtures/app.ts';
+
+test.describe('sign-up', () => {
+  test('shows each field rule, then signs the new student in and goes home', async ({ page }) => {
+    const user = newUser('signup');
+    await page.goto('/signup');
+    const submit = page.getByRole('button', { name: 'Sign Up' });
+
+    await submit.click();
+    for (const message of [
+      'Name is required',
+      'Photo URL is required',
+      'Phone number is required',
+      'Email is required',
+      'Password is required',
+    ]) {
+      await expect(page.getByText(message, { exact: true })).toBeVisible();
+    }
+    // Errors are tied to their fields.
+    await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Name')).toHaveAccessibleDescription('Name is required');
+
+    await page.getByLabel('Name').fill(user.name);
+    await page.getByLabel('Photo URL').fill(user.image);
+    await page.getByLabel('Email').fill(user.email);
+
+    await page.getByLabel('Phone').fill('12345');
+    await page.getByLabel('Password').fill('abc');
+    await submit.click();
+    await expect(page.getByText('Must be at least 11 digits')).toBeVisible();
+    await expect(page.getByText('Password must be 6 characters')).toBeVisible();
+
+    await page.getByLabel('Phone').fill('1'.repeat(21));
+    await page.getByLabel('Password').fill('abcdefg');
+    await submit.click();
+    await expect(page.getByText('Must be at most 20 digits')).toBeVisible();
+    await expect(
+      page.getByText('Password must have one Upper case one lower case, one number and one special characters'),
+    ).toBeVisible();
+
+    await page.getByLabel('Phone').fill('555-12-abc');
+    await submit.click();
+    await expect(page.getByText('Must be between 11 and 20 digits')).toBeVisible();
+
+    await page.getByLabel('Phone').fill(user.phone);
+    await page.getByLabel('Password').fill(user.password);
+    await submit.click();
+
+    await expect(page).toHaveURL('/');
+    await expect(accountButton(page)).toBeVisible();
+    await expect(page.getByText('Welcome to SkillHive! Your account is ready.')).toBeVisible();
+    await expect.poll(() => accessToken(page)).not.toBeNull();
+
+    await accountButton(page).click();
+    await expect(page.getByTestId('user-display-name')).toHaveText(user.name);
+    await expect(page.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard/studentHome');
+  });
+
+  test('refuses a second account with the same e-mail', async ({ page }) => {
+    await page.goto('/signup');
+    await page.getByLabel('Name').fill('Someone Else');
+    await page.getByLabel('Photo URL').fill('/images/avatar-default.svg');
+    await page.getByLabel('Phone').fill('+1 555 0100 999');
+    await page.getByLabel('Email').fill(DEMO.student);
+    await page.getByLabel('Password').fill('Str0ng!Pass');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page).toHaveURL('/signup');
+  });
+});
+
+test.describe('login', () => {
+  test('a wrong password says "Invalid email or password" and keeps the form filled', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await expect(page.getByText('Email is required')).toBeVisible();
+    await expect(page.getByText('Password is required')).toBeVisible();
+
+    await fillLogin(page, DEMO.teacher, 'Wrong!Pass1');
+    await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
+    await expect(page.getByLabel('Email')).toHaveValue(DEMO.teacher);
+    await expect(page.getByLabel('Password')).toHaveValue('Wrong!Pass1');
+    await expect(page).toHaveURL('/login');
+  });
+
+  test('returns the user to the guarded page they came from', async ({ page }) => {
+    await page.goto('/dashboard/profile');
+    await expect(page).toHaveURL('/login');
+    await fillLogin(page, DEMO.student, DEMO_PASSWORD);
+    await expect(page).toHaveURL('/dashboard/profile');
+    await expect(accountButton(page)).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Sign in to SkillHive' })).toHaveCount(0);
+  });
+
+  test('returns to the public page where Sign In was clicked, else home', async ({ page }) => {
+    await page.goto('/allClassAllowed?category=data-science');
+    await page.getByRole('link', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL('/login');
+    await fillLogin(page, DEMO.student, DEMO_PASSWORD);
+    await expect(page).toHaveURL('/allClassAllowed?category=data-science');
+
+    await logOut(page);
+    await page.goto('/login');
+    await fillLogin(page, DEMO.student, DEMO_PASSWORD);
+    await expect(page).toHaveURL('/');
+  });
+
+  test('the dashboard button follows the role: admin > teacher > student', async ({ page }) => {
+    await logIn(page, DEMO.admin);
+    await accountButton(page).click();
+    await expect(page.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard/adminHome');
+    await page.keyboard.press('Escape');
+    await expect(accountButton(page)).toBeFocused();
+    await logOut(page);
+
+    await logIn(page, DEMO.teacher);
+    await accountButton(page).click();
+    await expect(page.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard/teacherHome');
+  });
+});
+
+test.describe('session token', () => {
+  test('access-token is stored after login and removed after log-out', async ({ page }) => {
+    await page.goto('/');
+    expect(await accessToken(page)).toBeNull();
+    await logIn(page, DEMO.student);
+    expect(await accessToken(page)).toMatch(/\S{20,}/);
+
+    await logOut(page);
+    await expect.poll(() => accessToken(page)).toBeNull();
+    // Still signed out after a reload.
+    await page.reload();
+    await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
+  });
+
+  test('a refused token signs the user out and sends them to /login, then back', async ({ page, context }) => {
+    await logIn(page, DEMO.student);
+    await page.goto('/');
+    await expect(accountButton(page)).toBeVisible();
+
+    // The session ends server-side (cookie gone) and the stored token is not valid.
+    await context.clearCookies();
+    await page.evaluate(() => window.localStorage.setItem('access-token', 'not-a-valid-token'));
+
+    // A secured call (GET my teacher request) now gets 401.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Teach On the platform' }).click();
+    await expect(page).toHaveURL('/login');
+    await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
+    expect(await accessToken(page)).toBeNull();
+
+    await fillLogin(page, DEMO.student, DEMO_PASSWORD);
+    await expect(page).toHaveURL('/teach');
+  });
+});

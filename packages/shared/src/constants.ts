@@ -1,0 +1,75 @@
+/** Business constants of spec §3 and §9, shared by the server and the web app. */
+
+/** Local-storage key of the session token (spec §9). */
+export const ACCESS_TOKEN_KEY = 'access-token';
+
+/** Success toasts sit at the top end for this long (spec §9). */
+export const TOAST_DURATION_MS = 1500;
+
+export const EXPERIENCE_LEVELS = ['beginner', 'mid-level', 'experienced'] as const;
+export type ExperienceLevel = (typeof EXPERIENCE_LEVELS)[number];
+
+export const CATEGORIES = [
+  'web-development',
+  'digital-marketing',
+  'graphic-design',
+  'data-science',
+  'cyber-security',
+  'video-editing',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const CATEGORY_LABELS: Record<Category, string> = {
+  'web-development': 'Web development',
+  'digital-marketing': 'Digital marketing',
+  'graphic-design': 'Graphic design',
+  'data-science': 'Data science',
+  'cyber-security': 'Cyber security',
+  'video-editing': 'Video editing',
+};
+
+export const EXPERIENCE_LABELS: Record<ExperienceLevel, string> = {
+  beginner: 'Beginner',
+  'mid-level': 'Mid-level',
+  experienced: 'Experienced',
+};
+
+/** spec §4; DESIGN §1.6 spells the teacher decision "approved". */
+export const TEACHER_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type TeacherRequestStatus = (typeof TEACHER_REQUEST_STATUSES)[number];
+
+/** spec §4; "archived" is DESIGN §4: a class with paid enrolments is hidden, not deleted. */
+export const CLASS_STATUSES = ['pending', 'accepted', 'rejected', 'archived'] as const;
+export type ClassStatus = (typeof CLASS_STATUSES)[number];
+
+export const ENROLLMENT_STATUSES = ['pending', 'paid'] as const;
+export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+
+export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Displayed role: admin > teacher > student (spec §4, DESIGN §1.5). */
+export const ROLES = ['admin', 'teacher', 'student'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 20;
+export const PHONE_MIN_DIGITS = 11;
+export const PHONE_MAX_DIGITS = 20;
+
+/** Class prices, in cents: 0.50 to 10 000. */
+export const PRICE_MIN_CENTS = 50;
+export const PRICE_MAX_CENTS = 1_000_000;
+export const CURRENCY = 'usd';
+
+export const PAGE_SIZE_DEFAULT = 12;
+export const PAGE_SIZE_MAX = 100;
+
+export const CLASS_SORTS = ['newest', 'price-asc', 'price-desc', 'popular'] as const;
+export type ClassSort = (typeof CLASS_SORTS)[number];
+
+export const REVIEW_DETAILS_MAX = 1000;
+
+/** Image uploads. */
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+export const UPLOAD_MAX_PIXELS = 40_000_000;

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { ENROLLMENT_STATUSES } from './constants.ts';
+import { PageQuery } from './common.ts';
+
+/** POST /api/enrolled: only the class id is read; everything else comes from the class (DESIGN §1.3). */
+export const CreateEnrollmentBody = z.object({ enrollId: z.string({ error: 'enrollId is required' }).min(1).max(64) });
+export type CreateEnrollmentBody = z.infer<typeof CreateEnrollmentBody>;
+
+/**
+ * POST /api/enrolled answer. `insertedId` is the enrolment's id — the new one (201), or the one
+ * the caller already had for that class (200, `created: false`; DESIGN §1.4). `status` tells the
+ * client whether that existing enrolment is already paid.
+ */
+export const CreateEnrollmentResponse = z.object({
+  insertedId: z.string(),
+  created: z.boolean(),
+  status: z.enum(ENROLLMENT_STATUSES),
+});
+export type CreateEnrollmentResponse = z.infer<typeof CreateEnrollmentResponse>;
+
+export const Enrollment = z.object({
+  _id: z.string(),
+  enrollId: z.string(),
+  email: z.string(),
+  /** The teacher's name (spec §3). */
+  name: z.string(),
+  title: z.string(),
+  image: z.string(),
+  price: z.number(),
+  description: z.string(),
+  status: z.enum(ENROLLMENT_STATUSES),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+});
+export type Enrollment = z.infer<typeof Enrollment>;
+
+/** GET /api/enrolled/:email: newest first; `status=pending` is the cart, `status=paid` the classes taken. */
+export const EnrollmentListQuery = PageQuery.extend({ status: z.enum(ENROLLMENT_STATUSES).optional() });
+export type EnrollmentListQuery = z.infer<typeof EnrollmentListQuery>;
+
+export const ENROLLMENT_MESSAGES = {
+  classNotFound: 'Class not found',
+  classNotOpen: 'This class is not open for enrolment',
+  ownClass: 'You cannot enrol in your own class',
+  notFound: 'Enrolment not found',
+  notYours: 'You can only remove your own enrolments',
+  alreadyPaid: 'A paid enrolment cannot be removed',
+} as const;

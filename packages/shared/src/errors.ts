@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** Every error the API returns has this shape (DESIGN §3). */
+export const ErrorCode = {
+  /** The request's body, params or query failed validation, or its JSON is malformed. */
+  VALIDATION: 'validation_error',
+  /** No valid session or token accompanied a call that needs one. */
+  UNAUTHENTICATED: 'unauthenticated',
+  /** The caller is known but lacks the role or ownership the call needs. */
+  FORBIDDEN: 'forbidden',
+  /** The resource does not exist, or the caller may not know it exists. */
+  NOT_FOUND: 'not_found',
+  /** The call conflicts with the resource's current state (spec §4 state machines). */
+  CONFLICT: 'conflict',
+  /** The gateway declined the card. */
+  CARD_DECLINED: 'card_declined',
+  /** The card has insufficient funds. */
+  INSUFFICIENT_FUNDS: 'insufficient_funds',
+  /** The upload is larger than allowed. */
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  /** The upload is not a supported image type. */
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
+  /** Too many attempts; try again later. */
+  RATE_LIMITED: 'rate_limited',
+  /** The database or another dependency is unreachable. */
+  UNAVAILABLE: 'unavailable',
+  /** Anything unexpected; details are logged, never returned. */
+  INTERNAL: 'internal_error',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const ErrorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    /** Per-field messages for validation errors: { fieldPath: message }. */
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+  requestId: z.string(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
