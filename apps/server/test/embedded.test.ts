@@ -29,9 +29,14 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** better-auth accepts cookie-bearing POSTs only from PUBLIC_URL's origin. */
+function origin(port: number): string {
+  return `http://localhost:${port}`;
+}
+
 function start(port: number) {
   const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED: 'false', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED: 'false', LOG_LEVEL: 'warn', DATABASE_URL: '', PUBLIC_URL: origin(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -59,7 +64,7 @@ async function waitReady(port: number, timeoutMs = 20_000) {
 async function signUp(port: number, email: string) {
   const res = await fetch(`http://127.0.0.1:${port}/api/auth/sign-up/email`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' },
+    headers: { 'content-type': 'application/json', origin: origin(port) },
     body: JSON.stringify({ name: 'Kept', email, password: 'Keep!123', phone: '+1 555 010 12345', image: 'https://example.test/a.png' }),
   });
   expect(res.status).toBe(200);
@@ -68,7 +73,7 @@ async function signUp(port: number, email: string) {
 async function signIn(port: number, email: string) {
   const res = await fetch(`http://127.0.0.1:${port}/api/auth/sign-in/email`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' },
+    headers: { 'content-type': 'application/json', origin: origin(port) },
     body: JSON.stringify({ email, password: 'Keep!123' }),
   });
   return res.status;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { schema } from '../src/db/client.ts';
-import { createTestApp, createUser, type TestContext } from './harness.ts';
+import { createTestApp, createUser, rawRows, type TestContext } from './harness.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -13,10 +13,11 @@ afterAll(async () => {
 
 describe('foundation', () => {
   it('migrates an empty database to every table', async () => {
-    const result = await ctx.db.execute<{ table_name: string }>(
+    const result = await rawRows<{ table_name: string }>(
+      ctx.db,
       sql`select table_name from information_schema.tables where table_schema = current_schema() order by table_name`,
     );
-    const tables = result.rows.map((r) => r.table_name);
+    const tables = result.map((r) => r.table_name);
     for (const t of ['users', 'sessions', 'accounts', 'verifications', 'teacher_requests', 'classes', 'enrollments', 'payments', 'reviews', 'uploads', 'audit_log']) {
       expect(tables).toContain(t);
     }

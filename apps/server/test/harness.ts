@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp, type AppDeps } from '../src/app.ts';
 import { openPglite, openPostgres, schema, type Database, type Db } from '../src/db/client.ts';
@@ -40,6 +40,11 @@ export async function createTestDatabase(): Promise<Database> {
       await cleanup.end();
     },
   };
+}
+
+/** Raw SQL rows: both drivers answer `{ rows }`, but the shared Db type leaves the result untyped. */
+export async function rawRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 export const TEST_PASSWORD = 'Test!Pass1';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
 import { schema } from '../src/db/client.ts';
 import { createTokenService } from '../src/modules/auth/token.ts';
-import { createTestApp, createUser, uniqueEmail, type TestContext } from './harness.ts';
+import { createTestApp, createUser, rawRows, uniqueEmail, type TestContext } from './harness.ts';
 import {
   CARDS,
   FAST_SIGNUP_ENV,
@@ -80,9 +80,8 @@ async function inBatches<T, R>(items: T[], size: number, run: (item: T, index: n
   return results;
 }
 
-/** Raw SQL rows; both drivers answer `{ rows }` (the shared Db type leaves the result untyped). */
-async function rows<T = Record<string, unknown>>(query: SQL): Promise<T[]> {
-  return ((await ctx.db.execute(query)) as unknown as { rows: T[] }).rows;
+function rows<T = Record<string, unknown>>(query: SQL): Promise<T[]> {
+  return rawRows<T>(ctx.db, query);
 }
 
 function check(condition: boolean, message: string): void {
