@@ -13,6 +13,9 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'skillhive-e2e-'));
 // Workers load this file again; they inherit the directory instead of creating another.
 process.env.E2E_DATA_DIR = DATA_DIR;
+// E2E_DATABASE_URL runs the same suite on a PostgreSQL server (CI's second pass): an empty
+// database of its own, which the server migrates and seeds at start-up.
+const DATABASE_URL = process.env.E2E_DATABASE_URL ?? '';
 const BUILD =
   process.env.E2E_SKIP_BUILD === '1' ? '' : 'npm run build --workspace=@skillhive/web --prefix .. --silent && ';
 
@@ -64,6 +67,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       PUBLIC_URL: BASE_URL,
       DATA_DIR,
+      DATABASE_URL,
       SEED: 'true',
       LOG_LEVEL: 'warn',
     },

@@ -2,26 +2,8 @@ import { z } from 'zod';
 import { CATEGORIES, EXPERIENCE_LEVELS, TEACHER_REQUEST_STATUSES } from './constants.ts';
 import { PageQuery } from './common.ts';
 
-export const TEACH_MESSAGES = {
-  experienceRequired: 'Experience is required',
-  titleRequired: 'Title is required',
-  categoryRequired: 'Category is required',
-} as const;
-
-/**
- * POST /api/teachers/teacher-requests. Name, e-mail and image come from the account and status is
- * always pending (DESIGN §1.1), so the body carries only what the applicant chooses.
- */
-export const CreateTeacherRequestBody = z.object({
-  experience: z.enum(EXPERIENCE_LEVELS, { error: TEACH_MESSAGES.experienceRequired }),
-  title: z
-    .string({ error: TEACH_MESSAGES.titleRequired })
-    .trim()
-    .min(1, TEACH_MESSAGES.titleRequired)
-    .max(120, 'Title must be at most 120 characters'),
-  category: z.enum(CATEGORIES, { error: TEACH_MESSAGES.categoryRequired }),
-});
-export type CreateTeacherRequestBody = z.infer<typeof CreateTeacherRequestBody>;
+// The application form's schema lives with the other form schemas (zod/mini).
+export { CreateTeacherRequestBody, TEACH_MESSAGES } from './forms.ts';
 
 export const TeacherRequest = z.object({
   _id: z.string(),

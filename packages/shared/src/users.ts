@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES, type Role } from './constants.ts';
 import { PageQuery } from './common.ts';
-import { Name, Phone, PhotoUrl } from './auth.ts';
+import { Name, Phone, PhotoUrl } from './forms.ts';
 
 export const RoleSchema = z.enum(ROLES);
 
@@ -37,9 +37,9 @@ export type UserListQuery = z.infer<typeof UserListQuery>;
  * (DESIGN §1.1); only these fields are read, and only when the profile is first stored.
  */
 export const SaveUserBody = z.object({
-  name: Name.optional(),
-  image: PhotoUrl.optional(),
-  phone: Phone.optional(),
+  name: z.optional(Name),
+  image: z.optional(PhotoUrl),
+  phone: z.optional(Phone),
 });
 
 export const AdminFlagResponse = z.object({ admin: z.boolean() });

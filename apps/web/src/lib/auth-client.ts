@@ -1,9 +1,10 @@
-import { createAuthClient } from 'better-auth/react';
+import { createAuthClient } from 'better-auth/client';
 import { inferAdditionalFields } from 'better-auth/client/plugins';
 
 /**
  * better-auth on our own origin under /api/auth (DESIGN §2). The base URL is given in full so
- * nothing is inferred from build-time environment variables.
+ * nothing is inferred from build-time environment variables. Import it through
+ * `loadAuthClient()`: pages load it when someone starts to sign in, not on first paint.
  */
 export const authClient = createAuthClient({
   baseURL: `${window.location.origin}/api/auth`,
@@ -14,4 +15,4 @@ export const authClient = createAuthClient({
   ],
 });
 
-export type AuthSession = typeof authClient.$Infer.Session;
+export type AuthClient = typeof authClient;

@@ -18,7 +18,7 @@ export interface AuthRoutesOptions {
   payments: { gateway: 'test' | 'stripe'; publishableKey: string | null };
 }
 
-function validationError(error: z.ZodError): AppError {
+function validationError(error: z.core.$ZodError): AppError {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
   return new AppError(ErrorCode.VALIDATION, Object.values(fields)[0] ?? 'Invalid request', { fields });

@@ -3,12 +3,13 @@ import { useLocation, useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { displayRole } from '../display-role.ts';
 import type { SignUpBody } from '@skillhive/shared/auth';
-import { authClient } from '../../../lib/auth-client.ts';
+import { loadAuthClient } from '../../../lib/load-auth-client.ts';
 import { ApiError, setUnauthorizedHandler, tokenStorage } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { AuthContext, type AuthContextValue, type AuthUser } from '../auth-context.ts';
 import { requestToken } from '../api/request-token.ts';
 import { adminFlagQueryOptions, teacherFlagQueryOptions } from '../api/get-roles.ts';
+import { sessionQueryOptions } from '../api/get-session.ts';
 
 interface BetterAuthError {
   message?: string | undefined;
@@ -36,8 +37,8 @@ function toAuthError(error: BetterAuthError, fallback: string): ApiError {
   });
 }
 
-/** Queries that belong to no user and survive a sign-out. */
-const PUBLIC_QUERY_ROOTS = new Set(['config', 'classes', 'reviews']);
+/** Queries that belong to no user and survive a sign-out (the session itself is refetched). */
+const PUBLIC_QUERY_ROOTS = new Set(['config', 'classes', 'reviews', 'session']);
 
 /** Where a third-party provider sends the browser back to: our own origin only. */
 function absoluteReturnUrl(returnTo: string | undefined): string {
@@ -46,7 +47,7 @@ function absoluteReturnUrl(returnTo: string | undefined): string {
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const session = authClient.useSession();
+  const session = useQuery(sessionQueryOptions());
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const location = useLocation();
@@ -128,6 +129,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signIn = useCallback<AuthContextValue['signIn']>(
     (emailInput, password) =>
       runBusy(async () => {
+        const authClient = await loadAuthClient();
         const { error } = await authClient.signIn.email({ email: emailInput, password });
         if (error) throw toAuthError(error, 'Sign-in failed.');
         await refetchSession();
@@ -138,6 +140,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const createUser = useCallback<AuthContextValue['createUser']>(
     (input: SignUpBody) =>
       runBusy(async () => {
+        const authClient = await loadAuthClient();
         const { data, error } = await authClient.signUp.email({
           name: input.name,
           email: input.email,
@@ -158,6 +161,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const socialSignIn = useCallback(async (provider: 'google' | 'oidc', returnTo?: string) => {
     setBusy(true);
+    const authClient = await loadAuthClient().catch((error: unknown) => {
+      setBusy(false);
+      throw error;
+    });
     const { error } = await authClient.signIn.social({
       provider,
       callbackURL: absoluteReturnUrl(returnTo),
@@ -176,22 +183,24 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const endSession = useCallback(async () => {
     setEndingSession(sessionId);
     tokenStorage.clear();
-    const { error } = await authClient.signOut().catch(() => ({ error: { status: 0, message: undefined } }));
+    const { error } = await loadAuthClient()
+      .then((authClient) => authClient.signOut())
+      .catch(() => ({ error: { status: 0, message: undefined } }));
     if (error) {
       setEndingSession(null);
       throw toAuthError(error, 'Logging out failed. Please try again.');
     }
-    await refetchSession().catch(() => undefined);
+    const after = await refetchSession().catch(() => null);
     // Nothing of the previous user may be shown to the next one; public data stays cached.
     queryClient.removeQueries({ predicate: (query) => !PUBLIC_QUERY_ROOTS.has(String(query.queryKey[0])) });
-    const { data } = await authClient.getSession().catch(() => ({ data: null }));
-    if (data?.user) setEndingSession(null);
+    if (after?.data?.user) setEndingSession(null);
   }, [queryClient, refetchSession, sessionId]);
 
   const logOut = useCallback<AuthContextValue['logOut']>(() => endSession(), [endSession]);
 
   const updateUserProfile = useCallback<AuthContextValue['updateUserProfile']>(
     async ({ displayName, photoURL }) => {
+      const authClient = await loadAuthClient();
       const { error } = await authClient.updateUser({
         ...(displayName !== undefined ? { name: displayName } : {}),
         ...(photoURL !== undefined ? { image: photoURL } : {}),

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AUTH_MESSAGES, LoginBody } from '@skillhive/shared/auth';
+import { AUTH_MESSAGES, LoginBody } from '@skillhive/shared/forms';
 import { isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
+import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
 
 type LoginInput = { email: string; password: string };
 
@@ -43,7 +44,13 @@ export function LoginForm({ onSubmit }: LoginFormProps) {
   });
 
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Sign in">
+    <form
+      noValidate
+      onSubmit={submit}
+      onFocus={preloadAuthClient}
+      className="flex flex-col gap-4"
+      aria-label="Sign in"
+    >
       {formError ? (
         <div role="alert" className="alert alert-error">
           <span>{formError}</span>

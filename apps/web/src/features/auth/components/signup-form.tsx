@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useForm, type Path } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { SignUpBody, type SignUpInput } from '@skillhive/shared/auth';
+import { SignUpBody, type SignUpInput } from '@skillhive/shared/forms';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
+import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
 
 const FIELDS = ['name', 'image', 'phone', 'email', 'password'] as const;
 
@@ -42,7 +43,13 @@ export function SignUpForm({ onSubmit }: SignUpFormProps) {
   });
 
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Sign up">
+    <form
+      noValidate
+      onSubmit={submit}
+      onFocus={preloadAuthClient}
+      className="flex flex-col gap-4"
+      aria-label="Sign up"
+    >
       {formError ? (
         <div role="alert" className="alert alert-error">
           <span>{formError}</span>

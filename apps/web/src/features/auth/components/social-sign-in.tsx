@@ -3,6 +3,7 @@ import { notify } from '../../../lib/toast.ts';
 import { useAppConfig } from '../api/get-app-config.ts';
 import { useAuth } from '../auth-context.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
+import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
 
 /** Third-party sign-in buttons, shown only for providers this deployment configures. */
 export function SocialSignIn({ returnTo }: { returnTo: string }) {
@@ -24,7 +25,7 @@ export function SocialSignIn({ returnTo }: { returnTo: string }) {
   };
 
   return (
-    <div className="flex flex-col gap-3">
+    <div className="flex flex-col gap-3" onPointerEnter={preloadAuthClient} onFocus={preloadAuthClient}>
       <div className="divider my-1">or</div>
       {google ? (
         <button

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { PAYMENT_MESSAGES, cvcLengthFor, isCardExpired, isValidCardNumber } from '@skillhive/shared/payments';
+import { PAYMENT_MESSAGES, cvcLengthFor, isCardExpired, isValidCardNumber } from '@skillhive/shared/cards';
 
 export interface CardDetails {
   cardNumber: string;

@@ -3,7 +3,7 @@ import { useForm, type Path } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { CATEGORIES, CATEGORY_LABELS } from '@skillhive/shared/constants';
-import { CreateClassBody } from '@skillhive/shared/classes';
+import { CreateClassBody } from '@skillhive/shared/forms';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { ImageUploadField } from './image-upload-field.tsx';

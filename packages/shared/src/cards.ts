@@ -1,0 +1,71 @@
+/** The card form's messages and checks, shared by the web form and the test gateway; no Zod here. */
+
+export const PAYMENT_MESSAGES = {
+  cardNumber: 'Enter a valid card number',
+  expiry: 'Enter a valid expiry date',
+  expired: 'Your card has expired',
+  cvc: 'Enter a valid CVC',
+  emptyCart: 'Your cart is empty',
+  cartTooLarge: 'Your cart has too many classes for one payment; please pay for some of them first',
+  /** Stripe's own wording for its test decline cards. */
+  declined: 'Your card was declined.',
+  insufficientFunds: 'Your card has insufficient funds.',
+  authenticationFailed:
+    'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+  /** A number that passes the checks but is not one of the gateway's test cards. */
+  notATestCard: 'Your card was declined. This is test mode: use a test card such as 4242 4242 4242 4242.',
+  intentNotFound: 'Payment not found',
+  intentNotYours: 'This payment belongs to someone else',
+  intentCanceled: 'This payment was canceled; please start again',
+  noActionRequired: 'This payment is not waiting for authentication',
+  notSucceeded: 'The payment has not succeeded',
+  cartChanged: 'Your cart has changed since this payment was started; please review it and pay again',
+  cartMismatch: 'The classes in this request do not match the payment',
+  amountMismatch: 'The amount paid does not match the classes in the cart',
+  alreadyRecordedElsewhere: 'This transaction is already recorded for other classes',
+} as const;
+
+/** Card numbers may be typed with spaces or dashes between the groups. */
+export function normalizeCardNumber(input: string): string {
+  return input.replace(/[\s-]/g, '');
+}
+
+/** The Luhn (mod 10) check digit test every card number passes. */
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+export function isValidCardNumber(input: string): boolean {
+  const digits = normalizeCardNumber(input);
+  return /^\d{12,19}$/.test(digits) && passesLuhn(digits);
+}
+
+/** American Express numbers start with 34 or 37 and have a four-digit CVC; other cards three. */
+export function cvcLengthFor(cardNumber: string): 3 | 4 {
+  return /^3[47]/.test(normalizeCardNumber(cardNumber)) ? 4 : 3;
+}
+
+/** Two-digit years mean 20xx, as printed on cards. */
+export function fullExpiryYear(expYear: number): number {
+  return expYear < 100 ? 2000 + expYear : expYear;
+}
+
+/**
+ * Whether a card is past its expiry: a card is valid through the last day of its expiry month.
+ * Compared in UTC so server and browser agree.
+ */
+export function isCardExpired(expMonth: number, expYear: number, now: Date): boolean {
+  const year = fullExpiryYear(expYear);
+  const currentYear = now.getUTCFullYear();
+  const currentMonth = now.getUTCMonth() + 1;
+  return year < currentYear || (year === currentYear && expMonth < currentMonth);
+}
