@@ -44,13 +44,7 @@ export function LoginForm({ onSubmit }: LoginFormProps) {
   });
 
   return (
-    <form
-      noValidate
-      onSubmit={submit}
-      onFocus={preloadAuthClient}
-      className="flex flex-col gap-4"
-      aria-label="Sign in"
-    >
+    <form noValidate onSubmit={submit} onFocus={preloadAuthClient} className="flex flex-col gap-4" aria-label="Sign in">
       {formError ? (
         <div role="alert" className="alert alert-error">
           <span>{formError}</span>

@@ -57,16 +57,14 @@ describe('SignUpForm', () => {
   });
 
   it('submits valid values and maps server field errors back onto fields', async () => {
-    const onSubmit = vi
-      .fn()
-      .mockRejectedValue(
-        new ApiError({
-          status: 409,
-          code: 'conflict',
-          message: 'Taken',
-          fields: { email: 'That e-mail is already registered' },
-        }),
-      );
+    const onSubmit = vi.fn().mockRejectedValue(
+      new ApiError({
+        status: 409,
+        code: 'conflict',
+        message: 'Taken',
+        fields: { email: 'That e-mail is already registered' },
+      }),
+    );
     render(<SignUpForm onSubmit={onSubmit} />);
     fill('Name', 'Ada Lovelace');
     fill('Photo URL', 'https://example.test/ada.png');

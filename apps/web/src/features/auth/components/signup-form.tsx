@@ -43,13 +43,7 @@ export function SignUpForm({ onSubmit }: SignUpFormProps) {
   });
 
   return (
-    <form
-      noValidate
-      onSubmit={submit}
-      onFocus={preloadAuthClient}
-      className="flex flex-col gap-4"
-      aria-label="Sign up"
-    >
+    <form noValidate onSubmit={submit} onFocus={preloadAuthClient} className="flex flex-col gap-4" aria-label="Sign up">
       {formError ? (
         <div role="alert" className="alert alert-error">
           <span>{formError}</span>
