@@ -104,6 +104,35 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // First-load JavaScript (decision 005): web code ships no classic Zod and loads better-auth's
+    // client on first use. Types may come from anywhere.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/test/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'zod', allowTypeImports: true, message: 'Use the zod/mini schemas of @skillhive/shared/forms.' },
+            { name: '@skillhive/shared', allowTypeImports: true, message: 'Import a Zod-free module: constants, money, cards or forms.' },
+          ],
+          patterns: [
+            {
+              group: ['@skillhive/shared/*', '!@skillhive/shared/constants', '!@skillhive/shared/money', '!@skillhive/shared/cards', '!@skillhive/shared/forms'],
+              allowTypeImports: true,
+              message: 'This shared module defines classic Zod schemas: import its types only, or use constants, money, cards or forms.',
+            },
+            {
+              group: ['**/lib/auth-client.ts'],
+              allowTypeImports: true,
+              message: "Load better-auth's client with loadAuthClient() from lib/load-auth-client.ts.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Only env.ts reads the environment (STYLE.md).
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/env.ts'],

@@ -3,7 +3,6 @@ import { MainLayout } from '../components/layout/main-layout.tsx';
 import { TopProgressBar } from '../components/ui/top-progress-bar.tsx';
 import { dashboardRoute } from './routes/dashboard/routes.tsx';
 import { RouterProviders } from './providers.tsx';
-import { HomePage } from './routes/home.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
 import { RootErrorPage, RouteErrorPage } from './routes/route-error.tsx';
 
@@ -12,8 +11,8 @@ function InitialLoad() {
 }
 
 /**
- * Home is bundled with the shell (it is the landing page); every other route is a route-level
- * lazy import, so / loads no form, catalogue or dashboard code.
+ * Every route is a route-level lazy import, home included: the shell is what all pages share,
+ * so / loads no form, catalogue or dashboard code and the other pages no carousel.
  */
 export const routes: RouteObject[] = [
   {
@@ -29,7 +28,7 @@ export const routes: RouteObject[] = [
             // Errors render inside the layout, so the navbar stays usable.
             errorElement: <RouteErrorPage />,
             children: [
-              { index: true, Component: HomePage },
+              { index: true, lazy: () => import('./routes/home.tsx') },
               { path: 'signup', lazy: () => import('./routes/signup.tsx') },
               { path: 'login', lazy: () => import('./routes/login.tsx') },
               { path: 'teach', lazy: () => import('./routes/teach.tsx') },

@@ -18,3 +18,5 @@ export function HomePage() {
     </>
   );
 }
+
+export { HomePage as Component };
