@@ -37,7 +37,10 @@ const boundaryConfigs = [
                 group: [`**/features/${other}/components/**`, `**/features/${other}/hooks/**`],
                 message: `Feature "${feature}" may use "${other}" only through its api/ folder.`,
               })),
-            { group: ['**/app/**', '!**/app-*'], message: 'Features must not import from app/ (imports flow features → app).' },
+            {
+              group: ['**/app/**', '!**/app-*'],
+              message: 'Features must not import from app/ (imports flow features → app).',
+            },
           ],
         },
       ],
@@ -64,7 +67,14 @@ const boundaryConfigs = [
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/modules/**', '@skillhive/server*', '**/apps/**'], message: 'Lower layers must not depend on features.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/modules/**', '@skillhive/server*', '**/apps/**'],
+              message: 'Lower layers must not depend on features.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -93,7 +103,10 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-restricted-syntax': [
         'error',
-        { selector: 'TSEnumDeclaration', message: 'Use an `as const` object: Node runs TypeScript by erasing types only.' },
+        {
+          selector: 'TSEnumDeclaration',
+          message: 'Use an `as const` object: Node runs TypeScript by erasing types only.',
+        },
       ],
     },
   },
@@ -114,13 +127,24 @@ export default tseslint.config(
         {
           paths: [
             { name: 'zod', allowTypeImports: true, message: 'Use the zod/mini schemas of @skillhive/shared/forms.' },
-            { name: '@skillhive/shared', allowTypeImports: true, message: 'Import a Zod-free module: constants, money, cards or forms.' },
+            {
+              name: '@skillhive/shared',
+              allowTypeImports: true,
+              message: 'Import a Zod-free module: constants, money, cards or forms.',
+            },
           ],
           patterns: [
             {
-              group: ['@skillhive/shared/*', '!@skillhive/shared/constants', '!@skillhive/shared/money', '!@skillhive/shared/cards', '!@skillhive/shared/forms'],
+              group: [
+                '@skillhive/shared/*',
+                '!@skillhive/shared/constants',
+                '!@skillhive/shared/money',
+                '!@skillhive/shared/cards',
+                '!@skillhive/shared/forms',
+              ],
               allowTypeImports: true,
-              message: 'This shared module defines classic Zod schemas: import its types only, or use constants, money, cards or forms.',
+              message:
+                'This shared module defines classic Zod schemas: import its types only, or use constants, money, cards or forms.',
             },
             {
               group: ['**/lib/auth-client.ts'],
@@ -137,7 +161,10 @@ export default tseslint.config(
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/env.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings through env.ts.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read settings through env.ts.' },
+      ],
     },
   },
   ...boundaryConfigs,

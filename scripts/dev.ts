@@ -13,6 +13,7 @@ const stop = () => {
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-for (const child of children) child.on('exit', (code) => {
-  if (code && code !== 0) stop();
-});
+for (const child of children)
+  child.on('exit', (code) => {
+    if (code && code !== 0) stop();
+  });

@@ -28,7 +28,12 @@ test.describe('routing', () => {
       const sizes: Promise<number>[] = [];
       page.on('response', (response) => {
         if (response.request().resourceType() !== 'script') return;
-        sizes.push(response.request().sizes().then((s) => s.responseBodySize));
+        sizes.push(
+          response
+            .request()
+            .sizes()
+            .then((s) => s.responseBodySize),
+        );
       });
       await page.goto(path, { waitUntil: 'networkidle' });
       const bytes = (await Promise.all(sizes)).reduce((sum, n) => sum + n, 0);

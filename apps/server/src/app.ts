@@ -105,14 +105,24 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     tokens,
     publicUrl: env.publicUrl,
     limits: {
-      authPerIp: createLimiter({ name: 'auth-ip', points: env.RATE_LIMIT_AUTH_PER_MINUTE, durationSeconds: 60, redis: deps.redis }),
+      authPerIp: createLimiter({
+        name: 'auth-ip',
+        points: env.RATE_LIMIT_AUTH_PER_MINUTE,
+        durationSeconds: 60,
+        redis: deps.redis,
+      }),
       loginFailures: createLimiter({
         name: 'login-failures',
         points: env.RATE_LIMIT_LOGIN_FAILURES,
         durationSeconds: env.RATE_LIMIT_LOGIN_WINDOW_SECONDS,
         redis: deps.redis,
       }),
-      tokens: createLimiter({ name: 'tokens', points: env.RATE_LIMIT_TOKENS_PER_MINUTE, durationSeconds: 60, redis: deps.redis }),
+      tokens: createLimiter({
+        name: 'tokens',
+        points: env.RATE_LIMIT_TOKENS_PER_MINUTE,
+        durationSeconds: 60,
+        redis: deps.redis,
+      }),
     },
     providers: {
       google: Boolean(env.GOOGLE_CLIENT_ID),

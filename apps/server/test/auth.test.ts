@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@skillhive/shared/auth';
 import { schema } from '../src/db/client.ts';
 import { TOKEN_TTL_SECONDS } from '../src/modules/auth/token.ts';
-import { cookieHeader, createTestApp, createUser, signUp, TEST_PASSWORD, tokenFor, uniqueEmail, type TestContext } from './harness.ts';
+import {
+  cookieHeader,
+  createTestApp,
+  createUser,
+  signUp,
+  TEST_PASSWORD,
+  tokenFor,
+  uniqueEmail,
+  type TestContext,
+} from './harness.ts';
 
 /**
  * Accounts, sessions and the token of spec §4/§7 (issue 3 §1, §3, §5), through the real routes.
@@ -52,11 +61,21 @@ describe('sign-up validation (spec §5) on the server', () => {
     ['password empty', { password: '' }, 'password', 'Password is required'],
     ['password of 5 characters', { password: 'Ab1!x' }, 'password', 'Password must be 6 characters'],
     ['password of 21 characters', { password: `Ab1!${'x'.repeat(17)}` }, 'password', AUTH_MESSAGES.passwordMax],
-    ['password without upper case', { password: 'cobol#59' }, 'password', 'Password must have one Upper case one lower case, one number and one special characters'],
+    [
+      'password without upper case',
+      { password: 'cobol#59' },
+      'password',
+      'Password must have one Upper case one lower case, one number and one special characters',
+    ],
     ['password without lower case', { password: 'COBOL#59' }, 'password', AUTH_MESSAGES.passwordPattern],
     ['password without a digit', { password: 'Cobol#xx' }, 'password', AUTH_MESSAGES.passwordPattern],
     ['password without a special character', { password: 'Cobol159' }, 'password', AUTH_MESSAGES.passwordPattern],
-    ['password whose only special character is not one of ! @ # $ & *', { password: 'Cobol%59' }, 'password', AUTH_MESSAGES.passwordPattern],
+    [
+      'password whose only special character is not one of ! @ # $ & *',
+      { password: 'Cobol%59' },
+      'password',
+      AUTH_MESSAGES.passwordPattern,
+    ],
   ];
 
   it.each(cases)('%s → 400 with the spec message', async (_label, change, field, message) => {
@@ -67,7 +86,8 @@ describe('sign-up validation (spec §5) on the server', () => {
     expect(json.error.code).toBe('validation_error');
     expect(json.error.fields[field]).toBe(message);
     expect(json.requestId).toBe(response.headers['x-request-id']);
-    if (typeof body.email === 'string' && body.email.includes('@')) expect(await storedUser(body.email)).toBeUndefined();
+    if (typeof body.email === 'string' && body.email.includes('@'))
+      expect(await storedUser(body.email)).toBeUndefined();
   });
 
   it('reports every invalid field at once', async () => {
@@ -109,13 +129,18 @@ describe('sign-up validation (spec §5) on the server', () => {
     expect(account?.providerId).toBe('credential');
     expect(account?.password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(account?.password).not.toContain(body.password);
-    const session = await ctx.app.inject({ url: '/api/auth/get-session', headers: { cookie: cookieHeader(response.headers['set-cookie']) } });
+    const session = await ctx.app.inject({
+      url: '/api/auth/get-session',
+      headers: { cookie: cookieHeader(response.headers['set-cookie']) },
+    });
     expect(session.json().user.email).toBe(body.email.toLowerCase());
   });
 
   it('refuses a second account for the same e-mail, in any letter case', async () => {
     const first = validSignUp();
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', payload: first })).statusCode).toBe(200);
+    expect((await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', payload: first })).statusCode).toBe(
+      200,
+    );
     const again = await ctx.app.inject({
       method: 'POST',
       url: '/api/auth/sign-up/email',
@@ -133,16 +158,28 @@ describe('sign-up validation (spec §5) on the server', () => {
 
 describe('sign-in, session and sign-out', () => {
   it('requires both login fields (spec §5)', async () => {
-    const noEmail = await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { password: 'x' } });
+    const noEmail = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { password: 'x' },
+    });
     expect(noEmail.statusCode).toBe(400);
     expect(noEmail.json().error.fields).toEqual({ email: 'Email is required' });
-    const noPassword = await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: 'a@b.test', password: '' } });
+    const noPassword = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email: 'a@b.test', password: '' },
+    });
     expect(noPassword.json().error.fields).toEqual({ password: 'Password is required' });
   });
 
   it('gives a wrong password and an unknown e-mail the same answer', async () => {
     const user = await signUp(ctx);
-    const wrong = await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: user.email, password: 'Wrong#Pass1' } });
+    const wrong = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email: user.email, password: 'Wrong#Pass1' },
+    });
     const unknown = await ctx.app.inject({
       method: 'POST',
       url: '/api/auth/sign-in/email',
@@ -170,15 +207,28 @@ describe('sign-in, session and sign-out', () => {
     expect(session.json().user).toMatchObject({ id: user.id, email: user.email, isAdmin: false, isTeacher: false });
 
     // A cross-site form cannot sign the user out (better-auth's Origin check, on in every environment).
-    const foreign = await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-out', headers: { cookie, origin: 'https://evil.example' } });
+    const foreign = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { cookie, origin: 'https://evil.example' },
+    });
     expect(foreign.statusCode).toBe(403);
     expect(foreign.json().error.code).toBe('forbidden');
     expect((await ctx.app.inject({ url: '/api/auth/get-session', headers: { cookie } })).json()).not.toBeNull();
 
-    const signOut = await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-out', headers: { cookie, origin: ORIGIN } });
+    const signOut = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { cookie, origin: ORIGIN },
+    });
     expect(signOut.statusCode).toBe(200);
     expect((await ctx.app.inject({ url: '/api/auth/get-session', headers: { cookie } })).json()).toBeNull();
-    const afterwards = await ctx.app.inject({ method: 'POST', url: '/api/jwt', headers: { cookie }, payload: { email: user.email } });
+    const afterwards = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/jwt',
+      headers: { cookie },
+      payload: { email: user.email },
+    });
     expect(afterwards.statusCode).toBe(401);
   });
 
@@ -194,7 +244,11 @@ describe('sign-in, session and sign-out', () => {
 
 describe('the API token (spec §4, §7; DESIGN §1.2)', () => {
   it('is refused without a session', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: '/api/jwt', payload: { email: 'someone@example.test' } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/jwt',
+      payload: { email: 'someone@example.test' },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json().error.code).toBe('unauthenticated');
   });
@@ -202,22 +256,39 @@ describe('the API token (spec §4, §7; DESIGN §1.2)', () => {
   it('is refused for another e-mail than the session’s', async () => {
     const user = await signUp(ctx);
     const victim = await signUp(ctx);
-    const response = await ctx.app.inject({ method: 'POST', url: '/api/jwt', headers: user.headers, payload: { email: victim.email } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/jwt',
+      headers: user.headers,
+      payload: { email: victim.email },
+    });
     expect(response.statusCode).toBe(403);
     expect(response.json().error.code).toBe('forbidden');
   });
 
   it('is issued for the caller’s own e-mail and works as a Bearer token on a secured endpoint', async () => {
     const user = await signUp(ctx);
-    const response = await ctx.app.inject({ method: 'POST', url: '/api/jwt', headers: user.headers, payload: { email: user.email.toUpperCase() } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/jwt',
+      headers: user.headers,
+      payload: { email: user.email.toUpperCase() },
+    });
     expect(response.statusCode).toBe(200);
     const { token } = response.json() as { token: string };
     expect(token.split('.')).toHaveLength(3);
-    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string; exp: number; iat: number };
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
+      sub: string;
+      exp: number;
+      iat: number;
+    };
     expect(claims.sub).toBe(user.id);
     expect(claims.exp - claims.iat).toBe(TOKEN_TTL_SECONDS);
 
-    const profile = await ctx.app.inject({ url: `/api/users/profile/${user.email}`, headers: { authorization: `Bearer ${token}` } });
+    const profile = await ctx.app.inject({
+      url: `/api/users/profile/${user.email}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(profile.statusCode).toBe(200);
     expect(profile.json().email).toBe(user.email);
     const anonymous = await ctx.app.inject({ url: `/api/users/profile/${user.email}` });
@@ -227,7 +298,8 @@ describe('the API token (spec §4, §7; DESIGN §1.2)', () => {
   it('is rejected once it has expired, and when tampered with', async () => {
     const user = await signUp(ctx);
     const token = await tokenFor(ctx, user);
-    const call = (bearer: string) => ctx.app.inject({ url: `/api/users/admin/${user.email}`, headers: { authorization: `Bearer ${bearer}` } });
+    const call = (bearer: string) =>
+      ctx.app.inject({ url: `/api/users/admin/${user.email}`, headers: { authorization: `Bearer ${bearer}` } });
     expect((await call(token)).statusCode).toBe(200);
     const [head, payload, signature] = token.split('.') as [string, string, string];
     const forgedPayload = Buffer.from(
@@ -250,7 +322,12 @@ describe('the API token (spec §4, §7; DESIGN §1.2)', () => {
   it('is issued against a session only: a token cannot renew itself', async () => {
     const user = await signUp(ctx);
     const token = await tokenFor(ctx, user);
-    const renewal = await ctx.app.inject({ method: 'POST', url: '/api/jwt', headers: { authorization: `Bearer ${token}` }, payload: { email: user.email } });
+    const renewal = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/jwt',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { email: user.email },
+    });
     expect(renewal.statusCode).toBe(401);
     expect(renewal.json().error.code).toBe('unauthenticated');
   });
@@ -276,17 +353,37 @@ describe('no request body grants a role (DESIGN §1.1)', () => {
   it('refuses role flags and e-mail changes through better-auth’s update-user, and checks the fields it allows', async () => {
     const user = await signUp(ctx);
     const headers = { ...user.headers, origin: ORIGIN };
-    for (const payload of [{ isAdmin: true }, { isTeacher: true }, { isAdmin: true, name: 'Sneaky' }, { email: 'other@example.test' }]) {
+    for (const payload of [
+      { isAdmin: true },
+      { isTeacher: true },
+      { isAdmin: true, name: 'Sneaky' },
+      { email: 'other@example.test' },
+    ]) {
       const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/update-user', headers, payload });
       expect(response.statusCode).toBe(400);
       expect(response.json().error.code).toBe('validation_error');
     }
-    expect(await storedUser(user.email)).toMatchObject({ isAdmin: false, isTeacher: false, name: user.name, email: user.email });
+    expect(await storedUser(user.email)).toMatchObject({
+      isAdmin: false,
+      isTeacher: false,
+      name: user.name,
+      email: user.email,
+    });
 
-    const badPhone = await ctx.app.inject({ method: 'POST', url: '/api/auth/update-user', headers, payload: { phone: '123' } });
+    const badPhone = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/update-user',
+      headers,
+      payload: { phone: '123' },
+    });
     expect(badPhone.statusCode).toBe(400);
     expect(badPhone.json().error.fields).toEqual({ phone: 'Must be at least 11 digits' });
-    const badPhoto = await ctx.app.inject({ method: 'POST', url: '/api/auth/update-user', headers, payload: { image: 'javascript:alert(1)' } });
+    const badPhoto = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/update-user',
+      headers,
+      payload: { image: 'javascript:alert(1)' },
+    });
     expect(badPhoto.json().error.fields).toEqual({ image: AUTH_MESSAGES.photoInvalid });
 
     const ok = await ctx.app.inject({
@@ -296,7 +393,11 @@ describe('no request body grants a role (DESIGN §1.1)', () => {
       payload: { name: 'New Name', image: 'https://example.test/new.png' },
     });
     expect(ok.statusCode).toBe(200);
-    expect(await storedUser(user.email)).toMatchObject({ name: 'New Name', image: 'https://example.test/new.png', isAdmin: false });
+    expect(await storedUser(user.email)).toMatchObject({
+      name: 'New Name',
+      image: 'https://example.test/new.png',
+      isAdmin: false,
+    });
   });
 
   it('ignores role and e-mail in POST /api/users', async () => {
@@ -305,7 +406,14 @@ describe('no request body grants a role (DESIGN §1.1)', () => {
       method: 'POST',
       url: '/api/users',
       headers: user.headers,
-      payload: { name: user.name, email: 'admin@example.test', role: 'admin', isAdmin: true, isTeacher: true, admin: true },
+      payload: {
+        name: user.name,
+        email: 'admin@example.test',
+        role: 'admin',
+        isAdmin: true,
+        isTeacher: true,
+        admin: true,
+      },
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ insertedId: null });
@@ -319,14 +427,21 @@ describe('an app configured with an https PUBLIC_URL and ADMIN_EMAILS (issue 3 �
   const bossEmail = uniqueEmail('boss');
   const laterEmail = uniqueEmail('later');
   beforeAll(async () => {
-    configured = await createTestApp({ PUBLIC_URL: 'https://skillhive.example', ADMIN_EMAILS: `${bossEmail.toUpperCase()}, ${laterEmail}` });
+    configured = await createTestApp({
+      PUBLIC_URL: 'https://skillhive.example',
+      ADMIN_EMAILS: `${bossEmail.toUpperCase()}, ${laterEmail}`,
+    });
   });
   afterAll(async () => {
     await configured?.close();
   });
 
   it('marks cookies Secure when PUBLIC_URL is https, and trusts that origin only', async () => {
-    const response = await configured.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', payload: validSignUp() });
+    const response = await configured.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      payload: validSignUp(),
+    });
     expect(response.statusCode).toBe(200);
     const cookie = [response.headers['set-cookie']].flat().find((c) => c?.includes('better-auth.session_token='));
     expect(cookie).toMatch(/^__Secure-better-auth\.session_token=/);
@@ -335,16 +450,25 @@ describe('an app configured with an https PUBLIC_URL and ADMIN_EMAILS (issue 3 �
     expect(cookie).toMatch(/;\s*SameSite=Lax/i);
     // better-auth's trusted origin is PUBLIC_URL: only that origin may post with the cookie.
     const headers = { cookie: cookieHeader(response.headers['set-cookie']) };
-    const http = await configured.app.inject({ method: 'POST', url: '/api/auth/sign-out', headers: { ...headers, origin: 'http://skillhive.example' } });
+    const http = await configured.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { ...headers, origin: 'http://skillhive.example' },
+    });
     expect(http.statusCode).toBe(403);
-    const same = await configured.app.inject({ method: 'POST', url: '/api/auth/sign-out', headers: { ...headers, origin: 'https://skillhive.example' } });
+    const same = await configured.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { ...headers, origin: 'https://skillhive.example' },
+    });
     expect(same.statusCode).toBe(200);
   });
 
   it('makes a listed e-mail an admin at sign-up, and nobody else', async () => {
     const boss = await signUp(configured, { email: bossEmail });
     const student = await signUp(configured);
-    const flag = (email: string, headers: { cookie: string }) => configured.app.inject({ url: `/api/users/admin/${email}`, headers });
+    const flag = (email: string, headers: { cookie: string }) =>
+      configured.app.inject({ url: `/api/users/admin/${email}`, headers });
     expect((await flag(boss.email, boss.headers)).json()).toEqual({ admin: true });
     expect((await flag(student.email, student.headers)).json()).toEqual({ admin: false });
     const [row] = await configured.db.select().from(schema.users).where(eq(schema.users.id, boss.id));
@@ -357,9 +481,16 @@ describe('an app configured with an https PUBLIC_URL and ADMIN_EMAILS (issue 3 �
     await configured.db.update(schema.users).set({ isAdmin: false }).where(eq(schema.users.id, later.id));
     const before = await configured.app.inject({ url: `/api/users/admin/${later.email}`, headers: later.headers });
     expect(before.json()).toEqual({ admin: false });
-    const signIn = await configured.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: laterEmail, password: TEST_PASSWORD } });
+    const signIn = await configured.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email: laterEmail, password: TEST_PASSWORD },
+    });
     expect(signIn.statusCode).toBe(200);
-    const after = await configured.app.inject({ url: `/api/users/admin/${later.email}`, headers: { cookie: cookieHeader(signIn.headers['set-cookie']) } });
+    const after = await configured.app.inject({
+      url: `/api/users/admin/${later.email}`,
+      headers: { cookie: cookieHeader(signIn.headers['set-cookie']) },
+    });
     expect(after.json()).toEqual({ admin: true });
   });
 

@@ -36,14 +36,25 @@ function origin(port: number): string {
 
 function start(port: number) {
   const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED: 'false', LOG_LEVEL: 'warn', DATABASE_URL: '', PUBLIC_URL: origin(port) },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED: 'false',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      PUBLIC_URL: origin(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => (running.delete(child), resolve(code))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => (running.delete(child), resolve(code))),
+  );
   return { child, exited, output: () => output };
 }
 
@@ -65,7 +76,13 @@ async function signUp(port: number, email: string) {
   const res = await fetch(`http://127.0.0.1:${port}/api/auth/sign-up/email`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: origin(port) },
-    body: JSON.stringify({ name: 'Kept', email, password: 'Keep!123', phone: '+1 555 010 12345', image: 'https://example.test/a.png' }),
+    body: JSON.stringify({
+      name: 'Kept',
+      email,
+      password: 'Keep!123',
+      phone: '+1 555 010 12345',
+      image: 'https://example.test/a.png',
+    }),
   });
   expect(res.status).toBe(200);
 }

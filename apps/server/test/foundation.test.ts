@@ -18,7 +18,19 @@ describe('foundation', () => {
       sql`select table_name from information_schema.tables where table_schema = current_schema() order by table_name`,
     );
     const tables = result.map((r) => r.table_name);
-    for (const t of ['users', 'sessions', 'accounts', 'verifications', 'teacher_requests', 'classes', 'enrollments', 'payments', 'reviews', 'uploads', 'audit_log']) {
+    for (const t of [
+      'users',
+      'sessions',
+      'accounts',
+      'verifications',
+      'teacher_requests',
+      'classes',
+      'enrollments',
+      'payments',
+      'reviews',
+      'uploads',
+      'audit_log',
+    ]) {
       expect(tables).toContain(t);
     }
   });
@@ -29,7 +41,12 @@ describe('foundation', () => {
   });
 
   it('gives malformed JSON a 400 in the standard error shape', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/jwt', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/jwt',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
     expect(res.statusCode).toBe(400);
     const body = res.json();
     expect(body.error.code).toBe('validation_error');
@@ -64,7 +81,14 @@ describe('foundation', () => {
 describe('constraints', () => {
   it('rejects a second pending teacher request for one user', async () => {
     const user = await createUser(ctx, 'student');
-    const row = { userId: user.id, name: 'n', email: user.email, experience: 'beginner' as const, title: 't', category: 'data-science' as const };
+    const row = {
+      userId: user.id,
+      name: 'n',
+      email: user.email,
+      experience: 'beginner' as const,
+      title: 't',
+      category: 'data-science' as const,
+    };
     await ctx.db.insert(schema.teacherRequests).values(row);
     await expect(ctx.db.insert(schema.teacherRequests).values(row)).rejects.toThrow();
     // A decided request does not block a new one.
@@ -75,7 +99,9 @@ describe('constraints', () => {
   it('rejects prices outside 0.50–10 000, duplicate enrolments and duplicate transaction ids', async () => {
     const teacher = await createUser(ctx, 'teacher');
     const student = await createUser(ctx, 'student');
-    await ctx.db.insert(schema.uploads).values({ key: 'a'.repeat(64) + '.webp', contentType: 'image/webp', width: 1, height: 1, bytes: 1 });
+    await ctx.db
+      .insert(schema.uploads)
+      .values({ key: 'a'.repeat(64) + '.webp', contentType: 'image/webp', width: 1, height: 1, bytes: 1 });
     const base = {
       teacherId: teacher.id,
       teacherName: 'T',
@@ -87,7 +113,10 @@ describe('constraints', () => {
     };
     await expect(ctx.db.insert(schema.classes).values({ ...base, priceCents: 49 })).rejects.toThrow();
     await expect(ctx.db.insert(schema.classes).values({ ...base, priceCents: 1_000_001 })).rejects.toThrow();
-    const [cls] = await ctx.db.insert(schema.classes).values({ ...base, priceCents: 1000 }).returning();
+    const [cls] = await ctx.db
+      .insert(schema.classes)
+      .values({ ...base, priceCents: 1000 })
+      .returning();
     const enrollment = {
       classId: cls!.id,
       studentId: student.id,
@@ -100,7 +129,15 @@ describe('constraints', () => {
     };
     await ctx.db.insert(schema.enrollments).values(enrollment);
     await expect(ctx.db.insert(schema.enrollments).values(enrollment)).rejects.toThrow();
-    const payment = { studentId: student.id, email: student.email, amountCents: 1000, gateway: 'test', transactionId: 'pi_dup', cartIds: [], menuItemIds: [] };
+    const payment = {
+      studentId: student.id,
+      email: student.email,
+      amountCents: 1000,
+      gateway: 'test',
+      transactionId: 'pi_dup',
+      cartIds: [],
+      menuItemIds: [],
+    };
     await ctx.db.insert(schema.payments).values(payment);
     await expect(ctx.db.insert(schema.payments).values(payment)).rejects.toThrow();
     await expect(

@@ -143,7 +143,10 @@ export async function createUser(
   if (role !== 'student') {
     await ctx.db
       .update(schema.users)
-      .set({ isAdmin: role === 'admin' || role === 'admin-teacher', isTeacher: role === 'teacher' || role === 'admin-teacher' })
+      .set({
+        isAdmin: role === 'admin' || role === 'admin-teacher',
+        isTeacher: role === 'teacher' || role === 'admin-teacher',
+      })
       .where(eq(schema.users.id, user.id));
   }
   return user;
@@ -157,7 +160,12 @@ export function cookieHeader(setCookie: string | string[] | undefined): string {
 
 /** A Bearer token through POST /api/jwt, as the web app gets one. */
 export async function tokenFor(ctx: Pick<TestContext, 'app'>, user: TestUser): Promise<string> {
-  const response = await ctx.app.inject({ method: 'POST', url: '/api/jwt', headers: user.headers, payload: { email: user.email } });
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/jwt',
+    headers: user.headers,
+    payload: { email: user.email },
+  });
   if (response.statusCode !== 200) throw new Error(`token failed: ${response.statusCode} ${response.body}`);
   return (response.json() as { token: string }).token;
 }

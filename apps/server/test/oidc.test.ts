@@ -69,12 +69,18 @@ async function freePort(): Promise<number> {
 async function interact(provider: Provider, req: IncomingMessage, res: ServerResponse) {
   const details = await provider.interactionDetails(req, res);
   if (details.prompt.name === 'login') {
-    await provider.interactionFinished(req, res, { login: { accountId: PERSON.sub } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: PERSON.sub } },
+      { mergeWithLastSubmission: false },
+    );
     return;
   }
   if (details.prompt.name === 'consent') {
     const existing = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
-    const grant = existing ?? new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id });
+    const grant =
+      existing ?? new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id });
     if (details.prompt.details.missingOIDCScope) grant.addOIDCScope(details.prompt.details.missingOIDCScope.join(' '));
     if (details.prompt.details.missingOIDCClaims) grant.addOIDCClaims(details.prompt.details.missingOIDCClaims);
     const grantId = await grant.save();
@@ -87,7 +93,10 @@ async function interact(provider: Provider, req: IncomingMessage, res: ServerRes
 
 /** The provider's storage: in memory, per test run (its own default warns that it is not for production). */
 class MemoryAdapter {
-  static readonly store = new Map<string, { payload: Record<string, unknown> & { uid?: string; grantId?: string; userCode?: string; consumed?: number } }>();
+  static readonly store = new Map<
+    string,
+    { payload: Record<string, unknown> & { uid?: string; grantId?: string; userCode?: string; consumed?: number } }
+  >();
   readonly #model: string;
   constructor(model: string) {
     this.#model = model;
@@ -102,11 +111,13 @@ class MemoryAdapter {
     return MemoryAdapter.store.get(this.#key(id))?.payload;
   }
   async findByUid(uid: string) {
-    for (const [key, value] of MemoryAdapter.store) if (key.startsWith(`${this.#model}:`) && value.payload.uid === uid) return value.payload;
+    for (const [key, value] of MemoryAdapter.store)
+      if (key.startsWith(`${this.#model}:`) && value.payload.uid === uid) return value.payload;
     return undefined;
   }
   async findByUserCode(userCode: string) {
-    for (const [key, value] of MemoryAdapter.store) if (key.startsWith(`${this.#model}:`) && value.payload.userCode === userCode) return value.payload;
+    for (const [key, value] of MemoryAdapter.store)
+      if (key.startsWith(`${this.#model}:`) && value.payload.userCode === userCode) return value.payload;
     return undefined;
   }
   async consume(id: string) {
@@ -117,7 +128,8 @@ class MemoryAdapter {
     MemoryAdapter.store.delete(this.#key(id));
   }
   async revokeByGrantId(grantId: string) {
-    for (const [key, value] of MemoryAdapter.store) if (value.payload.grantId === grantId) MemoryAdapter.store.delete(key);
+    for (const [key, value] of MemoryAdapter.store)
+      if (value.payload.grantId === grantId) MemoryAdapter.store.delete(key);
   }
 }
 
@@ -162,7 +174,13 @@ beforeAll(async () => {
       sub === PERSON.sub
         ? {
             accountId: sub,
-            claims: async () => ({ sub, email: PERSON.email, email_verified: true, name: PERSON.name, picture: PERSON.picture }),
+            claims: async () => ({
+              sub,
+              email: PERSON.email,
+              email_verified: true,
+              name: PERSON.name,
+              picture: PERSON.picture,
+            }),
           }
         : undefined,
   });
@@ -262,7 +280,9 @@ describe('OpenID Connect sign-in against a real provider', () => {
     const forgedResponse = await fetch(forged, { redirect: 'manual', headers: { cookie: jar.header(appUrl) } });
     expect(forgedResponse.status).toBe(302);
     expect(forgedResponse.headers.get('location')).toContain('error=');
-    expect(forgedResponse.headers.getSetCookie().some((c) => c.includes('session_token=') && !c.includes('session_token=;'))).toBe(false);
+    expect(
+      forgedResponse.headers.getSetCookie().some((c) => c.includes('session_token=') && !c.includes('session_token=;')),
+    ).toBe(false);
 
     // The real callback: the app exchanges the code (with its PKCE verifier) and signs the user in.
     const back = await fetch(callback, { redirect: 'manual', headers: { cookie: jar.header(appUrl) } });
@@ -305,17 +325,32 @@ describe('OpenID Connect sign-in against a real provider', () => {
       headers: { authorization: `Bearer ${bearer}` },
     });
     expect(profile.status).toBe(200);
-    expect(await profile.json()).toMatchObject({ role: 'student', name: PERSON.name, image: PERSON.picture, phone: null });
+    expect(await profile.json()).toMatchObject({
+      role: 'student',
+      name: PERSON.name,
+      image: PERSON.picture,
+      phone: null,
+    });
 
     // spec §7: after a third-party sign-in the web app saves the profile; the phone is filled in.
     const saved = await fetch(`${appUrl}/api/users`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
-      body: JSON.stringify({ name: 'Someone Else', email: 'other@example.test', phone: '+44 20 7946 0958', role: 'admin' }),
+      body: JSON.stringify({
+        name: 'Someone Else',
+        email: 'other@example.test',
+        phone: '+44 20 7946 0958',
+        role: 'admin',
+      }),
     });
     expect(await saved.json()).toEqual({ insertedId: body.user.id });
     const [after] = await ctx.db.select().from(schema.users).where(eq(schema.users.id, body.user.id));
-    expect(after).toMatchObject({ name: PERSON.name, email: PERSON.email.toLowerCase(), phone: '+44 20 7946 0958', isAdmin: false });
+    expect(after).toMatchObject({
+      name: PERSON.name,
+      email: PERSON.email.toLowerCase(),
+      phone: '+44 20 7946 0958',
+      isAdmin: false,
+    });
   });
 
   it('refuses to send the browser back to another origin after sign-in (no open redirect)', async () => {

@@ -25,7 +25,12 @@ afterAll(async () => {
   await Promise.all([direct?.close(), proxied?.close()]);
 });
 
-function signIn(ctx: TestContext, email: string, password: string, from: { remoteAddress?: string; forwardedFor?: string } = {}) {
+function signIn(
+  ctx: TestContext,
+  email: string,
+  password: string,
+  from: { remoteAddress?: string; forwardedFor?: string } = {},
+) {
   return ctx.app.inject({
     method: 'POST',
     url: '/api/auth/sign-in/email',
@@ -72,10 +77,15 @@ describe('failed sign-ins per (account, address)', () => {
   it('ignores X-Forwarded-For without TRUST_PROXY: rotating it does not get more attempts', async () => {
     const user = await signUp(direct);
     for (let attempt = 1; attempt <= 5; attempt++) {
-      const response = await signIn(direct, user.email, WRONG, { remoteAddress: '198.51.100.20', forwardedFor: `10.0.0.${attempt}` });
+      const response = await signIn(direct, user.email, WRONG, {
+        remoteAddress: '198.51.100.20',
+        forwardedFor: `10.0.0.${attempt}`,
+      });
       expect(response.statusCode).toBe(401);
     }
-    expectRateLimited(await signIn(direct, user.email, WRONG, { remoteAddress: '198.51.100.20', forwardedFor: '10.0.0.99' }));
+    expectRateLimited(
+      await signIn(direct, user.email, WRONG, { remoteAddress: '198.51.100.20', forwardedFor: '10.0.0.99' }),
+    );
   });
 
   it('keys on the forwarded client address when TRUST_PROXY is set', async () => {
@@ -86,7 +96,9 @@ describe('failed sign-ins per (account, address)', () => {
     }
     expectRateLimited(await signIn(proxied, user.email, WRONG, { ...proxy, forwardedFor: '192.0.2.1' }));
     // Another client behind the same proxy is a different address.
-    expect((await signIn(proxied, user.email, TEST_PASSWORD, { ...proxy, forwardedFor: '192.0.2.2' })).statusCode).toBe(200);
+    expect((await signIn(proxied, user.email, TEST_PASSWORD, { ...proxy, forwardedFor: '192.0.2.2' })).statusCode).toBe(
+      200,
+    );
   });
 
   it('lets no more than five guesses through when they arrive all at once', async () => {
@@ -102,7 +114,8 @@ describe('failed sign-ins per (account, address)', () => {
     const from = { remoteAddress: '198.51.100.30' };
     for (let attempt = 1; attempt <= 4; attempt++) await signIn(direct, user.email, WRONG, from);
     expect((await signIn(direct, user.email, TEST_PASSWORD, from)).statusCode).toBe(200);
-    for (let attempt = 1; attempt <= 5; attempt++) expect((await signIn(direct, user.email, WRONG, from)).statusCode).toBe(401);
+    for (let attempt = 1; attempt <= 5; attempt++)
+      expect((await signIn(direct, user.email, WRONG, from)).statusCode).toBe(401);
   });
 });
 
@@ -111,7 +124,8 @@ describe('sign-ins and sign-ups per address', () => {
     const user = await signUp(proxied);
     const from = (ip: string) => ({ remoteAddress: '127.0.0.1', forwardedFor: ip });
     // RATE_LIMIT_AUTH_PER_MINUTE=8 here: sign-ins, sign-ups and third-party starts share it.
-    for (let i = 0; i < 6; i++) expect((await signIn(proxied, user.email, TEST_PASSWORD, from('192.0.2.50'))).statusCode).toBe(200);
+    for (let i = 0; i < 6; i++)
+      expect((await signIn(proxied, user.email, TEST_PASSWORD, from('192.0.2.50'))).statusCode).toBe(200);
     const signUpResponse = await proxied.app.inject({
       method: 'POST',
       url: '/api/auth/sign-up/email',
@@ -128,7 +142,12 @@ describe('sign-ins and sign-ups per address', () => {
     expect(social.statusCode).toBe(404);
     expectRateLimited(await signIn(proxied, user.email, TEST_PASSWORD, from('192.0.2.50')));
     expectRateLimited(
-      await proxied.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', headers: { 'x-forwarded-for': '192.0.2.50' }, payload: {} }),
+      await proxied.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-up/email',
+        headers: { 'x-forwarded-for': '192.0.2.50' },
+        payload: {},
+      }),
     );
     expect((await signIn(proxied, user.email, TEST_PASSWORD, from('192.0.2.51'))).statusCode).toBe(200);
   });
@@ -147,7 +166,12 @@ describe('token issuance', () => {
     const user = await signUp(proxied, {});
     await tokenFor(proxied, user);
     await tokenFor(proxied, user);
-    const third = await proxied.app.inject({ method: 'POST', url: '/api/jwt', headers: user.headers, payload: { email: user.email } });
+    const third = await proxied.app.inject({
+      method: 'POST',
+      url: '/api/jwt',
+      headers: user.headers,
+      payload: { email: user.email },
+    });
     expectRateLimited(third);
     const other = await signUp(proxied, {});
     expect(typeof (await tokenFor(proxied, other))).toBe('string');
@@ -185,7 +209,11 @@ describe.skipIf(!hasRedis)('counters in Redis (REDIS_URL)', () => {
   beforeAll(async () => {
     const port = await freePort();
     url = `redis://127.0.0.1:${port}`;
-    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    server = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     for (let attempt = 0; attempt < 100; attempt++) {
       const probe = await connect(url).catch(() => null);
       if (probe) {
@@ -203,7 +231,10 @@ describe.skipIf(!hasRedis)('counters in Redis (REDIS_URL)', () => {
   it('shares one count between app instances', async () => {
     clients = [await connect(url), await connect(url)];
     const options = { name: `login-failures-${Date.now()}`, points: 5, durationSeconds: 900 };
-    const [a, b] = clients.map((redis) => createLimiter({ ...options, redis })) as [ReturnType<typeof createLimiter>, ReturnType<typeof createLimiter>];
+    const [a, b] = clients.map((redis) => createLimiter({ ...options, redis })) as [
+      ReturnType<typeof createLimiter>,
+      ReturnType<typeof createLimiter>,
+    ];
     for (let i = 0; i < 3; i++) await a.consume('ada@example.test|198.51.100.1');
     for (let i = 0; i < 2; i++) await b.consume('ada@example.test|198.51.100.1');
     await expect(a.check('ada@example.test|198.51.100.1')).rejects.toMatchObject({ code: 'rate_limited' });
@@ -214,7 +245,12 @@ describe.skipIf(!hasRedis)('counters in Redis (REDIS_URL)', () => {
   });
 
   it('keeps counting in memory when Redis is unreachable, instead of failing', async () => {
-    const dead = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const dead = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     dead.on('error', () => undefined);
     clients.push(dead);
     const limiter = createLimiter({ name: 'offline', points: 2, durationSeconds: 60, redis: dead });

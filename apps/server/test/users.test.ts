@@ -2,7 +2,17 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditEntry, UserListItem, UserProfile } from '@skillhive/shared/users';
 import { schema } from '../src/db/client.ts';
-import { cookieHeader, createTestApp, createUser, signUp, TEST_PASSWORD, tokenFor, uniqueEmail, type TestContext, type TestUser } from './harness.ts';
+import {
+  cookieHeader,
+  createTestApp,
+  createUser,
+  signUp,
+  TEST_PASSWORD,
+  tokenFor,
+  uniqueEmail,
+  type TestContext,
+  type TestUser,
+} from './harness.ts';
 
 /** Users API of spec §7 and the audit log (issue 3 §4, §7), with who may call what. */
 let ctx: TestContext;
@@ -34,7 +44,9 @@ describe('GET /api/users/admin/:email and /api/users/teacher/:email', () => {
     const student = await createUser(ctx, 'student');
     const flags = async (user: TestUser) => ({
       ...(await ctx.app.inject({ url: `/api/users/admin/${user.email.toUpperCase()}`, headers: asUser(user) })).json(),
-      ...(await ctx.app.inject({ url: `/api/users/teacher/${encodeURIComponent(user.email)}`, headers: asUser(user) })).json(),
+      ...(
+        await ctx.app.inject({ url: `/api/users/teacher/${encodeURIComponent(user.email)}`, headers: asUser(user) })
+      ).json(),
     });
     expect(await flags(both)).toEqual({ admin: true, teacher: true });
     expect(await flags(teacher)).toEqual({ admin: false, teacher: true });
@@ -53,7 +65,11 @@ describe('GET /api/users/admin/:email and /api/users/teacher/:email', () => {
 
 describe('GET /api/users/profile/:email', () => {
   it('gives image, name, role, e-mail and phone (spec §7), with admin > teacher > student', async () => {
-    const both = await createUser(ctx, 'admin-teacher', { name: 'Both Roles', phone: '01234567890', image: 'https://example.test/b.png' });
+    const both = await createUser(ctx, 'admin-teacher', {
+      name: 'Both Roles',
+      phone: '01234567890',
+      image: 'https://example.test/b.png',
+    });
     const response = await ctx.app.inject({ url: `/api/users/profile/${both.email}`, headers: asUser(both) });
     expect(response.statusCode).toBe(200);
     const profile = UserProfile.parse(response.json());
@@ -68,7 +84,9 @@ describe('GET /api/users/profile/:email', () => {
       teacher: true,
     });
     const teacher = await createUser(ctx, 'teacher');
-    expect((await ctx.app.inject({ url: `/api/users/profile/${teacher.email}`, headers: asUser(admin) })).json().role).toBe('teacher');
+    expect(
+      (await ctx.app.inject({ url: `/api/users/profile/${teacher.email}`, headers: asUser(admin) })).json().role,
+    ).toBe('teacher');
   });
 });
 
@@ -80,7 +98,13 @@ describe('POST /api/users (the caller’s own profile)', () => {
       method: 'POST',
       url: '/api/users',
       headers: asUser(user),
-      payload: { name: 'Other', email: user.email, phone: '09876543210', image: 'https://example.test/x.png', role: 'student' },
+      payload: {
+        name: 'Other',
+        email: user.email,
+        phone: '09876543210',
+        image: 'https://example.test/x.png',
+        role: 'student',
+      },
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ insertedId: null });
@@ -94,22 +118,41 @@ describe('POST /api/users (the caller’s own profile)', () => {
     const payload = { name: 'Ignored Name', email: user.email, phone: '+44 20 7946 0958', image: '/uploads/abc.webp' };
     const first = await ctx.app.inject({ method: 'POST', url: '/api/users', headers: asUser(user), payload });
     expect(first.json()).toEqual({ insertedId: user.id });
-    expect(await row(user.id)).toMatchObject({ name: 'Third Party', phone: '+44 20 7946 0958', image: '/uploads/abc.webp' });
-    const second = await ctx.app.inject({ method: 'POST', url: '/api/users', headers: asUser(user), payload: { ...payload, phone: '01234567890' } });
+    expect(await row(user.id)).toMatchObject({
+      name: 'Third Party',
+      phone: '+44 20 7946 0958',
+      image: '/uploads/abc.webp',
+    });
+    const second = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: asUser(user),
+      payload: { ...payload, phone: '01234567890' },
+    });
     expect(second.json()).toEqual({ insertedId: null });
     expect((await row(user.id))?.phone).toBe('+44 20 7946 0958');
   });
 
   it('validates the fields it reads with the sign-up rules', async () => {
     const user = await signUp(ctx);
-    const response = await ctx.app.inject({ method: 'POST', url: '/api/users', headers: asUser(user), payload: { phone: '12' } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: asUser(user),
+      payload: { phone: '12' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.fields).toEqual({ phone: 'Must be at least 11 digits' });
   });
 
   it('works with a Bearer token and an empty body', async () => {
     const user = await signUp(ctx);
-    const response = await ctx.app.inject({ method: 'POST', url: '/api/users', headers: bearer(await tokenFor(ctx, user)), payload: {} });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: bearer(await tokenFor(ctx, user)),
+      payload: {},
+    });
     expect(response.json()).toEqual({ insertedId: null });
   });
 });
@@ -132,7 +175,12 @@ describe('GET /api/users (admin)', () => {
     expect(items).toHaveLength(Math.min(100, total!));
     const times = items.map((i) => Date.parse(i.createdAt));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
-    expect(items.find((i) => i._id === admin.id)).toMatchObject({ email: admin.email, role: 'admin', admin: true, teacher: false });
+    expect(items.find((i) => i._id === admin.id)).toMatchObject({
+      email: admin.email,
+      role: 'admin',
+      admin: true,
+      teacher: false,
+    });
   });
 
   it('searches name or e-mail, case-insensitively, and pages', async () => {
@@ -162,20 +210,38 @@ describe('GET /api/users (admin)', () => {
 describe('PATCH /api/users/admin/:id (admin)', () => {
   it('promotes a teacher to admin, keeping them a teacher, and audits it once', async () => {
     const teacher = await createUser(ctx, 'teacher');
-    const response = await ctx.app.inject({ method: 'PATCH', url: `/api/users/admin/${teacher.id}`, headers: asUser(admin) });
+    const response = await ctx.app.inject({
+      method: 'PATCH',
+      url: `/api/users/admin/${teacher.id}`,
+      headers: asUser(admin),
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ modifiedCount: 1 });
     expect(await row(teacher.id)).toMatchObject({ isAdmin: true, isTeacher: true });
-    const again = await ctx.app.inject({ method: 'PATCH', url: `/api/users/admin/${teacher.id}`, headers: asUser(admin) });
+    const again = await ctx.app.inject({
+      method: 'PATCH',
+      url: `/api/users/admin/${teacher.id}`,
+      headers: asUser(admin),
+    });
     expect(again.json()).toEqual({ modifiedCount: 0 });
     const audit = await auditFor(teacher.id);
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: 'user.promote', actorId: admin.id, actorEmail: admin.email, targetType: 'user', targetLabel: teacher.email });
+    expect(audit[0]).toMatchObject({
+      action: 'user.promote',
+      actorId: admin.id,
+      actorEmail: admin.email,
+      targetType: 'user',
+      targetLabel: teacher.email,
+    });
   });
 
   it('says 404 for an unknown or malformed id', async () => {
     for (const id of ['no-such-user', '00000000-0000-0000-0000-000000000000', 'x'.repeat(64), "1' or '1'='1"]) {
-      const response = await ctx.app.inject({ method: 'PATCH', url: `/api/users/admin/${encodeURIComponent(id)}`, headers: asUser(admin) });
+      const response = await ctx.app.inject({
+        method: 'PATCH',
+        url: `/api/users/admin/${encodeURIComponent(id)}`,
+        headers: asUser(admin),
+      });
       expect(response.statusCode).toBe(404);
     }
   });
@@ -198,9 +264,22 @@ describe('DELETE /api/users/:id (admin)', () => {
     expect(await ctx.db.select().from(schema.accounts).where(eq(schema.accounts.userId, victim.id))).toEqual([]);
     expect((await ctx.app.inject({ url: own, headers: asUser(victim) })).statusCode).toBe(401);
     expect((await ctx.app.inject({ url: own, headers: bearer(token) })).statusCode).toBe(401);
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/jwt', headers: asUser(victim), payload: { email: victim.email } })).statusCode).toBe(401);
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/jwt',
+          headers: asUser(victim),
+          payload: { email: victim.email },
+        })
+      ).statusCode,
+    ).toBe(401);
     expect((await ctx.app.inject({ url: '/api/auth/get-session', headers: asUser(victim) })).json()).toBeNull();
-    const signIn = await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: victim.email, password: TEST_PASSWORD } });
+    const signIn = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email: victim.email, password: TEST_PASSWORD },
+    });
     expect(signIn.statusCode).toBe(401);
 
     const audit = await auditFor(victim.id);
@@ -222,7 +301,11 @@ describe('DELETE /api/users/:id (admin)', () => {
     const second = await createUser(ctx, 'admin');
     const student = await createUser(ctx, 'student');
     // The second admin acts once, then is deleted by the first.
-    expect((await ctx.app.inject({ method: 'PATCH', url: `/api/users/admin/${student.id}`, headers: asUser(second) })).json()).toEqual({
+    expect(
+      (
+        await ctx.app.inject({ method: 'PATCH', url: `/api/users/admin/${student.id}`, headers: asUser(second) })
+      ).json(),
+    ).toEqual({
       modifiedCount: 1,
     });
     const response = await ctx.app.inject({ method: 'DELETE', url: `/api/users/${second.id}`, headers: asUser(admin) });
@@ -271,7 +354,16 @@ describe('DELETE /api/users/:id (admin)', () => {
       .returning();
     const [payment] = await ctx.db
       .insert(schema.payments)
-      .values({ studentId: student.id, email: student.email, amountCents: 1000, gateway: 'test', transactionId: `pi_${teacher.id}`, cartIds: [], menuItemIds: [], status: 'succeeded' })
+      .values({
+        studentId: student.id,
+        email: student.email,
+        amountCents: 1000,
+        gateway: 'test',
+        transactionId: `pi_${teacher.id}`,
+        cartIds: [],
+        menuItemIds: [],
+        status: 'succeeded',
+      })
       .returning();
     await ctx.db.insert(schema.enrollments).values({
       classId: cls!.id,
@@ -286,13 +378,23 @@ describe('DELETE /api/users/:id (admin)', () => {
       paymentId: payment!.id,
       paidAt: new Date(),
     });
-    const response = await ctx.app.inject({ method: 'DELETE', url: `/api/users/${teacher.id}`, headers: asUser(admin) });
+    const response = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${teacher.id}`,
+      headers: asUser(admin),
+    });
     expect(response.statusCode).toBe(409);
     expect(await row(teacher.id)).toBeDefined();
     // The student who paid can still be deleted (their own records go with them).
-    const studentDelete = await ctx.app.inject({ method: 'DELETE', url: `/api/users/${student.id}`, headers: asUser(admin) });
+    const studentDelete = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${student.id}`,
+      headers: asUser(admin),
+    });
     expect(studentDelete.json()).toEqual({ deletedCount: 1 });
-    expect((await ctx.app.inject({ method: 'DELETE', url: `/api/users/${teacher.id}`, headers: asUser(admin) })).json()).toEqual({ deletedCount: 1 });
+    expect(
+      (await ctx.app.inject({ method: 'DELETE', url: `/api/users/${teacher.id}`, headers: asUser(admin) })).json(),
+    ).toEqual({ deletedCount: 1 });
   });
 });
 
@@ -309,7 +411,12 @@ describe('GET /api/audit (admin)', () => {
       ['user.delete', b.id],
       ['user.promote', a.id],
     ]);
-    expect(entries[0]).toMatchObject({ actorId: admin.id, actorEmail: admin.email, targetType: 'user', targetLabel: b.email });
+    expect(entries[0]).toMatchObject({
+      actorId: admin.id,
+      actorEmail: admin.email,
+      targetType: 'user',
+      targetLabel: b.email,
+    });
     const total = await ctx.db.$count(schema.auditLog);
     expect(Number(response.headers['x-total-count'])).toBe(total);
     const last = await ctx.app.inject({ url: `/api/audit?limit=1&page=${total}`, headers: asUser(admin) });
@@ -328,16 +435,33 @@ describe('permission matrix', () => {
   interface Row {
     name: string;
     /** The request a role makes; `self` is the caller (or the student for anonymous/other). */
-    request: (self: TestUser) => Promise<{ method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: object }>;
+    request: (
+      self: TestUser,
+    ) => Promise<{ method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: object }>;
     expected: Partial<Record<Role, number>>;
     /** Where a Bearer token gets another answer than the session cookie. */
     withBearer?: Partial<Record<Role, number>>;
   }
-  const byEmail = (path: string) => async (self: TestUser) => ({ method: 'GET' as const, url: `${path}/${self.email}` });
+  const byEmail = (path: string) => async (self: TestUser) => ({
+    method: 'GET' as const,
+    url: `${path}/${self.email}`,
+  });
   const rows: Row[] = [
-    { name: 'GET /api/users/admin/:email', request: byEmail('/api/users/admin'), expected: { anonymous: 401, student: 200, teacher: 200, admin: 200, other: 403, adminOther: 200 } },
-    { name: 'GET /api/users/teacher/:email', request: byEmail('/api/users/teacher'), expected: { anonymous: 401, student: 200, teacher: 200, admin: 200, other: 403, adminOther: 200 } },
-    { name: 'GET /api/users/profile/:email', request: byEmail('/api/users/profile'), expected: { anonymous: 401, student: 200, teacher: 200, admin: 200, other: 403, adminOther: 200 } },
+    {
+      name: 'GET /api/users/admin/:email',
+      request: byEmail('/api/users/admin'),
+      expected: { anonymous: 401, student: 200, teacher: 200, admin: 200, other: 403, adminOther: 200 },
+    },
+    {
+      name: 'GET /api/users/teacher/:email',
+      request: byEmail('/api/users/teacher'),
+      expected: { anonymous: 401, student: 200, teacher: 200, admin: 200, other: 403, adminOther: 200 },
+    },
+    {
+      name: 'GET /api/users/profile/:email',
+      request: byEmail('/api/users/profile'),
+      expected: { anonymous: 401, student: 200, teacher: 200, admin: 200, other: 403, adminOther: 200 },
+    },
     {
       name: 'POST /api/jwt',
       request: async (self) => ({ method: 'POST', url: '/api/jwt', payload: { email: self.email } }),
@@ -350,7 +474,11 @@ describe('permission matrix', () => {
       request: async () => ({ method: 'POST', url: '/api/users', payload: { role: 'admin' } }),
       expected: { anonymous: 401, student: 200, teacher: 200, admin: 200 },
     },
-    { name: 'GET /api/users', request: async () => ({ method: 'GET', url: '/api/users' }), expected: { anonymous: 401, student: 403, teacher: 403, admin: 200 } },
+    {
+      name: 'GET /api/users',
+      request: async () => ({ method: 'GET', url: '/api/users' }),
+      expected: { anonymous: 401, student: 403, teacher: 403, admin: 200 },
+    },
     {
       name: 'PATCH /api/users/admin/:id',
       request: async () => ({ method: 'PATCH', url: `/api/users/admin/${(await createUser(ctx, 'student')).id}` }),
@@ -361,7 +489,11 @@ describe('permission matrix', () => {
       request: async () => ({ method: 'DELETE', url: `/api/users/${(await createUser(ctx, 'student')).id}` }),
       expected: { anonymous: 401, student: 403, teacher: 403, admin: 200 },
     },
-    { name: 'GET /api/audit', request: async () => ({ method: 'GET', url: '/api/audit' }), expected: { anonymous: 401, student: 403, teacher: 403, admin: 200 } },
+    {
+      name: 'GET /api/audit',
+      request: async () => ({ method: 'GET', url: '/api/audit' }),
+      expected: { anonymous: 401, student: 403, teacher: 403, admin: 200 },
+    },
   ];
 
   let actors: Actors;
@@ -383,14 +515,23 @@ describe('permission matrix', () => {
       ),
     );
     it.each(cells)(`%s as %s → %i (${credential})`, async (_name, role, status, r) => {
-      const caller = role === 'anonymous' ? null : role === 'other' ? actors.student : role === 'adminOther' ? actors.admin : actors[role];
+      const caller =
+        role === 'anonymous'
+          ? null
+          : role === 'other'
+            ? actors.student
+            : role === 'adminOther'
+              ? actors.admin
+              : actors[role];
       // Self-only routes name the caller, except for other/adminOther, who name the bystander.
-      const subject = role === 'other' || role === 'adminOther' || role === 'anonymous' ? actors.bystander : actors[role];
+      const subject =
+        role === 'other' || role === 'adminOther' || role === 'anonymous' ? actors.bystander : actors[role];
       const { method, url, payload } = await r.request(subject);
       const headers = caller === null ? {} : credential === 'cookie' ? caller.headers : bearer(tokens.get(caller.id)!);
       const response = await ctx.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
       expect(response.statusCode, response.body).toBe(status);
-      if (status >= 400) expect(response.json().error.code).toBe({ 401: 'unauthenticated', 403: 'forbidden' }[status as 401 | 403]);
+      if (status >= 400)
+        expect(response.json().error.code).toBe({ 401: 'unauthenticated', 403: 'forbidden' }[status as 401 | 403]);
     });
   }
 
@@ -402,7 +543,15 @@ describe('permission matrix', () => {
 describe('sign-in after an admin changed the roles', () => {
   it('sees the new role at once, without signing in again', async () => {
     const user = await createUser(ctx, 'student');
-    const cookie = cookieHeader((await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: user.email, password: TEST_PASSWORD } })).headers['set-cookie']);
+    const cookie = cookieHeader(
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/auth/sign-in/email',
+          payload: { email: user.email, password: TEST_PASSWORD },
+        })
+      ).headers['set-cookie'],
+    );
     expect((await ctx.app.inject({ url: '/api/users', headers: { cookie } })).statusCode).toBe(403);
     await ctx.app.inject({ method: 'PATCH', url: `/api/users/admin/${user.id}`, headers: asUser(admin) });
     expect((await ctx.app.inject({ url: '/api/users', headers: { cookie } })).statusCode).toBe(200);

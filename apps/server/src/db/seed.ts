@@ -22,16 +22,92 @@ const CATEGORY_COLOURS: Record<Category, [string, string]> = {
 };
 
 const TOPICS: Record<Category, string[]> = {
-  'web-development': ['React from zero to production', 'Modern CSS layouts', 'TypeScript for JavaScript developers', 'Building REST APIs with Node.js', 'Accessible web forms', 'Web performance in practice'],
-  'digital-marketing': ['SEO fundamentals', 'Email campaigns that convert', 'Social media strategy', 'Paid search for small budgets', 'Content marketing playbook', 'Marketing analytics basics'],
-  'graphic-design': ['Typography essentials', 'Logo design workshop', 'Colour theory for designers', 'Illustration with vector tools', 'Designing for print', 'Brand identity systems'],
-  'data-science': ['Python for data analysis', 'Statistics without tears', 'Machine learning foundations', 'Data visualisation with charts', 'SQL for analysts', 'Forecasting time series'],
-  'cyber-security': ['Security basics for everyone', 'Web application security', 'Network defence fundamentals', 'Incident response 101', 'Secure coding practices', 'Cloud security essentials'],
-  'video-editing': ['Video editing for beginners', 'Colour grading', 'Storytelling with cuts', 'Motion graphics intro', 'Editing for social media', 'Sound design for video'],
+  'web-development': [
+    'React from zero to production',
+    'Modern CSS layouts',
+    'TypeScript for JavaScript developers',
+    'Building REST APIs with Node.js',
+    'Accessible web forms',
+    'Web performance in practice',
+  ],
+  'digital-marketing': [
+    'SEO fundamentals',
+    'Email campaigns that convert',
+    'Social media strategy',
+    'Paid search for small budgets',
+    'Content marketing playbook',
+    'Marketing analytics basics',
+  ],
+  'graphic-design': [
+    'Typography essentials',
+    'Logo design workshop',
+    'Colour theory for designers',
+    'Illustration with vector tools',
+    'Designing for print',
+    'Brand identity systems',
+  ],
+  'data-science': [
+    'Python for data analysis',
+    'Statistics without tears',
+    'Machine learning foundations',
+    'Data visualisation with charts',
+    'SQL for analysts',
+    'Forecasting time series',
+  ],
+  'cyber-security': [
+    'Security basics for everyone',
+    'Web application security',
+    'Network defence fundamentals',
+    'Incident response 101',
+    'Secure coding practices',
+    'Cloud security essentials',
+  ],
+  'video-editing': [
+    'Video editing for beginners',
+    'Colour grading',
+    'Storytelling with cuts',
+    'Motion graphics intro',
+    'Editing for social media',
+    'Sound design for video',
+  ],
 };
 
-const FIRST = ['Ada', 'Grace', 'Alan', 'Linus', 'Margaret', 'Tim', 'Barbara', 'Ken', 'Radia', 'Dennis', 'Frances', 'Edsger', 'Hedy', 'Donald', 'Katherine', 'John'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Torvalds', 'Hamilton', 'Berners', 'Liskov', 'Thompson', 'Perlman', 'Ritchie', 'Allen', 'Dijkstra', 'Lamarr', 'Knuth', 'Johnson', 'McCarthy'];
+const FIRST = [
+  'Ada',
+  'Grace',
+  'Alan',
+  'Linus',
+  'Margaret',
+  'Tim',
+  'Barbara',
+  'Ken',
+  'Radia',
+  'Dennis',
+  'Frances',
+  'Edsger',
+  'Hedy',
+  'Donald',
+  'Katherine',
+  'John',
+];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Torvalds',
+  'Hamilton',
+  'Berners',
+  'Liskov',
+  'Thompson',
+  'Perlman',
+  'Ritchie',
+  'Allen',
+  'Dijkstra',
+  'Lamarr',
+  'Knuth',
+  'Johnson',
+  'McCarthy',
+];
 
 const REVIEW_TEXTS = [
   'Clear explanations and practical exercises. I used what I learned the same week.',
@@ -61,7 +137,14 @@ async function storeImage(db: Db, storage: ImageStorage, png: Buffer, ownerId: s
   await storage.put(image.thumbKey, image.thumb, 'image/webp');
   await db
     .insert(schema.uploads)
-    .values({ key: image.key, ownerId, contentType: 'image/webp', width: image.width, height: image.height, bytes: image.display.length })
+    .values({
+      key: image.key,
+      ownerId,
+      contentType: 'image/webp',
+      width: image.width,
+      height: image.height,
+      bytes: image.display.length,
+    })
     .onConflictDoNothing();
   return image.key;
 }
@@ -115,9 +198,17 @@ export async function seed(db: Db, storage: ImageStorage): Promise<SeedResult> {
       createdAt: new Date(start + i * 3600_000),
     })),
   );
-  await db.insert(schema.accounts).values(
-    people.map((p) => ({ id: randomUUID(), accountId: p.id, providerId: 'credential', userId: p.id, password: passwordHash })),
-  );
+  await db
+    .insert(schema.accounts)
+    .values(
+      people.map((p) => ({
+        id: randomUUID(),
+        accountId: p.id,
+        providerId: 'credential',
+        userId: p.id,
+        password: passwordHash,
+      })),
+    );
 
   const teachers = people.filter((p) => p.role === 'teacher');
   const students = people.filter((p) => p.role === 'student');
@@ -251,7 +342,13 @@ export async function seed(db: Db, storage: ImageStorage): Promise<SeedResult> {
     // One review per student: 12 reviews.
     const reviewed = paid[0]!;
     const rating = 3 + ((s * 7) % 3);
-    reviewRows.push({ classId: reviewed.id, studentId: student.id, rating, details: REVIEW_TEXTS[s % REVIEW_TEXTS.length]!, createdAt: new Date(paidAt.getTime() + day) });
+    reviewRows.push({
+      classId: reviewed.id,
+      studentId: student.id,
+      rating,
+      details: REVIEW_TEXTS[s % REVIEW_TEXTS.length]!,
+      createdAt: new Date(paidAt.getTime() + day),
+    });
     const agg = ratings.get(reviewed.id) ?? { sum: 0, n: 0 };
     ratings.set(reviewed.id, { sum: agg.sum + rating, n: agg.n + 1 });
   });

@@ -16,11 +16,21 @@ export interface Limiter {
   reset(key: string): Promise<void>;
 }
 
-export function createLimiter(options: { name: string; points: number; durationSeconds: number; redis?: Redis | undefined }): Limiter {
+export function createLimiter(options: {
+  name: string;
+  points: number;
+  durationSeconds: number;
+  redis?: Redis | undefined;
+}): Limiter {
   const base = { keyPrefix: `skillhive:${options.name}`, points: options.points, duration: options.durationSeconds };
   // With Redis unreachable, each instance counts in its own memory rather than failing sign-ins.
   const limiter: RateLimiterAbstract = options.redis
-    ? new RateLimiterRedis({ ...base, storeClient: options.redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(base) })
+    ? new RateLimiterRedis({
+        ...base,
+        storeClient: options.redis,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(base),
+      })
     : new RateLimiterMemory(base);
   const tooMany = (res: RateLimiterRes) =>
     new AppError(ErrorCode.RATE_LIMITED, 'Too many attempts. Please wait a few minutes and try again.', {

@@ -42,7 +42,11 @@ export const errorHandlerPlugin = fp(async function errorHandler(app: FastifyIns
     if (status === 429) return send(429, ErrorCode.RATE_LIMITED, 'Too many requests. Please slow down.');
     if (status >= 400 && status < 500) {
       // Malformed JSON, empty JSON bodies, bad multipart and the like.
-      return send(status === 404 ? 404 : 400, status === 404 ? ErrorCode.NOT_FOUND : ErrorCode.VALIDATION, error.message);
+      return send(
+        status === 404 ? 404 : 400,
+        status === 404 ? ErrorCode.NOT_FOUND : ErrorCode.VALIDATION,
+        error.message,
+      );
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(500, ErrorCode.INTERNAL, 'Something went wrong on our side. Please try again.');
@@ -50,7 +54,8 @@ export const errorHandlerPlugin = fp(async function errorHandler(app: FastifyIns
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/') && pathname !== '/api';
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/') && pathname !== '/api';
     // SPA fallback: the web app's router answers any page path (it has its own not-found page).
     if (isPage && app.spaIndexAvailable && !/\.[a-z0-9]+$/i.test(pathname)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');

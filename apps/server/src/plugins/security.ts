@@ -31,7 +31,10 @@ async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<stri
  * Security headers with a strict Content-Security-Policy the web app runs under (no inline
  * scripts, no eval), and response compression.
  */
-export const securityPlugin = fp(async function security(app: FastifyInstance, opts: { stripe: boolean; secure: boolean }) {
+export const securityPlugin = fp(async function security(
+  app: FastifyInstance,
+  opts: { stripe: boolean; secure: boolean },
+) {
   const stripeScript = opts.stripe ? ['https://js.stripe.com'] : [];
   const headers = await helmetHeaders({
     contentSecurityPolicy: {

@@ -57,7 +57,9 @@ export const teacherRequests = pgTable(
   },
   (t) => [
     // One pending request per user (issue 2); a rejected applicant may apply again (DESIGN §1.6).
-    uniqueIndex('teacher_requests_one_pending_idx').on(t.userId).where(sql`${t.status} = 'pending'`),
+    uniqueIndex('teacher_requests_one_pending_idx')
+      .on(t.userId)
+      .where(sql`${t.status} = 'pending'`),
     index('teacher_requests_status_created_idx').on(t.status, t.createdAt),
     index('teacher_requests_user_created_idx').on(t.userId, t.createdAt),
   ],

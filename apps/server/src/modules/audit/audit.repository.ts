@@ -16,7 +16,13 @@ export type AuditAction =
 export async function recordAudit(
   db: Db,
   actor: Pick<Viewer, 'id' | 'email'>,
-  entry: { action: AuditAction; targetType: string; targetId: string; targetLabel?: string | null; details?: Record<string, unknown> },
+  entry: {
+    action: AuditAction;
+    targetType: string;
+    targetId: string;
+    targetLabel?: string | null;
+    details?: Record<string, unknown>;
+  },
 ): Promise<void> {
   await db.insert(schema.auditLog).values({
     actorId: actor.id,

@@ -3,7 +3,10 @@ import type { Db } from '../../db/client.ts';
 import { listAuditEntries } from './audit.repository.ts';
 
 /** GET /api/audit: who did what to whom, and when (issue 3 §7). */
-export async function listAudit(db: Db, page: { page: number; limit: number }): Promise<{ items: AuditEntry[]; total: number }> {
+export async function listAudit(
+  db: Db,
+  page: { page: number; limit: number },
+): Promise<{ items: AuditEntry[]; total: number }> {
   const { rows, total } = await listAuditEntries(db, { limit: page.limit, offset: (page.page - 1) * page.limit });
   return {
     items: rows.map((row) => ({

@@ -50,7 +50,11 @@ const FIELD_OF_AUTH_CODE: Record<string, string> = {
  */
 type AuthErrorBody = ErrorBody & { code: string; message: string };
 
-function toAuthErrorBody(status: number, requestId: string, upstream: { code?: unknown; message?: unknown } | null): AuthErrorBody {
+function toAuthErrorBody(
+  status: number,
+  requestId: string,
+  upstream: { code?: unknown; message?: unknown } | null,
+): AuthErrorBody {
   const authCode = typeof upstream?.code === 'string' ? upstream.code : codeForStatus(status);
   const message =
     status >= 500
@@ -110,7 +114,10 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
       const status = response.status === 422 ? 409 : response.status;
       if (status >= 500) request.log.error({ status, body: text.slice(0, 500) }, 'better-auth failed');
       const upstream = parseJson(text) as { code?: unknown; message?: unknown } | null;
-      return reply.status(status).type('application/json; charset=utf-8').send(toAuthErrorBody(status, request.id, upstream));
+      return reply
+        .status(status)
+        .type('application/json; charset=utf-8')
+        .send(toAuthErrorBody(status, request.id, upstream));
     }
     reply.status(response.status);
     for (const [name, value] of response.headers) {
@@ -212,5 +219,4 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     },
     async () => ({ auth: opts.providers, payments: opts.payments }),
   );
-
 }

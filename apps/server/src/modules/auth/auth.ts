@@ -44,7 +44,12 @@ export function createAuth(config: AuthConfig) {
     database: drizzleAdapter(db, {
       provider: 'pg',
       usePlural: true,
-      schema: { users: schema.users, sessions: schema.sessions, accounts: schema.accounts, verifications: schema.verifications },
+      schema: {
+        users: schema.users,
+        sessions: schema.sessions,
+        accounts: schema.accounts,
+        verifications: schema.verifications,
+      },
     }),
     emailAndPassword: {
       enabled: true,
@@ -69,7 +74,13 @@ export function createAuth(config: AuthConfig) {
       accountLinking: { enabled: true, trustedProviders: ['google', OIDC_PROVIDER_ID] },
     },
     socialProviders: config.google
-      ? { google: { clientId: config.google.clientId, clientSecret: config.google.clientSecret, prompt: 'select_account' } }
+      ? {
+          google: {
+            clientId: config.google.clientId,
+            clientSecret: config.google.clientSecret,
+            prompt: 'select_account',
+          },
+        }
       : {},
     plugins: config.oidc
       ? [
@@ -94,7 +105,8 @@ export function createAuth(config: AuthConfig) {
           // Not 'debug'/'warn'/'error': at those levels better-auth also prints every 4xx it
           // answers to the console, bypassing `log`. Expected refusals are ours to log.
           level: 'info',
-          log: (level, message, ...args) => config.log?.[level]({ source: 'better-auth', ...(args.length > 0 ? { args } : {}) }, message),
+          log: (level, message, ...args) =>
+            config.log?.[level]({ source: 'better-auth', ...(args.length > 0 ? { args } : {}) }, message),
         }
       : undefined,
     advanced: {

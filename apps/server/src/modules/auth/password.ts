@@ -20,7 +20,14 @@ const PHC = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([\w-]+)\$([\w-]+)$/;
 export async function verifyPassword({ hash, password }: { hash: string; password: string }): Promise<boolean> {
   const match = PHC.exec(hash);
   if (!match) return false;
-  const [, memory, passes, parallelism, nonce, expected] = match as unknown as [string, string, string, string, string, string];
+  const [, memory, passes, parallelism, nonce, expected] = match as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const expectedTag = Buffer.from(expected, 'base64url');
   const tag = await argon2Async('argon2id', {
     message: password,

@@ -1,4 +1,17 @@
-import { and, type AnyColumn, asc, count, desc, eq, getTableColumns, gte, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  type AnyColumn,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  ne,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { Category, ClassSort, ClassStatus } from '@skillhive/shared/constants';
 import type { Db } from '../../db/client.ts';
 import { schema } from '../../db/client.ts';
@@ -91,7 +104,11 @@ export function catalogueQuery(db: Db, filter: CatalogueFilter) {
     .orderBy(...order)
     .limit(filter.limit)
     .offset(filter.offset);
-  return db.select(classColumns).from(classes).where(inArray(classes.id, pageIds)).orderBy(...order);
+  return db
+    .select(classColumns)
+    .from(classes)
+    .where(inArray(classes.id, pageIds))
+    .orderBy(...order);
 }
 
 /** How many classes match the catalogue filter (X-Total-Count). */

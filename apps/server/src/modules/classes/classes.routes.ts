@@ -113,10 +113,15 @@ export async function classesRoutes(
           return { body: Buffer.from(JSON.stringify(CatalogueBody.parse(items))), total, encoded: new Map() };
         });
         // Bytes are sent as they are: serialized once above, compressed once per encoding.
-        const out = (reply as FastifyReply).header(TOTAL_COUNT_HEADER, String(page.total)).type('application/json; charset=utf-8');
+        const out = (reply as FastifyReply)
+          .header(TOTAL_COUNT_HEADER, String(page.total))
+          .type('application/json; charset=utf-8');
         const encoding = page.body.length >= 1024 ? sharedPageEncoding(request.headers['accept-encoding']) : null;
         if (!encoding) return out.send(page.body);
-        return out.header('content-encoding', encoding).header('vary', 'accept-encoding').send(encodedPage(page, encoding));
+        return out
+          .header('content-encoding', encoding)
+          .header('vary', 'accept-encoding')
+          .send(encodedPage(page, encoding));
       }
       const { items, total } = await service.listClasses(db, storage, viewer, request.query, totals);
       reply.header(TOTAL_COUNT_HEADER, String(total));

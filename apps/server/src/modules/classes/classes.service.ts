@@ -126,7 +126,9 @@ export async function listClasses(
   };
   const [rows, total] = await Promise.all([
     repo.catalogueQuery(db, filter),
-    totals.get(JSON.stringify([status, filter.category ?? null, filter.q ?? null]), () => repo.countCatalogue(db, filter)),
+    totals.get(JSON.stringify([status, filter.category ?? null, filter.q ?? null]), () =>
+      repo.countCatalogue(db, filter),
+    ),
   ]);
   return { items: rows.map((row) => toClassItem(row, storage)), total };
 }

@@ -115,7 +115,13 @@ export async function teachesPaidEnrollments(db: Db, userId: string): Promise<bo
     .select({ id: schema.enrollments.id })
     .from(schema.enrollments)
     .innerJoin(schema.classes, eq(schema.classes.id, schema.enrollments.classId))
-    .where(and(eq(schema.classes.teacherId, userId), eq(schema.enrollments.status, 'paid'), ne(schema.enrollments.studentId, userId)))
+    .where(
+      and(
+        eq(schema.classes.teacherId, userId),
+        eq(schema.enrollments.status, 'paid'),
+        ne(schema.enrollments.studentId, userId),
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }
