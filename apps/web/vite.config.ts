@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
+import { firstLoadReport } from './first-load-report.ts';
 
 /** Where `vite` (dev) and `vite preview` forward /api. */
 const API_TARGET = process.env.SKILLHIVE_API_TARGET ?? 'http://127.0.0.1:3000';
@@ -35,7 +36,7 @@ const apiProxy = {
  * route-level `lazy()` import, and the framework libraries share one long-cached vendor chunk.
  */
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), firstLoadReport()],
   server: { host: '127.0.0.1', proxy: apiProxy },
   preview: { host: '127.0.0.1', proxy: apiProxy },
   build: {

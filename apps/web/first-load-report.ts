@@ -1,0 +1,79 @@
+import { gzipSync } from 'node:zlib';
+import type { Logger, Plugin } from 'vite';
+
+/** DESIGN §6: the JavaScript a public page needs before it can run. */
+export const FIRST_LOAD_BUDGET_KB = 150;
+
+/** Public pages and the route module each one lazily loads (src/app/router.tsx). */
+const PUBLIC_ROUTES: Record<string, string> = {
+  '/': 'src/app/routes/home.tsx',
+  '/allClassAllowed': 'src/app/routes/all-classes.tsx',
+  '/login': 'src/app/routes/login.tsx',
+  '/signup': 'src/app/routes/signup.tsx',
+  '/teach': 'src/app/routes/teach.tsx',
+};
+
+interface ChunkInfo {
+  code: string;
+  imports: string[];
+  isEntry: boolean;
+  facadeModuleId: string | null;
+}
+
+/**
+ * After `vite build`, prints each public route's first-load JavaScript: the entry and its static
+ * imports (what index.html preloads) plus the route's lazy chunk and its static imports, gzipped
+ * at level 9. A route over the budget is reported as a build warning; the end-to-end suite
+ * (e2e/tests/routes.spec.ts) fails on it.
+ */
+export function firstLoadReport(): Plugin {
+  let logger: Logger | undefined;
+  return {
+    name: 'skillhive-first-load-report',
+    apply: 'build',
+    configResolved(config) {
+      logger = config.logger;
+    },
+    writeBundle(_options, bundle) {
+      const chunks = new Map<string, ChunkInfo>();
+      for (const [fileName, output] of Object.entries(bundle)) {
+        if (output.type === 'chunk') chunks.set(fileName, output);
+      }
+      const closure = (start: string[], into = new Set<string>()) => {
+        for (const file of start) {
+          if (into.has(file) || !chunks.has(file)) continue;
+          into.add(file);
+          closure(chunks.get(file)!.imports, into);
+        }
+        return into;
+      };
+      const gzipKB = new Map<string, number>();
+      const sizeOf = (file: string) => {
+        if (!gzipKB.has(file)) gzipKB.set(file, gzipSync(chunks.get(file)!.code, { level: 9 }).length / 1024);
+        return gzipKB.get(file)!;
+      };
+      const entries = [...chunks].filter(([, c]) => c.isEntry).map(([file]) => file);
+      const shell = closure(entries);
+
+      const lines: string[] = [];
+      for (const [route, moduleId] of Object.entries(PUBLIC_ROUTES)) {
+        const routeChunk = [...chunks].find(([, c]) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(moduleId));
+        if (!routeChunk) {
+          logger?.warn(`first-load report: no chunk for ${route} (${moduleId}); update PUBLIC_ROUTES`);
+          continue;
+        }
+        const files = closure([routeChunk[0]], new Set(shell));
+        const kb = [...files].reduce((sum, file) => sum + sizeOf(file), 0);
+        const over = kb > FIRST_LOAD_BUDGET_KB;
+        lines.push(
+          `  ${route.padEnd(17)} ${kb.toFixed(1).padStart(6)} KB gzip  ${files.size} files${over ? '  OVER BUDGET' : ''}`,
+        );
+        if (over)
+          logger?.warn(`${route} loads ${kb.toFixed(1)} KB of JavaScript (gzip), over ${FIRST_LOAD_BUDGET_KB} KB`);
+      }
+      logger?.info(
+        `\nfirst-load JavaScript per public route (budget ${FIRST_LOAD_BUDGET_KB} KB gzip):\n${lines.join('\n')}`,
+      );
+    },
+  };
+}
