@@ -35,3 +35,36 @@ export function FetchError({ what, error, onRetry, children }: FetchErrorProps) 
     </div>
   );
 }
+
+interface PagedQuery<T> {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  data?: { items: T[]; total: number } | undefined;
+  refetch: () => unknown;
+}
+
+/**
+ * A paginated list's three other states — loading, failed (with a retry), empty — then the list
+ * itself, rendered by `children` with the loaded page.
+ */
+export function PagedQueryState<T>({
+  query,
+  what,
+  empty,
+  children,
+}: {
+  query: PagedQuery<T>;
+  /** For "Error fetching <what>: …". */
+  what: string;
+  /** Said when the page has no rows. */
+  empty: ReactNode;
+  children: (data: { items: T[]; total: number }) => ReactNode;
+}) {
+  if (query.isPending) return <LoadingState />;
+  if (query.isError || !query.data) {
+    return <FetchError what={what} error={query.error} onRetry={() => void query.refetch()} />;
+  }
+  if (query.data.items.length === 0) return <p className="rounded-box bg-base-200 p-6">{empty}</p>;
+  return children(query.data);
+}

@@ -7,7 +7,8 @@ import type { ClassStatus } from '@skillhive/shared/constants';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { ADMIN_PAGE_SIZE, CLASS_FILTERS, adminClassesQueryOptions, parseStatus, useDecideClass } from '../api/admin.ts';
-import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { PagedQueryState } from '../../../components/ui/query-state.tsx';
+import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { RejectClassDialog } from './reject-class-dialog.tsx';
 import { StatusFilter } from './status-filter.tsx';
@@ -67,105 +68,82 @@ export function AllClassesTable() {
         <p className="text-muted">{query.data ? `${query.data.total} classes` : '\u00a0'}</p>
       </div>
       <StatusFilter statuses={CLASS_FILTERS} labels={STATUS_LABELS} value={status} />
-      {query.isPending ? (
-        <LoadingState />
-      ) : query.isError ? (
-        <FetchError what="classes" error={query.error} onRetry={() => void query.refetch()} />
-      ) : query.data.items.length === 0 ? (
-        <p className="rounded-box bg-base-200 p-6">No classes here.</p>
-      ) : (
-        <>
-          <div
-            className="overflow-x-auto rounded-box border border-base-300"
-            role="region"
-            aria-label="Classes"
-            tabIndex={0}
-          >
-            <table className="table table-sm md:table-md">
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Image</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Progress</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {query.data.items.map((item) => {
-                  const pending = item.status === 'pending';
-                  return (
-                    <tr key={item._id}>
-                      <th scope="row" className="min-w-40 font-medium">
-                        {item.title}
-                        {/* The status sits with the title, keeping the table narrow enough to show its actions. */}
-                        <span className={`badge badge-sm mt-1 flex w-fit ${STATUS_BADGES[item.status]}`}>
-                          {STATUS_LABELS[item.status]}
-                        </span>
-                        {item.status === 'rejected' && item.rejectionReason ? (
-                          <span className="mt-1 block text-sm font-normal text-muted">{item.rejectionReason}</span>
-                        ) : null}
-                      </th>
-                      <td>
-                        <img
-                          src={item.image}
-                          alt=""
-                          width={96}
-                          height={54}
-                          className="h-14 w-24 max-w-none rounded object-cover"
-                        />
-                      </td>
-                      <td className="whitespace-nowrap">{item.email}</td>
-                      <td className="min-w-48">
-                        <p className="line-clamp-3">{item.description}</p>
-                      </td>
-                      <td>
+      <PagedQueryState query={query} what="classes" empty="No classes here.">
+        {(data) => (
+          <>
+            <DataTable label="Classes" columns={['Title', 'Image', 'Email', 'Description', 'Progress', 'Actions']}>
+              {data.items.map((item) => {
+                const pending = item.status === 'pending';
+                return (
+                  <tr key={item._id}>
+                    <th scope="row" className="min-w-40 font-medium">
+                      {item.title}
+                      {/* The status sits with the title, keeping the table narrow enough to show its actions. */}
+                      <span className={`badge badge-sm mt-1 flex w-fit ${STATUS_BADGES[item.status]}`}>
+                        {STATUS_LABELS[item.status]}
+                      </span>
+                      {item.status === 'rejected' && item.rejectionReason ? (
+                        <span className="mt-1 block text-sm font-normal text-muted">{item.rejectionReason}</span>
+                      ) : null}
+                    </th>
+                    <td>
+                      <img
+                        src={item.image}
+                        alt=""
+                        width={96}
+                        height={54}
+                        className="h-14 w-24 max-w-none rounded object-cover"
+                      />
+                    </td>
+                    <td className="whitespace-nowrap">{item.email}</td>
+                    <td className="min-w-48">
+                      <p className="line-clamp-3">{item.description}</p>
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-outline"
+                        disabled={item.status === 'rejected'}
+                        aria-label={`Progress of ${item.title}`}
+                        onClick={() => {
+                          // spec §2 notes: the progress page opens only for accepted classes.
+                          if (item.status === 'accepted') navigate(paths.dashboard.seeProgressDetails(item._id));
+                          else notify.info('Progress is available once the class is accepted.');
+                        }}
+                      >
+                        Progress
+                      </button>
+                    </td>
+                    <td>
+                      <div className="flex flex-wrap gap-2">
                         <button
                           type="button"
-                          className="btn btn-sm btn-outline"
-                          disabled={item.status === 'rejected'}
-                          aria-label={`Progress of ${item.title}`}
-                          onClick={() => {
-                            // spec §2 notes: the progress page opens only for accepted classes.
-                            if (item.status === 'accepted') navigate(paths.dashboard.seeProgressDetails(item._id));
-                            else notify.info('Progress is available once the class is accepted.');
-                          }}
+                          className="btn btn-sm btn-success"
+                          disabled={!pending || decide.isPending}
+                          aria-label={`Approve ${item.title}`}
+                          onClick={() => approve(item)}
                         >
-                          Progress
+                          Approve
                         </button>
-                      </td>
-                      <td>
-                        <div className="flex flex-wrap gap-2">
-                          <button
-                            type="button"
-                            className="btn btn-sm btn-success"
-                            disabled={!pending || decide.isPending}
-                            aria-label={`Approve ${item.title}`}
-                            onClick={() => approve(item)}
-                          >
-                            Approve
-                          </button>
-                          <button
-                            type="button"
-                            className="btn btn-sm btn-error btn-outline"
-                            disabled={!pending || decide.isPending}
-                            aria-label={`Reject ${item.title}`}
-                            onClick={() => setRejecting(item)}
-                          >
-                            Reject
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          <PageControls page={page} total={query.data.total} limit={ADMIN_PAGE_SIZE} label="Classes pages" />
-        </>
-      )}
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-error btn-outline"
+                          disabled={!pending || decide.isPending}
+                          aria-label={`Reject ${item.title}`}
+                          onClick={() => setRejecting(item)}
+                        >
+                          Reject
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </DataTable>
+            <PageControls page={page} total={data.total} limit={ADMIN_PAGE_SIZE} label="Classes pages" />
+          </>
+        )}
+      </PagedQueryState>
       <RejectClassDialog
         classTitle={rejecting?.title ?? null}
         busy={decide.isPending}

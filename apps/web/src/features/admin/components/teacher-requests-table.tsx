@@ -11,7 +11,8 @@ import {
   teacherRequestsQueryOptions,
   useDecideTeacherRequest,
 } from '../api/admin.ts';
-import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { PagedQueryState } from '../../../components/ui/query-state.tsx';
+import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { StatusFilter } from './status-filter.tsx';
 
@@ -54,90 +55,67 @@ export function TeacherRequestsTable() {
         <p className="text-muted">{query.data ? `${query.data.total} requests` : '\u00a0'}</p>
       </div>
       <StatusFilter statuses={TEACHER_REQUEST_FILTERS} labels={STATUS_LABELS} value={status} />
-      {query.isPending ? (
-        <LoadingState />
-      ) : query.isError ? (
-        <FetchError what="teacher requests" error={query.error} onRetry={() => void query.refetch()} />
-      ) : query.data.items.length === 0 ? (
-        <p className="rounded-box bg-base-200 p-6">No teacher requests here.</p>
-      ) : (
-        <>
-          <div
-            className="overflow-x-auto rounded-box border border-base-300"
-            role="region"
-            aria-label="Teacher requests"
-            tabIndex={0}
-          >
-            <table className="table table-sm md:table-md">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Image</th>
-                  <th scope="col">Experience</th>
-                  <th scope="col">Title</th>
-                  <th scope="col">Category</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {query.data.items.map((request) => {
-                  const pending = request.status === 'pending';
-                  return (
-                    <tr key={request._id}>
-                      <th scope="row" className="font-medium">
-                        {request.name}
-                        <span className="block text-sm font-normal whitespace-nowrap text-muted">{request.email}</span>
-                      </th>
-                      <td>
-                        <img
-                          src={request.image || '/images/avatar-default.svg'}
-                          alt={`Photo of ${request.name}`}
-                          width={48}
-                          height={48}
-                          referrerPolicy="no-referrer"
-                          className="h-12 w-12 rounded-full object-cover"
-                        />
-                      </td>
-                      <td>{EXPERIENCE_LABELS[request.experience] ?? request.experience}</td>
-                      <td className="min-w-40">{request.title}</td>
-                      <td>{CATEGORY_LABELS[request.category] ?? request.category}</td>
-                      <td>
-                        <span className={`badge ${STATUS_BADGES[request.status]}`}>
-                          {STATUS_LABELS[request.status]}
-                        </span>
-                      </td>
-                      <td>
-                        <div className="flex flex-wrap gap-2">
-                          <button
-                            type="button"
-                            className="btn btn-sm btn-success"
-                            disabled={!pending || decide.isPending}
-                            aria-label={`Approve ${request.name}`}
-                            onClick={() => act(request, 'approve')}
-                          >
-                            Approve
-                          </button>
-                          <button
-                            type="button"
-                            className="btn btn-sm btn-error btn-outline"
-                            disabled={!pending || decide.isPending}
-                            aria-label={`Reject ${request.name}`}
-                            onClick={() => act(request, 'reject')}
-                          >
-                            Reject
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          <PageControls page={page} total={query.data.total} limit={ADMIN_PAGE_SIZE} label="Teacher requests pages" />
-        </>
-      )}
+      <PagedQueryState query={query} what="teacher requests" empty="No teacher requests here.">
+        {(data) => (
+          <>
+            <DataTable
+              label="Teacher requests"
+              columns={['Name', 'Image', 'Experience', 'Title', 'Category', 'Status', 'Actions']}
+            >
+              {data.items.map((request) => {
+                const pending = request.status === 'pending';
+                return (
+                  <tr key={request._id}>
+                    <th scope="row" className="font-medium">
+                      {request.name}
+                      <span className="block text-sm font-normal whitespace-nowrap text-muted">{request.email}</span>
+                    </th>
+                    <td>
+                      <img
+                        src={request.image || '/images/avatar-default.svg'}
+                        alt={`Photo of ${request.name}`}
+                        width={48}
+                        height={48}
+                        referrerPolicy="no-referrer"
+                        className="h-12 w-12 rounded-full object-cover"
+                      />
+                    </td>
+                    <td>{EXPERIENCE_LABELS[request.experience] ?? request.experience}</td>
+                    <td className="min-w-40">{request.title}</td>
+                    <td>{CATEGORY_LABELS[request.category] ?? request.category}</td>
+                    <td>
+                      <span className={`badge ${STATUS_BADGES[request.status]}`}>{STATUS_LABELS[request.status]}</span>
+                    </td>
+                    <td>
+                      <div className="flex flex-wrap gap-2">
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-success"
+                          disabled={!pending || decide.isPending}
+                          aria-label={`Approve ${request.name}`}
+                          onClick={() => act(request, 'approve')}
+                        >
+                          Approve
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-error btn-outline"
+                          disabled={!pending || decide.isPending}
+                          aria-label={`Reject ${request.name}`}
+                          onClick={() => act(request, 'reject')}
+                        >
+                          Reject
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </DataTable>
+            <PageControls page={page} total={data.total} limit={ADMIN_PAGE_SIZE} label="Teacher requests pages" />
+          </>
+        )}
+      </PagedQueryState>
     </div>
   );
 }

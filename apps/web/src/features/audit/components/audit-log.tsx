@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AuditEntry } from '@skillhive/shared/users';
 import { AUDIT_PAGE_SIZE, auditQueryOptions } from '../api/audit.ts';
-import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { PagedQueryState } from '../../../components/ui/query-state.tsx';
+import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
@@ -31,51 +32,29 @@ export function AuditLog() {
         <h1 className="text-2xl font-bold sm:text-3xl">Audit log</h1>
         <p className="text-muted">Every admin decision: who did what to whom, and when.</p>
       </div>
-      {query.isPending ? (
-        <LoadingState />
-      ) : query.isError ? (
-        <FetchError what="the audit log" error={query.error} onRetry={() => void query.refetch()} />
-      ) : query.data.items.length === 0 ? (
-        <p className="rounded-box bg-base-200 p-6">No admin actions have been recorded yet.</p>
-      ) : (
-        <>
-          <div
-            className="overflow-x-auto rounded-box border border-base-300"
-            role="region"
-            aria-label="Audit log"
-            tabIndex={0}
-          >
-            <table className="table table-sm md:table-md">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Whom</th>
-                  <th scope="col">Details</th>
+      <PagedQueryState query={query} what="the audit log" empty="No admin actions have been recorded yet.">
+        {(data) => (
+          <>
+            <DataTable label="Audit log" columns={['When', 'Who', 'What', 'Whom', 'Details']}>
+              {data.items.map((entry) => (
+                <tr key={entry._id}>
+                  <td className="whitespace-nowrap">
+                    <time dateTime={entry.createdAt}>{dateFormat.format(new Date(entry.createdAt))}</time>
+                  </td>
+                  <td className="whitespace-nowrap">{entry.actorEmail}</td>
+                  <td>{describeAction(entry.action)}</td>
+                  <td className="break-words">
+                    {entry.targetLabel ?? entry.targetId}
+                    <span className="block text-sm text-muted">{entry.targetType}</span>
+                  </td>
+                  <td className="text-sm break-words">{describeDetails(entry.details)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {query.data.items.map((entry) => (
-                  <tr key={entry._id}>
-                    <td className="whitespace-nowrap">
-                      <time dateTime={entry.createdAt}>{dateFormat.format(new Date(entry.createdAt))}</time>
-                    </td>
-                    <td className="whitespace-nowrap">{entry.actorEmail}</td>
-                    <td>{describeAction(entry.action)}</td>
-                    <td className="break-words">
-                      {entry.targetLabel ?? entry.targetId}
-                      <span className="block text-sm text-muted">{entry.targetType}</span>
-                    </td>
-                    <td className="text-sm break-words">{describeDetails(entry.details)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <PageControls page={page} total={query.data.total} limit={AUDIT_PAGE_SIZE} label="Audit log pages" />
-        </>
-      )}
+              ))}
+            </DataTable>
+            <PageControls page={page} total={data.total} limit={AUDIT_PAGE_SIZE} label="Audit log pages" />
+          </>
+        )}
+      </PagedQueryState>
     </div>
   );
 }

@@ -5,7 +5,8 @@ import { notify } from '../../../lib/toast.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { USERS_PAGE_SIZE, useDeleteUser, usePromoteUser, usersQueryOptions } from '../api/users.ts';
-import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { PagedQueryState } from '../../../components/ui/query-state.tsx';
+import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
 
@@ -68,73 +69,51 @@ export function UsersTable() {
           Search
         </button>
       </form>
-      {query.isPending ? (
-        <LoadingState />
-      ) : query.isError ? (
-        <FetchError what="users" error={query.error} onRetry={() => void query.refetch()} />
-      ) : query.data.items.length === 0 ? (
-        <p className="rounded-box bg-base-200 p-6">No users match your search.</p>
-      ) : (
-        <>
-          <div
-            className="overflow-x-auto rounded-box border border-base-300"
-            role="region"
-            aria-label="Users"
-            tabIndex={0}
-          >
-            <table className="table table-sm md:table-md">
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Action</th>
-                </tr>
-              </thead>
-              <tbody>
-                {query.data.items.map((user, index) => {
-                  const isSelf = user.email === me?.email;
-                  return (
-                    <tr key={user._id}>
-                      <th scope="row">{(page - 1) * USERS_PAGE_SIZE + index + 1}</th>
-                      <td>{user.name}</td>
-                      <td className="whitespace-nowrap">{user.email}</td>
-                      <td>{ROLE_LABELS[user.role]}</td>
-                      <td>
-                        <div className="flex flex-wrap gap-2">
-                          {user.admin ? null : (
-                            <button
-                              type="button"
-                              className="btn btn-sm btn-primary"
-                              disabled={promote.isPending}
-                              aria-label={`Make Admin: ${user.name}`}
-                              onClick={() => makeAdmin(user._id, user.name)}
-                            >
-                              Make Admin
-                            </button>
-                          )}
+      <PagedQueryState query={query} what="users" empty="No users match your search.">
+        {(data) => (
+          <>
+            <DataTable label="Users" columns={['#', 'Name', 'Email', 'Role', 'Action']}>
+              {data.items.map((user, index) => {
+                const isSelf = user.email === me?.email;
+                return (
+                  <tr key={user._id}>
+                    <th scope="row">{(page - 1) * USERS_PAGE_SIZE + index + 1}</th>
+                    <td>{user.name}</td>
+                    <td className="whitespace-nowrap">{user.email}</td>
+                    <td>{ROLE_LABELS[user.role]}</td>
+                    <td>
+                      <div className="flex flex-wrap gap-2">
+                        {user.admin ? null : (
                           <button
                             type="button"
-                            className="btn btn-sm btn-error btn-outline"
-                            disabled={remove.isPending || isSelf}
-                            title={isSelf ? 'You cannot delete yourself' : undefined}
-                            aria-label={`Delete ${user.name}`}
-                            onClick={() => void deleteUser(user._id, user.name)}
+                            className="btn btn-sm btn-primary"
+                            disabled={promote.isPending}
+                            aria-label={`Make Admin: ${user.name}`}
+                            onClick={() => makeAdmin(user._id, user.name)}
                           >
-                            Delete
+                            Make Admin
                           </button>
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          <PageControls page={page} total={query.data.total} limit={USERS_PAGE_SIZE} label="Users pages" />
-        </>
-      )}
+                        )}
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-error btn-outline"
+                          disabled={remove.isPending || isSelf}
+                          title={isSelf ? 'You cannot delete yourself' : undefined}
+                          aria-label={`Delete ${user.name}`}
+                          onClick={() => void deleteUser(user._id, user.name)}
+                        >
+                          Delete
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </DataTable>
+            <PageControls page={page} total={data.total} limit={USERS_PAGE_SIZE} label="Users pages" />
+          </>
+        )}
+      </PagedQueryState>
       {dialog}
     </div>
   );
