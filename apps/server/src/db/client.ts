@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { seedDataDirFromTemplate } from './pglite-template.ts';
 import * as schema from './schema/index.ts';
 
 export { schema };
@@ -84,6 +85,8 @@ export async function openPglite(dir?: string): Promise<Database> {
     mkdirSync(pgDir, { recursive: true });
     unlock = lockDataDir(dir);
     try {
+      // A new directory starts as a copy of the cluster `npm install` made, skipping initdb.
+      seedDataDirFromTemplate(pgDir);
       client = await PGlite.create(pgDir);
     } catch (error) {
       unlock();

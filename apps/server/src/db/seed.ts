@@ -198,17 +198,15 @@ export async function seed(db: Db, storage: ImageStorage): Promise<SeedResult> {
       createdAt: new Date(start + i * 3600_000),
     })),
   );
-  await db
-    .insert(schema.accounts)
-    .values(
-      people.map((p) => ({
-        id: randomUUID(),
-        accountId: p.id,
-        providerId: 'credential',
-        userId: p.id,
-        password: passwordHash,
-      })),
-    );
+  await db.insert(schema.accounts).values(
+    people.map((p) => ({
+      id: randomUUID(),
+      accountId: p.id,
+      providerId: 'credential',
+      userId: p.id,
+      password: passwordHash,
+    })),
+  );
 
   const teachers = people.filter((p) => p.role === 'teacher');
   const students = people.filter((p) => p.role === 'student');
