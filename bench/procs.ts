@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const SERVER_ENTRY = path.join(REPO_ROOT, 'apps/server/src/server.ts');
+/** What `npm start` runs: the server bundle built by `npm install` / `npm run build`. */
+export const SERVER_ENTRY = path.join(REPO_ROOT, 'apps/server/dist/server.js');
 export const HOST = '127.0.0.1';
 
 /** Everything the bench started, so that it is stopped and removed whatever happens. */
@@ -186,7 +187,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The production server: `node apps/server/src/server.ts` with NODE_ENV=production on loopback. */
+/** The production server: `node apps/server/dist/server.js` with NODE_ENV=production on loopback. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const origin = `http://${HOST}:${opts.port}`;
   const env: Record<string, string> = {

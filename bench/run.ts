@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +41,7 @@ import {
   onCleanup,
   randomSecret,
   removeTempDir,
+  REPO_ROOT,
   rssMiB,
   spawnNode,
   startServer,
@@ -858,7 +860,7 @@ function printReport(results: {
   }
   if (results.startup) {
     const s = results.startup;
-    out.push('', '## Embedded start-up (node apps/server/src/server.ts → /api/ready)');
+    out.push('', '## Embedded start-up (node apps/server/dist/server.js → /api/ready)');
     if (s.error) out.push(`FAILED: ${s.error.split('\n')[0]}`);
     out.push(
       table(
@@ -888,6 +890,10 @@ async function main() {
   log(
     `classes ${fmt.int(opts.classes)}, users ${fmt.int(opts.users)}, enrolments ${fmt.int(opts.enrollments)}; growth ${opts.growthSteps.map((n) => fmt.int(n)).join(' → ')}; ${opts.duration} s per scenario at ${opts.connections} connections`,
   );
+
+  // The bench measures what `npm start` runs: the server bundle, rebuilt so it matches the sources.
+  log('building the server bundle (npm run build -w @skillhive/server)');
+  execFileSync('npm', ['run', 'build', '--silent', '-w', '@skillhive/server'], { cwd: REPO_ROOT, stdio: 'inherit' });
 
   const databases: DatabaseRun[] = [];
   if (opts.parts.has('http')) {

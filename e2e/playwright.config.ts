@@ -4,8 +4,8 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 /**
- * End-to-end tests drive the built web app, served by the real server on a fresh embedded
- * database seeded with demo data, in Debian's Chromium.
+ * End-to-end tests drive the built web app, served by the built server (what `npm start` runs) on
+ * a fresh embedded database seeded with demo data, in Debian's Chromium.
  */
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -16,8 +16,9 @@ process.env.E2E_DATA_DIR = DATA_DIR;
 // E2E_DATABASE_URL runs the same suite on a PostgreSQL server (CI's second pass): an empty
 // database of its own, which the server migrates and seeds at start-up.
 const DATABASE_URL = process.env.E2E_DATABASE_URL ?? '';
-const BUILD =
-  process.env.E2E_SKIP_BUILD === '1' ? '' : 'npm run build --workspace=@skillhive/web --prefix .. --silent && ';
+// The web app and the server bundle, built as `npm install` builds them: the suite drives what
+// `npm start` serves.
+const BUILD = process.env.E2E_SKIP_BUILD === '1' ? '' : 'npm run build --prefix .. --silent && ';
 
 export const CHROMIUM_FLAGS = [
   '--headless',
@@ -56,7 +57,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `${BUILD}node ../apps/server/src/server.ts`,
+    command: `${BUILD}node ../apps/server/dist/server.js`,
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

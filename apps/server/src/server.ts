@@ -15,16 +15,20 @@ async function main() {
   try {
     await database.migrate();
     const shouldSeed = env.SEED ?? database.kind === 'pglite';
-    if (shouldSeed) {
-      const seeded = await seedIfEmpty(database.db, storage);
-      if (seeded) {
-        console.log('\nDemo data loaded. Sign in with any of these (password for all: %s):', seeded.password);
-        for (const login of seeded.logins) console.log(`  ${login.role.padEnd(8)} ${login.email}`);
-        console.log('');
-      }
-    }
+    // The demo seed (mostly image encoding on libuv's threads) overlaps building the app; the
+    // server listens only once both are done.
+    const seeding = shouldSeed ? seedIfEmpty(database.db, storage) : Promise.resolve(null);
+    // Awaited below; the handler only stops a seed failure during buildApp from crashing the process
+    // as an unhandled rejection before that.
+    seeding.catch(() => {});
     redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
     const { app } = await buildApp({ env, database, storage, authSecret: resolveAuthSecret(env), redis });
+    const seeded = await seeding;
+    if (seeded) {
+      console.log('\nDemo data loaded. Sign in with any of these (password for all: %s):', seeded.password);
+      for (const login of seeded.logins) console.log(`  ${login.role.padEnd(8)} ${login.email}`);
+      console.log('');
+    }
 
     let closing = false;
     const shutdown = async (signal: string) => {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
-import sharp from 'sharp';
 import { CATEGORIES, CATEGORY_LABELS, type Category } from '@skillhive/shared/constants';
 import { hashPassword } from '../modules/auth/password.ts';
 import { processImage } from '../modules/uploads/image-processing.ts';
@@ -118,8 +117,11 @@ const REVIEW_TEXTS = [
   'Exactly what I needed to move from theory to practice.',
 ];
 
-/** A simple generated picture (no text, so no fonts needed), re-encoded like any upload. */
-async function generatedImage(colours: [string, string], seed: number, width: number, height: number): Promise<Buffer> {
+/**
+ * A simple generated picture (no text, so no fonts needed) as SVG source. storeImage renders it
+ * straight into the WebP an upload becomes: no intermediate PNG to encode and decode again.
+ */
+function generatedImage(colours: [string, string], seed: number, width: number, height: number): Buffer {
   const [dark, light] = colours;
   const shapes = Array.from({ length: 5 }, (_, i) => {
     const cx = ((seed * 37 + i * 173) % width) | 0;
@@ -128,11 +130,11 @@ async function generatedImage(colours: [string, string], seed: number, width: nu
     return `<circle cx="${cx}" cy="${cy}" r="${r}" fill="${light}" fill-opacity="${0.15 + i * 0.08}"/>`;
   }).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${dark}"/><stop offset="1" stop-color="${light}"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>${shapes}</svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
+  return Buffer.from(svg);
 }
 
-async function storeImage(db: Db, storage: ImageStorage, png: Buffer, ownerId: string | null): Promise<string> {
-  const image = await processImage(png, 40_000_000);
+async function storeImage(db: Db, storage: ImageStorage, source: Buffer, ownerId: string | null): Promise<string> {
+  const image = await processImage(source, 40_000_000);
   await storage.put(image.key, image.display, 'image/webp');
   await storage.put(image.thumbKey, image.thumb, 'image/webp');
   await db
@@ -173,8 +175,8 @@ export async function seed(db: Db, storage: ImageStorage): Promise<SeedResult> {
     const id = randomUUID();
     const name = `${FIRST[n % FIRST.length]} ${LAST[n % LAST.length]}`;
     const email = role === 'admin' ? `admin@${DEMO_DOMAIN}` : `${role}${index}@${DEMO_DOMAIN}`;
-    const png = await generatedImage(avatarColours[n % avatarColours.length]!, n + 7, 256, 256);
-    return { id, name, email, role, image: storage.publicUrl(await storeImage(db, storage, png, null)) };
+    const svg = generatedImage(avatarColours[n % avatarColours.length]!, n + 7, 256, 256);
+    return { id, name, email, role, image: storage.publicUrl(await storeImage(db, storage, svg, null)) };
   };
   // Pictures are generated in parallel (sharp works on the libuv pool): the seed is part of the
   // first start, which should be ready within 5 s (DESIGN §6, measured by bench/).
@@ -248,8 +250,8 @@ export async function seed(db: Db, storage: ImageStorage): Promise<SeedResult> {
     CATEGORIES.flatMap((category, k) =>
       [0, 1, 2].map(async (i) => {
         const c = k * 6 + i;
-        const png = await generatedImage(CATEGORY_COLOURS[category], i * 13 + c, 1200, 675);
-        classImages.set(`${category}-${i}`, await storeImage(db, storage, png, teachers[c % teachers.length]!.id));
+        const svg = generatedImage(CATEGORY_COLOURS[category], i * 13 + c, 1200, 675);
+        classImages.set(`${category}-${i}`, await storeImage(db, storage, svg, teachers[c % teachers.length]!.id));
       }),
     ),
   );
