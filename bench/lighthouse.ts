@@ -144,6 +144,29 @@ function summarize(pathname: string, runs: Lhr[]): LighthousePage {
 }
 
 /**
+ * One Lighthouse audit. Chromium on a loaded machine now and then loses the page-load trace
+ * (NO_NAVSTART, NO_FCP: "Please run Lighthouse again"); such a run is repeated, at most twice,
+ * and said so in the log. Any other failure ends the bench.
+ */
+async function auditWithRetry(
+  pathname: string,
+  log: (line: string) => void,
+  audit: () => ReturnType<typeof lighthouse>,
+): Promise<Lhr> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await audit();
+    if (!result) throw new Error(`Lighthouse returned nothing for ${pathname}`);
+    const failure = result.lhr.runtimeError;
+    if (!failure) return result.lhr;
+    if (attempt < 3 && /run Lighthouse again/i.test(failure.message)) {
+      log(`    lighthouse ${pathname}: ${failure.code ?? 'runtime error'}, running it again`);
+      continue;
+    }
+    throw new Error(`Lighthouse failed on ${pathname}: ${failure.message}`);
+  }
+}
+
+/**
  * Lighthouse (default config: mobile form factor, simulated slow-4G throttling) in Debian's
  * chromium against `origin`: the full audit `runs` times on each of `pages`, and only the network
  * requests on `jsOnlyPages` to measure their first-load JavaScript.
@@ -170,21 +193,18 @@ export async function runLighthouse(opts: {
     for (const pathname of opts.pages) {
       const runs: Lhr[] = [];
       for (let i = 0; i < opts.runs; i++) {
-        const result = await lighthouse(`${opts.origin}${pathname}`, {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: [...CATEGORIES],
-        });
-        if (!result) throw new Error(`Lighthouse returned nothing for ${pathname}`);
-        if (result.lhr.runtimeError)
-          throw new Error(`Lighthouse failed on ${pathname}: ${result.lhr.runtimeError.message}`);
-        runs.push(result.lhr);
-        lighthouseVersion = result.lhr.lighthouseVersion;
-        chromeVersion = result.lhr.environment.hostUserAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? '';
-        opts.log(
-          `    lighthouse ${pathname} run ${i + 1}/${opts.runs}: performance ${score(result.lhr, 'performance')}`,
+        const lhr = await auditWithRetry(pathname, opts.log, () =>
+          lighthouse(`${opts.origin}${pathname}`, {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: [...CATEGORIES],
+          }),
         );
+        runs.push(lhr);
+        lighthouseVersion = lhr.lighthouseVersion;
+        chromeVersion = lhr.environment.hostUserAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? '';
+        opts.log(`    lighthouse ${pathname} run ${i + 1}/${opts.runs}: performance ${score(lhr, 'performance')}`);
       }
       pages.push(summarize(pathname, runs));
       js.push(firstLoadJs(runs[0]!, pathname));

@@ -21,20 +21,30 @@ interface ChunkInfo {
 }
 
 /**
+ * Written beside index.html: for each public route, the chunks its lazy route module needs beyond
+ * those index.html already preloads, as URLs. The server puts them into the index.html it answers
+ * that route with (`<link rel="modulepreload">`, apps/server/src/plugins/static-web.ts), so the
+ * browser fetches the page's code with the shell instead of after running it.
+ */
+export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
+
+/**
  * After `vite build`, prints each public route's first-load JavaScript: the entry and its static
  * imports (what index.html preloads) plus the route's lazy chunk and its static imports, gzipped
  * at level 9. A route over the budget is reported as a build warning; the end-to-end suite
- * (e2e/tests/routes.spec.ts) fails on it.
+ * (e2e/tests/routes.spec.ts) fails on it. The same chunk lists are emitted as ROUTE_PRELOADS_FILE.
  */
 export function firstLoadReport(): Plugin {
   let logger: Logger | undefined;
+  let base = '/';
   return {
     name: 'skillhive-first-load-report',
     apply: 'build',
     configResolved(config) {
       logger = config.logger;
+      base = config.base;
     },
-    writeBundle(_options, bundle) {
+    generateBundle(_options, bundle) {
       const chunks = new Map<string, ChunkInfo>();
       for (const [fileName, output] of Object.entries(bundle)) {
         if (output.type === 'chunk') chunks.set(fileName, output);
@@ -56,6 +66,7 @@ export function firstLoadReport(): Plugin {
       const shell = closure(entries);
 
       const lines: string[] = [];
+      const preloads: Record<string, string[]> = {};
       for (const [route, moduleId] of Object.entries(PUBLIC_ROUTES)) {
         const routeChunk = [...chunks].find(([, c]) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(moduleId));
         if (!routeChunk) {
@@ -63,6 +74,7 @@ export function firstLoadReport(): Plugin {
           continue;
         }
         const files = closure([routeChunk[0]], new Set(shell));
+        preloads[route] = [...closure([routeChunk[0]])].filter((file) => !shell.has(file)).map((file) => base + file);
         const kb = [...files].reduce((sum, file) => sum + sizeOf(file), 0);
         const over = kb > FIRST_LOAD_BUDGET_KB;
         lines.push(
@@ -71,6 +83,7 @@ export function firstLoadReport(): Plugin {
         if (over)
           logger?.warn(`${route} loads ${kb.toFixed(1)} KB of JavaScript (gzip), over ${FIRST_LOAD_BUDGET_KB} KB`);
       }
+      this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS_FILE, source: `${JSON.stringify(preloads, null, 2)}\n` });
       logger?.info(
         `\nfirst-load JavaScript per public route (budget ${FIRST_LOAD_BUDGET_KB} KB gzip):\n${lines.join('\n')}`,
       );

@@ -32,7 +32,7 @@ const apiProxy = {
 
 /**
  * The server serves apps/web/dist with an SPA fallback, so the build must land there.
- * Public routes must not pull dashboard code or charts: every route except home is a
+ * Public routes must not pull dashboard code or charts: every route, home included, is a
  * route-level `lazy()` import, and the framework libraries share one long-cached vendor chunk.
  */
 export default defineConfig({

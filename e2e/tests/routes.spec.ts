@@ -41,4 +41,24 @@ test.describe('routing', () => {
       expect(bytes / 1024).toBeLessThanOrEqual(150);
     });
   }
+
+  // The server names each public route's chunks in its index.html (modulepreload), so no script of
+  // the first load waits for the shell to run and ask for it.
+  for (const path of ['/', '/allClassAllowed', '/login', '/signup', '/teach']) {
+    test(`${path} is served with every script of its first load named in the HTML`, async ({ page, request }) => {
+      const html = await (await request.get(path)).text();
+      const named = [
+        ...html.matchAll(
+          /<(?:script type="module" crossorigin src|link rel="modulepreload" crossorigin href)="([^"]+)"/g,
+        ),
+      ].map((m) => m[1]);
+      const loaded: string[] = [];
+      page.on('request', (req) => {
+        if (req.resourceType() === 'script') loaded.push(new URL(req.url()).pathname);
+      });
+      await page.goto(path, { waitUntil: 'networkidle' });
+      expect(loaded.length).toBeGreaterThan(1);
+      expect(loaded.filter((script) => !named.includes(script))).toEqual([]);
+    });
+  }
 });

@@ -7,7 +7,17 @@ import { createTestApp, type TestContext } from './harness.ts';
 /** The built web app as the server serves it: a small stand-in build with the same layout. */
 const webRoot = mkdtempSync(path.join(tmpdir(), 'skillhive-web-'));
 mkdirSync(path.join(webRoot, 'assets'));
-writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>SkillHive</title><div id="root"></div>');
+writeFileSync(
+  path.join(webRoot, 'index.html'),
+  '<!doctype html><html><head><title>SkillHive</title></head><body><div id="root"></div></body></html>',
+);
+writeFileSync(
+  path.join(webRoot, 'route-preloads.json'),
+  JSON.stringify({
+    '/': ['/assets/home-Ab12.js'],
+    '/allClassAllowed': ['/assets/all-classes-Cd34.js', '/assets/money-Ef56.js'],
+  }),
+);
 writeFileSync(path.join(webRoot, 'assets', 'index-C0ffee12.js'), 'console.log("app");'.repeat(100));
 writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
 
@@ -45,6 +55,46 @@ describe('static web app', () => {
     expect(api.json().error.code).toBe('not_found');
     const missingAsset = await ctx.app.inject('/assets/missing-123.js');
     expect(missingAsset.statusCode).toBe(404);
+  });
+
+  it("names a public route's own chunks as modulepreload links in its index.html", async () => {
+    const preloads = async (url: string) => {
+      const res = await ctx.app.inject(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      return [...res.body.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+    };
+    expect(await preloads('/')).toEqual(['/assets/home-Ab12.js']);
+    expect(await preloads('/?utm=x')).toEqual(['/assets/home-Ab12.js']);
+    const catalogue = ['/assets/all-classes-Cd34.js', '/assets/money-Ef56.js'];
+    expect(await preloads('/allClassAllowed?page=2&category=seo')).toEqual(catalogue);
+    expect(await preloads('/allClassAllowed/')).toEqual(catalogue);
+    expect(await preloads('/dashboard/profile')).toEqual([]);
+    expect(await preloads('/allClassAllowedX')).toEqual([]);
+    const home = await ctx.app.inject('/');
+    expect(home.body).toMatch(/<link rel="modulepreload"[^>]+>\s*<\/head>/);
+  });
+
+  it('serves index.html as built when the route list is unreadable', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'skillhive-web-'));
+    writeFileSync(path.join(root, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    writeFileSync(path.join(root, 'route-preloads.json'), '{"/": ["https://elsewhere.example/x.js"]}');
+    const other = await createTestApp({}, { webRoot: root });
+    try {
+      const res = await other.app.inject('/');
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe('<!doctype html><html><head></head><body></body></html>');
+      writeFileSync(path.join(root, 'route-preloads.json'), '{ not json');
+      const again = await createTestApp({}, { webRoot: root });
+      try {
+        expect((await again.app.inject('/')).body).not.toContain('modulepreload');
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await other.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('compresses large responses', async () => {

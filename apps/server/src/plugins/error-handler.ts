@@ -57,8 +57,8 @@ export const errorHandlerPlugin = fp(async function errorHandler(app: FastifyIns
     const isPage =
       (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/') && pathname !== '/api';
     // SPA fallback: the web app's router answers any page path (it has its own not-found page).
-    if (isPage && app.spaIndexAvailable && !/\.[a-z0-9]+$/i.test(pathname)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (isPage && app.spaPage && !/\.[a-z0-9]+$/i.test(pathname)) {
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(app.spaPage(pathname));
     }
     const body: ErrorBody = {
       error: { code: ErrorCode.NOT_FOUND, message: `No route for ${request.method} ${request.url.split('?')[0]}` },

@@ -1,12 +1,56 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { z } from 'zod';
+
+/**
+ * Written by the web build beside index.html (apps/web/first-load-report.ts): for each public
+ * route, the script chunks its lazy route module needs beyond those index.html preloads.
+ */
+const ROUTE_PRELOADS_FILE = 'route-preloads.json';
+const routePreloadsSchema = z.record(
+  z.string().regex(/^\/[\w/-]*$/),
+  z.array(z.string().regex(/^\/assets\/[\w.-]+\.js$/)),
+);
+
+/** The trailing slash is not part of a route: /teach/ is /teach. */
+function routeOf(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+}
+
+/**
+ * index.html as each page is answered with: a public route's copy names that route's chunks as
+ * `<link rel="modulepreload">`, so the browser fetches them together with the shell rather than
+ * after the shell has run and asked for them (one round trip less before the page can render).
+ * Read once at start-up, like the rest of the build, which a rebuild replaces along with a restart.
+ */
+function spaPages(root: string, indexHtml: string, log: FastifyInstance['log']): (pathname: string) => string {
+  const file = path.join(root, ROUTE_PRELOADS_FILE);
+  if (!existsSync(file)) return () => indexHtml;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    json = undefined;
+  }
+  const parsed = routePreloadsSchema.safeParse(json);
+  if (!parsed.success) {
+    log.warn(`${file} is not a route → chunks map; pages are served without route preloads`);
+    return () => indexHtml;
+  }
+  const pages = new Map<string, string>();
+  for (const [route, urls] of Object.entries(parsed.data)) {
+    const links = urls.map((url) => `<link rel="modulepreload" crossorigin href="${url}">`).join('\n    ');
+    pages.set(routeOf(route), indexHtml.replace('</head>', `  ${links}\n  </head>`));
+  }
+  return (pathname) => pages.get(routeOf(pathname)) ?? indexHtml;
+}
 
 /**
  * The built web app: hashed assets cached for a year as immutable, everything else revalidated,
- * and index.html for any non-API GET the router knows nothing of (SPA fallback).
+ * and index.html for any non-API GET the router knows nothing of (SPA fallback, `app.spaPage`).
  */
 export const staticWebPlugin = fp(async function staticWeb(app: FastifyInstance, opts: { root: string }) {
   const index = path.join(opts.root, 'index.html');
@@ -24,11 +68,12 @@ export const staticWebPlugin = fp(async function staticWeb(app: FastifyInstance,
       reply.header('cache-control', isHashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  app.decorate('spaIndexAvailable', true);
+  app.decorate('spaPage', spaPages(opts.root, readFileSync(index, 'utf8'), app.log));
 });
 
 declare module 'fastify' {
   interface FastifyInstance {
-    spaIndexAvailable?: boolean;
+    /** index.html for a page path, with that route's preloads; absent when the web app is not built. */
+    spaPage?: (pathname: string) => string;
   }
 }

@@ -10,6 +10,7 @@ import { ADMIN_PAGE_SIZE, CLASS_FILTERS, adminClassesQueryOptions, parseStatus, 
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
+import { DecisionButtons } from './decision-buttons.tsx';
 import { RejectClassDialog } from './reject-class-dialog.tsx';
 import { StatusFilter } from './status-filter.tsx';
 
@@ -115,26 +116,12 @@ export function AllClassesTable() {
                       </button>
                     </td>
                     <td>
-                      <div className="flex flex-wrap gap-2">
-                        <button
-                          type="button"
-                          className="btn btn-sm btn-success"
-                          disabled={!pending || decide.isPending}
-                          aria-label={`Approve ${item.title}`}
-                          onClick={() => approve(item)}
-                        >
-                          Approve
-                        </button>
-                        <button
-                          type="button"
-                          className="btn btn-sm btn-error btn-outline"
-                          disabled={!pending || decide.isPending}
-                          aria-label={`Reject ${item.title}`}
-                          onClick={() => setRejecting(item)}
-                        >
-                          Reject
-                        </button>
-                      </div>
+                      <DecisionButtons
+                        subject={item.title}
+                        disabled={!pending || decide.isPending}
+                        onApprove={() => approve(item)}
+                        onReject={() => setRejecting(item)}
+                      />
                     </td>
                   </tr>
                 );

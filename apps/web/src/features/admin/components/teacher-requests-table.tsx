@@ -14,6 +14,7 @@ import {
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
+import { DecisionButtons } from './decision-buttons.tsx';
 import { StatusFilter } from './status-filter.tsx';
 
 const STATUS_LABELS: Record<TeacherRequestStatus, string> = {
@@ -87,26 +88,12 @@ export function TeacherRequestsTable() {
                       <span className={`badge ${STATUS_BADGES[request.status]}`}>{STATUS_LABELS[request.status]}</span>
                     </td>
                     <td>
-                      <div className="flex flex-wrap gap-2">
-                        <button
-                          type="button"
-                          className="btn btn-sm btn-success"
-                          disabled={!pending || decide.isPending}
-                          aria-label={`Approve ${request.name}`}
-                          onClick={() => act(request, 'approve')}
-                        >
-                          Approve
-                        </button>
-                        <button
-                          type="button"
-                          className="btn btn-sm btn-error btn-outline"
-                          disabled={!pending || decide.isPending}
-                          aria-label={`Reject ${request.name}`}
-                          onClick={() => act(request, 'reject')}
-                        >
-                          Reject
-                        </button>
-                      </div>
+                      <DecisionButtons
+                        subject={request.name}
+                        disabled={!pending || decide.isPending}
+                        onApprove={() => act(request, 'approve')}
+                        onReject={() => act(request, 'reject')}
+                      />
                     </td>
                   </tr>
                 );
