@@ -74,7 +74,7 @@ export function firstLoadReport(): Plugin {
           continue;
         }
         const files = closure([routeChunk[0]], new Set(shell));
-        preloads[route] = [...closure([routeChunk[0]])].filter((file) => !shell.has(file)).map((file) => base + file);
+        preloads[route] = [...files].filter((file) => !shell.has(file)).map((file) => base + file);
         const kb = [...files].reduce((sum, file) => sum + sizeOf(file), 0);
         const over = kb > FIRST_LOAD_BUDGET_KB;
         lines.push(
