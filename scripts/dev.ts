@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 
 /**
  * npm run dev: the API with --watch on :3000 and Vite's dev server (with /api proxied to it).
- * Both stop together on Ctrl-C.
+ * Both stop together on Ctrl-C. The API runs from the repository root, as `npm start` does, so
+ * both read the root's .env and keep their data in the root's ./data.
  */
 const children = [
-  spawn('npm', ['run', 'dev', '-w', '@skillhive/server'], { stdio: 'inherit' }),
+  spawn(process.execPath, ['--env-file-if-exists=.env', '--watch', 'apps/server/src/server.ts'], { stdio: 'inherit' }),
   spawn('npm', ['run', 'dev', '-w', '@skillhive/web'], { stdio: 'inherit' }),
 ];
 const stop = () => {
