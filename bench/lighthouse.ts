@@ -210,14 +210,15 @@ export async function runLighthouse(opts: {
       js.push(firstLoadJs(runs[0]!, pathname));
     }
     for (const pathname of opts.jsOnlyPages) {
-      const result = await lighthouse(`${opts.origin}${pathname}`, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyAudits: ['network-requests'],
-      });
-      if (!result) throw new Error(`Lighthouse returned nothing for ${pathname}`);
-      js.push(firstLoadJs(result.lhr, pathname));
+      const lhr = await auditWithRetry(pathname, opts.log, () =>
+        lighthouse(`${opts.origin}${pathname}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyAudits: ['network-requests'],
+        }),
+      );
+      js.push(firstLoadJs(lhr, pathname));
       opts.log(`    first-load JS ${pathname}: ${js.at(-1)?.gzipKB} KB gzip`);
     }
     return { pages, firstLoadJs: js, lighthouseVersion, chromeVersion };
