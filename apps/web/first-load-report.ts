@@ -21,20 +21,30 @@ interface ChunkInfo {
 }
 
 /**
- * Written beside index.html: for each public route, the chunks its lazy route module needs beyond
- * those index.html already preloads, as URLs. The server puts them into the index.html it answers
- * that route with (`<link rel="modulepreload">`, apps/server/src/plugins/static-web.ts), so the
- * browser fetches the page's code with the shell instead of after running it.
+ * Written beside index.html: for each public route, `modules` — the chunks its lazy route module
+ * needs beyond those index.html already preloads — and `data` — the API reads its first render
+ * waits for (src/app/route-data.ts), as URLs. The server puts them into the index.html it answers
+ * that route with (`<link rel="modulepreload">`, `<link rel="preload" as="fetch">`,
+ * apps/server/src/plugins/static-web.ts), so the browser fetches the page's code and data with
+ * the shell instead of after running it.
  */
 export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
+
+export interface RouteDataPreloads {
+  /** API URLs every page's first render waits for: preloaded in index.html itself. */
+  everyPage: string[];
+  /** API URLs a public route's first render waits for, when it is visited without a query string. */
+  routes: Record<string, string[]>;
+}
 
 /**
  * After `vite build`, prints each public route's first-load JavaScript: the entry and its static
  * imports (what index.html preloads) plus the route's lazy chunk and its static imports, gzipped
  * at level 9. A route over the budget is reported as a build warning; the end-to-end suite
- * (e2e/tests/routes.spec.ts) fails on it. The same chunk lists are emitted as ROUTE_PRELOADS_FILE.
+ * (e2e/tests/routes.spec.ts) fails on it. The same chunk lists, with `data`, are emitted as
+ * ROUTE_PRELOADS_FILE, and index.html names `data.everyPage`.
  */
-export function firstLoadReport(): Plugin {
+export function firstLoadReport(data: RouteDataPreloads): Plugin {
   let logger: Logger | undefined;
   let base = '/';
   return {
@@ -43,6 +53,13 @@ export function firstLoadReport(): Plugin {
     configResolved(config) {
       logger = config.logger;
       base = config.base;
+    },
+    transformIndexHtml() {
+      return data.everyPage.map((url) => ({
+        tag: 'link',
+        attrs: { rel: 'preload', as: 'fetch', crossorigin: true, href: url },
+        injectTo: 'head' as const,
+      }));
     },
     generateBundle(_options, bundle) {
       const chunks = new Map<string, ChunkInfo>();
@@ -66,7 +83,7 @@ export function firstLoadReport(): Plugin {
       const shell = closure(entries);
 
       const lines: string[] = [];
-      const preloads: Record<string, string[]> = {};
+      const preloads: Record<string, { modules: string[]; data: string[] }> = {};
       for (const [route, moduleId] of Object.entries(PUBLIC_ROUTES)) {
         const routeChunk = [...chunks].find(([, c]) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(moduleId));
         if (!routeChunk) {
@@ -74,7 +91,10 @@ export function firstLoadReport(): Plugin {
           continue;
         }
         const files = closure([routeChunk[0]], new Set(shell));
-        preloads[route] = [...files].filter((file) => !shell.has(file)).map((file) => base + file);
+        preloads[route] = {
+          modules: [...files].filter((file) => !shell.has(file)).map((file) => base + file),
+          data: data.routes[route] ?? [],
+        };
         const kb = [...files].reduce((sum, file) => sum + sizeOf(file), 0);
         const over = kb > FIRST_LOAD_BUDGET_KB;
         lines.push(

@@ -77,6 +77,25 @@ test.describe('home page', () => {
       await page.keyboard.press('ArrowRight');
       await expect(activeSlide(page)).toHaveAttribute('aria-label', '2 of 6: SEO');
     });
+
+    // Below the fold, the reviews carousel starts as it comes near the viewport (decision 008).
+    test('the reviews carousel moves with its arrow buttons and the arrow keys', async ({ page }) => {
+      await page.goto('/');
+      const reviews = page.getByRole('region', { name: /^Learner reviews/ });
+      await reviews.scrollIntoViewIfNeeded();
+      const track = reviews.locator('ul');
+      const offset = () => track.evaluate((element) => new DOMMatrix(getComputedStyle(element).transform).m41);
+      const next = page.getByRole('button', { name: 'Next review' });
+      await expect(next).toBeVisible();
+      const first = await offset();
+      await next.click();
+      await expect.poll(offset).toBeLessThan(first);
+      await page.getByRole('button', { name: 'Previous review' }).click();
+      await expect.poll(offset).toBe(first);
+      await reviews.focus();
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(offset).toBeLessThan(first);
+    });
   });
 
   test('autoplays with a pause control when motion is allowed', async ({ page }) => {

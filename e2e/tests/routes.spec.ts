@@ -61,4 +61,35 @@ test.describe('routing', () => {
       expect(loaded.filter((script) => !named.includes(script))).toEqual([]);
     });
   }
+
+  // Decision 008: a page's first render waits for its data, so its HTML preloads that data — and
+  // the request the page then makes must be the one the preload answers, not a second download.
+  const firstRenderData: Record<string, string[]> = {
+    '/': ['/api/auth/get-session', '/api/reviews?page=1&limit=10'],
+    '/allClassAllowed': ['/api/auth/get-session', '/api/classes?sort=newest&page=1&limit=12'],
+    '/allClassAllowed?page=2': ['/api/auth/get-session'],
+    '/login': ['/api/auth/get-session'],
+    '/dashboard': ['/api/auth/get-session'],
+  };
+  for (const [path, data] of Object.entries(firstRenderData)) {
+    test(`${path} preloads the data its first render waits for, and uses the preloads`, async ({ page, request }) => {
+      const html = await (await request.get(path)).text();
+      const preloaded = [...html.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((m) =>
+        m[1]!.replaceAll('&amp;', '&'),
+      );
+      expect(preloaded.sort()).toEqual([...data].sort());
+      const requested: string[] = [];
+      page.on('request', (req) => {
+        const url = new URL(req.url());
+        if (url.pathname.startsWith('/api/') && req.resourceType() !== 'image')
+          requested.push(url.pathname + url.search);
+      });
+      await page.goto(path, { waitUntil: 'networkidle' });
+      for (const url of preloaded)
+        expect(
+          requested.filter((r) => r === url),
+          url,
+        ).toHaveLength(1);
+    });
+  }
 });

@@ -14,8 +14,12 @@ writeFileSync(
 writeFileSync(
   path.join(webRoot, 'route-preloads.json'),
   JSON.stringify({
-    '/': ['/assets/home-Ab12.js'],
-    '/allClassAllowed': ['/assets/all-classes-Cd34.js', '/assets/money-Ef56.js'],
+    '/': { modules: ['/assets/home-Ab12.js'], data: ['/api/reviews?page=1&limit=10'] },
+    '/allClassAllowed': {
+      modules: ['/assets/all-classes-Cd34.js', '/assets/money-Ef56.js'],
+      data: ['/api/classes?sort=newest&page=1&limit=12'],
+    },
+    '/login': { modules: ['/assets/login-Gh78.js'], data: [] },
   }),
 );
 writeFileSync(path.join(webRoot, 'assets', 'index-C0ffee12.js'), 'console.log("app");'.repeat(100));
@@ -72,13 +76,36 @@ describe('static web app', () => {
     expect(await preloads('/dashboard/profile')).toEqual([]);
     expect(await preloads('/allClassAllowedX')).toEqual([]);
     const home = await ctx.app.inject('/');
-    expect(home.body).toMatch(/<link rel="modulepreload"[^>]+>\s*<\/head>/);
+    expect(home.body).toMatch(/<link rel="modulepreload"[^>]+>\s*<link rel="preload"[^>]+>\s*<\/head>/);
+  });
+
+  it("names a public route's first-render data as fetch preloads, only when it is visited without a query string", async () => {
+    const dataPreloads = async (url: string) => {
+      const res = await ctx.app.inject(url);
+      expect(res.statusCode).toBe(200);
+      return [...res.body.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+    };
+    // & is escaped in the attribute, as HTML wants.
+    expect(await dataPreloads('/')).toEqual(['/api/reviews?page=1&amp;limit=10']);
+    expect(await dataPreloads('/allClassAllowed')).toEqual(['/api/classes?sort=newest&amp;page=1&amp;limit=12']);
+    expect(await dataPreloads('/allClassAllowed/')).toEqual(['/api/classes?sort=newest&amp;page=1&amp;limit=12']);
+    // Another catalogue state asks for other data: its page-1 answer would be fetched for nothing.
+    expect(await dataPreloads('/allClassAllowed?page=2')).toEqual([]);
+    expect(await dataPreloads('/?utm=x')).toEqual([]);
+    expect(await dataPreloads('/login')).toEqual([]);
+    expect(await dataPreloads('/dashboard/profile')).toEqual([]);
+    expect((await ctx.app.inject('/allClassAllowed?page=2')).body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/money-Ef56.js">',
+    );
   });
 
   it('serves index.html as built when the route list is unreadable', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'skillhive-web-'));
     writeFileSync(path.join(root, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
-    writeFileSync(path.join(root, 'route-preloads.json'), '{"/": ["https://elsewhere.example/x.js"]}');
+    writeFileSync(
+      path.join(root, 'route-preloads.json'),
+      '{"/": {"modules": ["https://elsewhere.example/x.js"], "data": []}}',
+    );
     const other = await createTestApp({}, { webRoot: root });
     try {
       const res = await other.app.inject('/');
@@ -90,6 +117,25 @@ describe('static web app', () => {
         expect((await again.app.inject('/')).body).not.toContain('modulepreload');
       } finally {
         await again.close();
+      }
+      // A data URL that could close the attribute makes the list unreadable too.
+      writeFileSync(
+        path.join(root, 'route-preloads.json'),
+        JSON.stringify({ '/': { modules: [], data: ['/api/reviews?x="><script>'] } }),
+      );
+      const hostile = await createTestApp({}, { webRoot: root });
+      try {
+        expect((await hostile.app.inject('/')).body).toBe('<!doctype html><html><head></head><body></body></html>');
+      } finally {
+        await hostile.close();
+      }
+      // The list of the previous release (route → chunks) is not read as this one.
+      writeFileSync(path.join(root, 'route-preloads.json'), '{"/": ["/assets/home-Ab12.js"]}');
+      const old = await createTestApp({}, { webRoot: root });
+      try {
+        expect((await old.app.inject('/')).body).not.toContain('preload');
+      } finally {
+        await old.close();
       }
     } finally {
       await other.close();

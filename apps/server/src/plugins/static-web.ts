@@ -7,12 +7,16 @@ import { z } from 'zod';
 
 /**
  * Written by the web build beside index.html (apps/web/first-load-report.ts): for each public
- * route, the script chunks its lazy route module needs beyond those index.html preloads.
+ * route, the script chunks its lazy route module needs beyond those index.html preloads, and the
+ * API reads its first render waits for (apps/web/src/app/route-data.ts).
  */
 const ROUTE_PRELOADS_FILE = 'route-preloads.json';
 const routePreloadsSchema = z.record(
   z.string().regex(/^\/[\w/-]*$/),
-  z.array(z.string().regex(/^\/assets\/[\w.-]+\.js$/)),
+  z.object({
+    modules: z.array(z.string().regex(/^\/assets\/[\w.-]+\.js$/)),
+    data: z.array(z.string().regex(/^\/api\/[\w/-]+(\?[\w=&.,%-]*)?$/)),
+  }),
 );
 
 /** The trailing slash is not part of a route: /teach/ is /teach. */
@@ -20,13 +24,18 @@ function routeOf(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
 }
 
+/** A page answer: index.html, or a public route's copy of it. */
+type SpaPage = (pathname: string, search: string) => string;
+
 /**
  * index.html as each page is answered with: a public route's copy names that route's chunks as
  * `<link rel="modulepreload">`, so the browser fetches them together with the shell rather than
  * after the shell has run and asked for them (one round trip less before the page can render).
+ * Visited without a query string, it also names the API reads that page's first render waits for
+ * as `<link rel="preload" as="fetch">` (decision 008); with one, the page asks for other data.
  * Read once at start-up, like the rest of the build, which a rebuild replaces along with a restart.
  */
-function spaPages(root: string, indexHtml: string, log: FastifyInstance['log']): (pathname: string) => string {
+function spaPages(root: string, indexHtml: string, log: FastifyInstance['log']): SpaPage {
   const file = path.join(root, ROUTE_PRELOADS_FILE);
   if (!existsSync(file)) return () => indexHtml;
   let json: unknown;
@@ -40,12 +49,25 @@ function spaPages(root: string, indexHtml: string, log: FastifyInstance['log']):
     log.warn(`${file} is not a route → chunks map; pages are served without route preloads`);
     return () => indexHtml;
   }
-  const pages = new Map<string, string>();
-  for (const [route, urls] of Object.entries(parsed.data)) {
-    const links = urls.map((url) => `<link rel="modulepreload" crossorigin href="${url}">`).join('\n    ');
-    pages.set(routeOf(route), indexHtml.replace('</head>', `  ${links}\n  </head>`));
+  const withLinks = (links: string[]) =>
+    links.length === 0 ? indexHtml : indexHtml.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+  const pages = new Map<string, { withData: string; withoutData: string }>();
+  for (const [route, { modules, data }] of Object.entries(parsed.data)) {
+    const moduleLinks = modules.map((url) => `<link rel="modulepreload" crossorigin href="${url}">`);
+    // The schema admits no quote or angle bracket; & is the one character to escape.
+    const dataLinks = data.map(
+      (url) => `<link rel="preload" as="fetch" crossorigin href="${url.replaceAll('&', '&amp;')}">`,
+    );
+    pages.set(routeOf(route), {
+      withData: withLinks([...moduleLinks, ...dataLinks]),
+      withoutData: withLinks(moduleLinks),
+    });
   }
-  return (pathname) => pages.get(routeOf(pathname)) ?? indexHtml;
+  return (pathname, search) => {
+    const page = pages.get(routeOf(pathname));
+    if (!page) return indexHtml;
+    return search === '' ? page.withData : page.withoutData;
+  };
 }
 
 /**
@@ -73,7 +95,10 @@ export const staticWebPlugin = fp(async function staticWeb(app: FastifyInstance,
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** index.html for a page path, with that route's preloads; absent when the web app is not built. */
-    spaPage?: (pathname: string) => string;
+    /**
+     * index.html for a page path and its query string ('' or '?…'), with that route's preloads;
+     * absent when the web app is not built.
+     */
+    spaPage?: (pathname: string, search: string) => string;
   }
 }

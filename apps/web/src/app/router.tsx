@@ -1,4 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { queryClient } from '../lib/query-client.ts';
+import { sessionQueryOptions } from '../features/auth/api/get-session.ts';
+import { endFirstPageLoad, loadRouteData } from './route-data.ts';
 import { MainLayout } from '../components/layout/main-layout.tsx';
 import { TopProgressBar } from '../components/ui/top-progress-bar.tsx';
 import { dashboardRoute } from './routes/dashboard/routes.tsx';
@@ -17,6 +20,8 @@ function InitialLoad() {
 export const routes: RouteObject[] = [
   {
     id: 'root',
+    // The navbar and every guard read the session: the first page renders with it.
+    loader: () => loadRouteData(queryClient.prefetchQuery(sessionQueryOptions())),
     Component: RouterProviders,
     errorElement: <RootErrorPage />,
     HydrateFallback: InitialLoad,
@@ -44,5 +49,11 @@ export const routes: RouteObject[] = [
 ];
 
 export function createAppRouter() {
-  return createBrowserRouter(routes);
+  const router = createBrowserRouter(routes);
+  const unsubscribe = router.subscribe((state) => {
+    if (!state.initialized) return;
+    endFirstPageLoad();
+    unsubscribe();
+  });
+  return router;
 }

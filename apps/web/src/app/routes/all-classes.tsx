@@ -2,12 +2,15 @@ import type { LoaderFunctionArgs } from 'react-router';
 import { queryClient } from '../../lib/query-client.ts';
 import { classesQueryOptions, parseCatalogueParams } from '../../features/classes/api/get-classes.ts';
 import { ClassCatalogue } from '../../features/classes/components/class-catalogue.tsx';
+import { loadRouteData } from '../route-data.ts';
 
-/** Starts the catalogue request with the navigation, without blocking it: the page shows skeletons. */
+/**
+ * Starts the catalogue request with the navigation. Only the first page load waits for it (it was
+ * preloaded with the page); later navigations show skeletons until it answers.
+ */
 export function loader({ request }: LoaderFunctionArgs) {
   const params = parseCatalogueParams(new URL(request.url).searchParams);
-  void queryClient.prefetchQuery(classesQueryOptions(params)).catch(() => undefined);
-  return null;
+  return loadRouteData(queryClient.prefetchQuery(classesQueryOptions(params)));
 }
 
 /** /allClassAllowed: the grid of accepted classes (spec §2). */

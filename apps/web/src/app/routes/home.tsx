@@ -1,3 +1,6 @@
+import { queryClient } from '../../lib/query-client.ts';
+import { reviewsQueryOptions } from '../../features/reviews/api/get-reviews.ts';
+import { loadRouteData } from '../route-data.ts';
 import { HeroCarousel } from '../../features/home/components/hero-carousel.tsx';
 import { BecomeInstructor } from '../../features/home/components/become-instructor.tsx';
 import { TrustedBy } from '../../features/home/components/trusted-by.tsx';
@@ -17,6 +20,11 @@ export function HomePage() {
       </div>
     </>
   );
+}
+
+/** The reviews are part of the first paint (they are preloaded with the page, route-data.ts). */
+export function loader() {
+  return loadRouteData(queryClient.prefetchQuery(reviewsQueryOptions()));
 }
 
 export { HomePage as Component };

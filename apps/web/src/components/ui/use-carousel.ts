@@ -1,16 +1,59 @@
-import { useCallback, useEffect, useState, type KeyboardEvent } from 'react';
-import useEmblaCarousel from 'embla-carousel-react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import useEmblaCarousel, { type UseEmblaCarouselType } from 'embla-carousel-react';
 import { usePrefersReducedMotion } from './use-prefers-reduced-motion.ts';
 
 type CarouselOptions = NonNullable<Parameters<typeof useEmblaCarousel>[0]>;
+type EmblaCarouselType = NonNullable<UseEmblaCarouselType[1]>;
+
+/**
+ * When Embla starts. It measures the slides as it starts, which costs a whole-page layout when
+ * that happens in the task that first renders the page (Lighthouse counted it as blocking time);
+ * until it starts, the slides show as a plain row with the first one in view.
+ * - `painted`: right after the first frame that shows the carousel (the layout is then done);
+ * - `near-viewport`: when the carousel comes within one viewport height of being seen — for a
+ *   carousel below the fold, which may never need to move.
+ * A control used before then starts it at once, and is carried out when it has started.
+ */
+export type CarouselStart = 'painted' | 'near-viewport';
+
+function useStartSignal(node: HTMLElement | null, when: CarouselStart, started: boolean, start: () => void) {
+  useEffect(() => {
+    if (!node || started) return;
+    if (when === 'near-viewport' && typeof IntersectionObserver === 'function') {
+      const observer = new IntersectionObserver(
+        (entries) => {
+          if (entries.some((entry) => entry.isIntersecting)) start();
+        },
+        { rootMargin: '100% 0px' },
+      );
+      observer.observe(node);
+      return () => observer.disconnect();
+    }
+    let timer: number | undefined;
+    const frame = window.requestAnimationFrame(() => {
+      timer = window.setTimeout(start, 0);
+    });
+    return () => {
+      window.cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+    };
+  }, [node, when, started, start]);
+}
 
 /**
  * Embla with the behaviour both carousels need: previous/next that always wrap around (even
  * when Embla cannot loop because everything fits), arrow keys, the selected index for labels,
- * and instant jumps under prefers-reduced-motion.
+ * and instant jumps under prefers-reduced-motion. Embla starts as `start` says.
  */
-export function useCarousel(options: CarouselOptions = {}) {
-  const [viewportRef, api] = useEmblaCarousel({ loop: true, align: 'start', ...options });
+export function useCarousel(options: CarouselOptions = {}, start: CarouselStart = 'painted') {
+  const [emblaRef, api] = useEmblaCarousel({ loop: true, align: 'start', ...options });
+  const [viewport, viewportRef] = useState<HTMLElement | null>(null);
+  const [started, setStarted] = useState(false);
+  const startNow = useCallback(() => setStarted(true), []);
+  useStartSignal(viewport, start, started, startNow);
+  useEffect(() => {
+    emblaRef(started ? viewport : null);
+  }, [emblaRef, started, viewport]);
   const reducedMotion = usePrefersReducedMotion();
   const [selected, setSelected] = useState(0);
   const [snapCount, setSnapCount] = useState(0);
@@ -31,19 +74,48 @@ export function useCarousel(options: CarouselOptions = {}) {
     };
   }, [api]);
 
-  const next = useCallback(() => {
-    if (!api) return;
-    if (api.canScrollNext()) api.scrollNext(reducedMotion);
-    else api.scrollTo(0, reducedMotion);
-  }, [api, reducedMotion]);
+  /** A control used before Embla has started, carried out once it has (after the listeners above). */
+  const pending = useRef<((carousel: EmblaCarouselType) => void) | null>(null);
+  useEffect(() => {
+    if (!api || !pending.current) return;
+    const action = pending.current;
+    pending.current = null;
+    action(api);
+  }, [api]);
+  const run = useCallback(
+    (action: (carousel: EmblaCarouselType) => void) => {
+      if (api) {
+        action(api);
+        return;
+      }
+      pending.current = action;
+      startNow();
+    },
+    [api, startNow],
+  );
 
-  const prev = useCallback(() => {
-    if (!api) return;
-    if (api.canScrollPrev()) api.scrollPrev(reducedMotion);
-    else api.scrollTo(api.scrollSnapList().length - 1, reducedMotion);
-  }, [api, reducedMotion]);
+  const next = useCallback(
+    () =>
+      run((carousel) => {
+        if (carousel.canScrollNext()) carousel.scrollNext(reducedMotion);
+        else carousel.scrollTo(0, reducedMotion);
+      }),
+    [run, reducedMotion],
+  );
 
-  const scrollTo = useCallback((index: number) => api?.scrollTo(index, reducedMotion), [api, reducedMotion]);
+  const prev = useCallback(
+    () =>
+      run((carousel) => {
+        if (carousel.canScrollPrev()) carousel.scrollPrev(reducedMotion);
+        else carousel.scrollTo(carousel.scrollSnapList().length - 1, reducedMotion);
+      }),
+    [run, reducedMotion],
+  );
+
+  const scrollTo = useCallback(
+    (index: number) => run((carousel) => carousel.scrollTo(index, reducedMotion)),
+    [run, reducedMotion],
+  );
 
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLElement>) => {

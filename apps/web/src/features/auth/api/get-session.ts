@@ -9,10 +9,13 @@ export interface SessionData {
 
 export const SESSION_QUERY_KEY = ['session'] as const;
 
+/** The request every page's first load makes (the web build preloads it in index.html). */
+export const sessionRequest = { path: '/auth/get-session' } as const;
+
 export const sessionQueryOptions = () =>
   queryOptions({
     queryKey: SESSION_QUERY_KEY,
-    queryFn: async ({ signal }) => (await apiClient.get<SessionData | null>('/auth/get-session', { signal })) ?? null,
+    queryFn: async ({ signal }) => (await apiClient.get<SessionData | null>(sessionRequest.path, { signal })) ?? null,
     // Changes only when this tab signs in or out (and then it is refetched), or when a secured
     // call is refused (and then the interceptor ends it).
     staleTime: Infinity,

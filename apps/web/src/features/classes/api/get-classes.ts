@@ -42,20 +42,30 @@ export function toSearchParams(params: CatalogueParams): URLSearchParams {
   return search;
 }
 
+/** The catalogue as the URL says nothing: what /allClassAllowed shows first (and preloads). */
+export const DEFAULT_CATALOGUE_PARAMS: CatalogueParams = parseCatalogueParams(new URLSearchParams());
+
+/** GET /api/classes for one catalogue state. */
+export function catalogueRequest(params: CatalogueParams) {
+  return {
+    path: '/classes',
+    query: {
+      q: params.q || undefined,
+      category: params.category || undefined,
+      sort: params.sort,
+      page: params.page,
+      limit: CATALOGUE_PAGE_SIZE,
+    },
+  } as const;
+}
+
 /** GET /api/classes: accepted classes, paginated (array body + X-Total-Count). */
 export const classesQueryOptions = (params: CatalogueParams) =>
   queryOptions({
     queryKey: ['classes', 'list', params],
-    queryFn: ({ signal }) =>
-      apiClient.list<ClassItem>('/classes', {
-        signal,
-        query: {
-          q: params.q || undefined,
-          category: params.category || undefined,
-          sort: params.sort,
-          page: params.page,
-          limit: CATALOGUE_PAGE_SIZE,
-        },
-      }),
+    queryFn: ({ signal }) => {
+      const { path, query } = catalogueRequest(params);
+      return apiClient.list<ClassItem>(path, { signal, query });
+    },
     placeholderData: keepPreviousData,
   });

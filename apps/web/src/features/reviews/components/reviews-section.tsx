@@ -42,7 +42,10 @@ export function ReviewsSection() {
   const query = useQuery(reviewsQueryOptions());
   const reviews = query.data?.items ?? [];
   const total = query.data?.total ?? 0;
-  const { viewportRef, next, prev, onKeyDown, snapCount } = useCarousel({ loop: true, align: 'start' });
+  const { viewportRef, next, prev, onKeyDown, snapCount } = useCarousel(
+    { loop: true, align: 'start' },
+    'near-viewport',
+  );
 
   return (
     <section aria-labelledby="reviews-title" className="flex flex-col gap-6">

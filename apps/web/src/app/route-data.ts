@@ -1,0 +1,41 @@
+import { buildApiUrl } from '../lib/api-client.ts';
+import { sessionRequest } from '../features/auth/api/get-session.ts';
+import { latestReviewsRequest } from '../features/reviews/api/get-reviews.ts';
+import { catalogueRequest, DEFAULT_CATALOGUE_PARAMS } from '../features/classes/api/get-classes.ts';
+
+/**
+ * The API reads a page's first render waits for (decision 008). The web build names them in the
+ * HTML as `<link rel="preload" as="fetch">` (first-load-report.ts), so they travel with the page's
+ * code rather than after it has run: the session on every page (in index.html), and each public
+ * page's own data on the page as first visited, without a query string (the server adds those,
+ * apps/server/src/plugins/static-web.ts). Built from the same request descriptors the queries
+ * fetch with, so a preload is always the request the page makes.
+ */
+export const EVERY_PAGE_DATA: string[] = [buildApiUrl(sessionRequest.path)];
+
+const firstCatalogue = catalogueRequest(DEFAULT_CATALOGUE_PARAMS);
+
+export const ROUTE_DATA: Record<string, string[]> = {
+  '/': [buildApiUrl(latestReviewsRequest.path, latestReviewsRequest.query)],
+  '/allClassAllowed': [buildApiUrl(firstCatalogue.path, firstCatalogue.query)],
+};
+
+let firstPageLoad = true;
+
+/** Called once the router has rendered the first page. */
+export function endFirstPageLoad(): void {
+  firstPageLoad = false;
+}
+
+/**
+ * A loader's data: on the first page load it is awaited — its request was preloaded with the
+ * page, so the page paints once, complete, instead of painting skeletons and then rendering again
+ * when the answers arrive (that second render was most of Lighthouse's blocking time). On later
+ * navigations the page shows at once with its loading state. Failures are left to the queries,
+ * which show them where the data belongs.
+ */
+export async function loadRouteData(prefetch: Promise<unknown>): Promise<null> {
+  if (firstPageLoad) await prefetch.catch(() => undefined);
+  else void prefetch.catch(() => undefined);
+  return null;
+}
