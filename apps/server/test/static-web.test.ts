@@ -101,44 +101,28 @@ describe('static web app', () => {
 
   it('serves index.html as built when the route list is unreadable', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'skillhive-web-'));
-    writeFileSync(path.join(root, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
-    writeFileSync(
-      path.join(root, 'route-preloads.json'),
-      '{"/": {"modules": ["https://elsewhere.example/x.js"], "data": []}}',
-    );
-    const other = await createTestApp({}, { webRoot: root });
+    const built = '<!doctype html><html><head></head><body></body></html>';
+    writeFileSync(path.join(root, 'index.html'), built);
+    /** The home page a server started with this route list answers. */
+    const homeWith = async (routePreloads: string) => {
+      writeFileSync(path.join(root, 'route-preloads.json'), routePreloads);
+      const app = await createTestApp({}, { webRoot: root });
+      try {
+        const res = await app.app.inject('/');
+        expect(res.statusCode).toBe(200);
+        return res.body;
+      } finally {
+        await app.close();
+      }
+    };
     try {
-      const res = await other.app.inject('/');
-      expect(res.statusCode).toBe(200);
-      expect(res.body).toBe('<!doctype html><html><head></head><body></body></html>');
-      writeFileSync(path.join(root, 'route-preloads.json'), '{ not json');
-      const again = await createTestApp({}, { webRoot: root });
-      try {
-        expect((await again.app.inject('/')).body).not.toContain('modulepreload');
-      } finally {
-        await again.close();
-      }
+      expect(await homeWith('{"/": {"modules": ["https://elsewhere.example/x.js"], "data": []}}')).toBe(built);
+      expect(await homeWith('{ not json')).toBe(built);
       // A data URL that could close the attribute makes the list unreadable too.
-      writeFileSync(
-        path.join(root, 'route-preloads.json'),
-        JSON.stringify({ '/': { modules: [], data: ['/api/reviews?x="><script>'] } }),
-      );
-      const hostile = await createTestApp({}, { webRoot: root });
-      try {
-        expect((await hostile.app.inject('/')).body).toBe('<!doctype html><html><head></head><body></body></html>');
-      } finally {
-        await hostile.close();
-      }
+      expect(await homeWith(JSON.stringify({ '/': { modules: [], data: ['/api/reviews?x="><script>'] } }))).toBe(built);
       // The list of the previous release (route → chunks) is not read as this one.
-      writeFileSync(path.join(root, 'route-preloads.json'), '{"/": ["/assets/home-Ab12.js"]}');
-      const old = await createTestApp({}, { webRoot: root });
-      try {
-        expect((await old.app.inject('/')).body).not.toContain('preload');
-      } finally {
-        await old.close();
-      }
+      expect(await homeWith('{"/": ["/assets/home-Ab12.js"]}')).toBe(built);
     } finally {
-      await other.close();
       rmSync(root, { recursive: true, force: true });
     }
   });
