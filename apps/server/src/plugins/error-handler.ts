@@ -66,7 +66,7 @@ export const errorHandlerPlugin = fp(async function errorHandler(app: FastifyIns
         .send(app.spaPage(pathname, search));
     }
     const body: ErrorBody = {
-      error: { code: ErrorCode.NOT_FOUND, message: `No route for ${request.method} ${request.url.split('?')[0]}` },
+      error: { code: ErrorCode.NOT_FOUND, message: `No route for ${request.method} ${pathname}` },
       requestId: request.id,
     };
     return reply.status(404).send(body);
