@@ -84,6 +84,10 @@ export function firstLoadReport(data: RouteDataPreloads): Plugin {
 
       const lines: string[] = [];
       const preloads: Record<string, { modules: string[]; data: string[] }> = {};
+      for (const route of Object.keys(data.routes)) {
+        if (!(route in PUBLIC_ROUTES))
+          logger?.warn(`first-load report: ${route} has first-render data but is not in PUBLIC_ROUTES`);
+      }
       for (const [route, moduleId] of Object.entries(PUBLIC_ROUTES)) {
         const routeChunk = [...chunks].find(([, c]) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(moduleId));
         if (!routeChunk) {

@@ -46,7 +46,7 @@ function spaPages(root: string, indexHtml: string, log: FastifyInstance['log']):
   }
   const parsed = routePreloadsSchema.safeParse(json);
   if (!parsed.success) {
-    log.warn(`${file} is not a route → chunks map; pages are served without route preloads`);
+    log.warn(`${file} is not a route → { modules, data } map; pages are served without route preloads`);
     return () => indexHtml;
   }
   const withLinks = (links: string[]) =>
