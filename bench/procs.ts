@@ -192,6 +192,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const origin = `http://${HOST}:${opts.port}`;
   const env: Record<string, string> = {
     NODE_ENV: 'production',
+    // The bench pays with test cards; production refuses the test gateway unless asked (env.ts).
+    PAYMENTS_GATEWAY: 'test',
     HOST,
     PORT: String(opts.port),
     PUBLIC_URL: origin,

@@ -44,6 +44,12 @@ const EnvSchema = z
     STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
     STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_').optional(),
     STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
+    /**
+     * Which payment gateway takes the money: 'stripe' (needs the STRIPE_* keys) or 'test' (the
+     * built-in gateway that accepts Stripe's test cards). Default: stripe when its keys are set,
+     * else test — except in production, where the test gateway must be asked for by name.
+     */
+    PAYMENTS_GATEWAY: z.enum(['stripe', 'test']).optional(),
     /** Only for tests and local fakes of Stripe's API: where the SDK sends its requests. */
     STRIPE_API_BASE: z.url().optional(),
     UPLOAD_DIR: z.string().min(1).optional(),
@@ -85,6 +91,23 @@ const EnvSchema = z
     if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'AUTH_SECRET is required in production' });
     }
+    if (env.PAYMENTS_GATEWAY === 'stripe' && !env.STRIPE_SECRET_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENTS_GATEWAY'],
+        message: 'PAYMENTS_GATEWAY=stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET',
+      });
+    }
+    // A production server never takes test cards by accident (security issue §11).
+    if (env.NODE_ENV === 'production' && !env.STRIPE_SECRET_KEY && env.PAYMENTS_GATEWAY !== 'test') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENTS_GATEWAY'],
+        message:
+          'production needs a real payment gateway: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and ' +
+          'STRIPE_WEBHOOK_SECRET, or PAYMENTS_GATEWAY=test to take only test cards on purpose',
+      });
+    }
   });
 
 export type RawEnv = z.infer<typeof EnvSchema>;
@@ -99,7 +122,18 @@ export interface Env extends RawEnv {
   uploadDir: string;
   /** Fastify's trustProxy: false, true, a hop count, or a comma list of addresses/CIDRs. */
   trustProxy: boolean | string;
+  /** The gateway that takes payments (PAYMENTS_GATEWAY, or what the keys imply). */
+  paymentsGateway: 'stripe' | 'test';
+  /** Whether the demo data is loaded into an empty database at start-up. */
+  seedDemoData: boolean;
 }
+
+/**
+ * The demo admin's e-mail. In development, when ADMIN_EMAILS is not set, it is the one admin
+ * e-mail, so a newcomer's `npm start` shows every role; anywhere else the demo admin is a plain
+ * account unless ADMIN_EMAILS names it (security issue §1).
+ */
+export const DEMO_ADMIN_EMAIL = 'admin@skillhive.test';
 
 export class EnvError extends Error {
   override name = 'EnvError';
@@ -122,8 +156,13 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const raw = parsed.data;
   const dataDir = path.resolve(raw.DATA_DIR);
   const port = raw.PORT;
+  const adminEmailsSet = cleaned.ADMIN_EMAILS !== undefined;
   return {
     ...raw,
+    ADMIN_EMAILS: !adminEmailsSet && raw.NODE_ENV === 'development' ? [DEMO_ADMIN_EMAIL] : raw.ADMIN_EMAILS,
+    paymentsGateway: raw.PAYMENTS_GATEWAY ?? (raw.STRIPE_SECRET_KEY ? 'stripe' : 'test'),
+    // Never implied in production: there it takes SEED=true (security issue §1).
+    seedDemoData: raw.SEED ?? (!raw.DATABASE_URL && raw.NODE_ENV === 'development'),
     dataDir,
     publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     databaseMode: raw.DATABASE_URL ? 'postgres' : 'embedded',

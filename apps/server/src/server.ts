@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
 import { DataDirLockedError, openDatabase } from './db/client.ts';
-import { seedIfEmpty } from './db/seed.ts';
+import { revokeDemoAdmins, seedIfEmpty } from './db/seed.ts';
 import { EnvError, loadEnv, resolveAuthSecret } from './env.ts';
 import { createStorage } from './modules/uploads/create-storage.ts';
 
@@ -14,10 +14,15 @@ async function main() {
   let redis: Redis | undefined;
   try {
     await database.migrate();
-    const shouldSeed = env.SEED ?? database.kind === 'pglite';
+    // Demo accounts share a published password: none of them keeps admin rights that ADMIN_EMAILS
+    // does not give (security issue §1), whenever they were seeded.
+    const demoted = await revokeDemoAdmins(database.db, env.ADMIN_EMAILS);
+    if (demoted.length > 0) {
+      console.warn(`Removed admin rights from demo accounts not in ADMIN_EMAILS: ${demoted.join(', ')}`);
+    }
     // The demo seed (mostly image encoding on libuv's threads) overlaps building the app; the
     // server listens only once both are done.
-    const seeding = shouldSeed ? seedIfEmpty(database.db, storage) : Promise.resolve(null);
+    const seeding = env.seedDemoData ? seedIfEmpty(database.db, storage, env.ADMIN_EMAILS) : Promise.resolve(null);
     // Awaited below; the handler only stops a seed failure during buildApp from crashing the process
     // as an unhandled rejection before that.
     seeding.catch(() => {});
@@ -28,6 +33,12 @@ async function main() {
       console.log('\nDemo data loaded. Sign in with any of these (password for all: %s):', seeded.password);
       for (const login of seeded.logins) console.log(`  ${login.role.padEnd(8)} ${login.email}`);
       console.log('');
+    }
+    if (env.seedDemoData && env.NODE_ENV === 'production') {
+      app.log.warn(
+        'SEED=true in production: demo accounts with a published password exist in this database. ' +
+          'None of them is an admin unless ADMIN_EMAILS names it; delete them before real users arrive.',
+      );
     }
 
     let closing = false;

@@ -53,7 +53,11 @@ describe('GET /api/classes in production', () => {
     });
 
   beforeAll(async () => {
-    ctx = await createTestApp({ NODE_ENV: 'production', AUTH_SECRET: 'catalogue-cache-test-secret-0123456789' });
+    ctx = await createTestApp({
+      NODE_ENV: 'production',
+      AUTH_SECRET: 'catalogue-cache-test-secret-0123456789',
+      PAYMENTS_GATEWAY: 'test',
+    });
     admin = await createUser(ctx, 'admin');
     teacher = await createUser(ctx, 'teacher');
     await ctx.db

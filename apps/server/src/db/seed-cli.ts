@@ -8,7 +8,7 @@ const env = loadEnv();
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir });
 try {
   await database.migrate();
-  const result = await seedIfEmpty(database.db, createStorage(env));
+  const result = await seedIfEmpty(database.db, createStorage(env), env.ADMIN_EMAILS);
   if (result) {
     console.log(`Demo data loaded. Password for every demo login: ${result.password}`);
     for (const login of result.logins) console.log(`  ${login.role.padEnd(8)} ${login.email}`);

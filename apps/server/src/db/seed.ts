@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq, like, notInArray } from 'drizzle-orm';
 import { CATEGORIES, CATEGORY_LABELS, type Category } from '@skillhive/shared/constants';
 import { hashPassword } from '../modules/auth/password.ts';
 import { processImage } from '../modules/uploads/image-processing.ts';
 import type { ImageStorage } from '../modules/uploads/storage.ts';
+import { DEMO_ADMIN_EMAIL } from '../env.ts';
 import type { Db } from './client.ts';
 import { schema } from './client.ts';
 
@@ -156,14 +157,41 @@ export interface SeedResult {
   logins: { role: 'admin' | 'teacher' | 'student'; email: string }[];
 }
 
-/** Demo data (issue 2 §6) into an empty database; returns null when users already exist. */
-export async function seedIfEmpty(db: Db, storage: ImageStorage): Promise<SeedResult | null> {
+/**
+ * Demo data (issue 2 §6) into an empty database; returns null when users already exist.
+ * `adminEmails` is ADMIN_EMAILS: the demo admin is an admin only when it is named there, since
+ * every demo account's password is published (security issue §1).
+ */
+export async function seedIfEmpty(
+  db: Db,
+  storage: ImageStorage,
+  adminEmails: readonly string[],
+): Promise<SeedResult | null> {
   const [row] = await db.select({ n: count() }).from(schema.users);
   if ((row?.n ?? 0) > 0) return null;
-  return seed(db, storage);
+  return seed(db, storage, adminEmails);
 }
 
-export async function seed(db: Db, storage: ImageStorage): Promise<SeedResult> {
+/**
+ * Takes admin rights from demo accounts (e-mails at DEMO_DOMAIN) that ADMIN_EMAILS does not name,
+ * for databases seeded before that rule; returns their e-mails.
+ */
+export async function revokeDemoAdmins(db: Db, adminEmails: readonly string[]): Promise<string[]> {
+  const rows = await db
+    .update(schema.users)
+    .set({ isAdmin: false, updatedAt: new Date() })
+    .where(
+      and(
+        eq(schema.users.isAdmin, true),
+        like(schema.users.email, `%@${DEMO_DOMAIN}`),
+        adminEmails.length > 0 ? notInArray(schema.users.email, [...adminEmails]) : undefined,
+      ),
+    )
+    .returning({ email: schema.users.email });
+  return rows.map((r) => r.email);
+}
+
+export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly string[]): Promise<SeedResult> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const day = 24 * 60 * 60 * 1000;
   const start = Date.now() - 60 * day;
@@ -174,7 +202,7 @@ export async function seed(db: Db, storage: ImageStorage): Promise<SeedResult> {
   const makePerson = async (role: Person['role'], index: number, n: number): Promise<Person> => {
     const id = randomUUID();
     const name = `${FIRST[n % FIRST.length]} ${LAST[n % LAST.length]}`;
-    const email = role === 'admin' ? `admin@${DEMO_DOMAIN}` : `${role}${index}@${DEMO_DOMAIN}`;
+    const email = role === 'admin' ? DEMO_ADMIN_EMAIL : `${role}${index}@${DEMO_DOMAIN}`;
     const svg = generatedImage(avatarColours[n % avatarColours.length]!, n + 7, 256, 256);
     return { id, name, email, role, image: storage.publicUrl(await storeImage(db, storage, svg, null)) };
   };
@@ -195,7 +223,7 @@ export async function seed(db: Db, storage: ImageStorage): Promise<SeedResult> {
       emailVerified: true,
       image: p.image,
       phone: `+1 555-010-${String(1000 + i).slice(1)}`,
-      isAdmin: p.role === 'admin',
+      isAdmin: p.role === 'admin' && adminEmails.includes(p.email),
       isTeacher: p.role === 'teacher',
       createdAt: new Date(start + i * 3600_000),
     })),
@@ -365,8 +393,12 @@ export async function seed(db: Db, storage: ImageStorage): Promise<SeedResult> {
       .where(eq(schema.classes.id, cls.id));
   }
 
+  const isAdmin = adminEmails.includes(admin.email);
   return {
     password: DEMO_PASSWORD,
-    logins: [admin, teachers[0]!, students[0]!].map((p) => ({ role: p.role, email: p.email })),
+    logins: [
+      ...(isAdmin ? [{ role: 'admin' as const, email: admin.email }] : []),
+      ...[teachers[0]!, students[0]!].map((p) => ({ role: p.role, email: p.email })),
+    ],
   };
 }

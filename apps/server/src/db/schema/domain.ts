@@ -132,9 +132,8 @@ export const enrollments = pgTable(
     classId: uuid('class_id')
       .notNull()
       .references(() => classes.id, { onDelete: 'cascade' }),
-    studentId: text('student_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null once the student's account is deleted: a paid line is a financial record and stays. */
+    studentId: text('student_id').references(() => users.id, { onDelete: 'set null' }),
     studentEmail: text('student_email').notNull(),
     teacherName: text('teacher_name').notNull(),
     title: text('title').notNull(),
@@ -161,9 +160,8 @@ export const payments = pgTable(
   'payments',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    studentId: text('student_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null once the student's account is deleted: payments outlive accounts (DESIGN §4). */
+    studentId: text('student_id').references(() => users.id, { onDelete: 'set null' }),
     email: text('email').notNull(),
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull().default('usd'),

@@ -75,7 +75,8 @@ export async function adjustEnrollmentCount(db: Db, classId: string, delta: 1 | 
 export type EnrollmentRow = {
   id: string;
   classId: string;
-  studentId: string;
+  /** Null once the student deleted their account (a kept financial record). */
+  studentId: string | null;
   studentEmail: string;
   teacherName: string;
   title: string;
@@ -225,4 +226,18 @@ export async function listLinesOfPayments(
     .where(inArray(enrollments.paymentId, paymentIds))
     .orderBy(asc(enrollments.title), asc(enrollments.id));
   return rows.flatMap((r) => (r.paymentId ? [{ ...r, paymentId: r.paymentId }] : []));
+}
+
+/**
+ * A deleted account's enrolments (security issue §10): pending ones are removed with their class
+ * counters; paid ones stay, cut from the person (the foreign key sets student_id null when the
+ * user row goes), with the e-mail replaced by `pseudonym`.
+ */
+export async function forgetStudent(db: Db, studentId: string, pseudonym: string): Promise<void> {
+  const removed = await db
+    .delete(enrollments)
+    .where(and(eq(enrollments.studentId, studentId), eq(enrollments.status, 'pending')))
+    .returning({ classId: enrollments.classId });
+  for (const { classId } of removed) await adjustEnrollmentCount(db, classId, -1);
+  await db.update(enrollments).set({ studentEmail: pseudonym }).where(eq(enrollments.studentId, studentId));
 }

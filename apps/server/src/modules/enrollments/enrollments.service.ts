@@ -140,3 +140,8 @@ export function listLinesOfPayments(db: Db, paymentIds: string[]) {
 export function findUserIdByEmail(db: Db, email: string): Promise<string | null> {
   return repo.findUserIdByEmail(db, email);
 }
+
+/** Before an account is deleted: its cart goes, its paid lines stay without the person (DESIGN §4). */
+export function forgetStudent(db: Db, studentId: string, pseudonym: string): Promise<void> {
+  return repo.forgetStudent(db, studentId, pseudonym);
+}

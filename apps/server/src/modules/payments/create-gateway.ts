@@ -4,9 +4,17 @@ import type { PaymentGateway } from './gateway.ts';
 import { createStripeGateway } from './stripe-gateway.ts';
 import { createTestGateway } from './test-gateway.ts';
 
-/** Stripe when STRIPE_SECRET_KEY is set (env.ts requires its two partners then); else the test gateway. */
+/**
+ * The gateway env.ts chose: Stripe (its keys are then all set), or the test gateway — which a
+ * production server runs only when PAYMENTS_GATEWAY=test says so (env.ts).
+ */
 export function createGateway(env: Env, db: Db, now: () => Date): PaymentGateway {
-  if (env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_WEBHOOK_SECRET) {
+  if (
+    env.paymentsGateway === 'stripe' &&
+    env.STRIPE_SECRET_KEY &&
+    env.STRIPE_PUBLISHABLE_KEY &&
+    env.STRIPE_WEBHOOK_SECRET
+  ) {
     return createStripeGateway({
       secretKey: env.STRIPE_SECRET_KEY,
       publishableKey: env.STRIPE_PUBLISHABLE_KEY,

@@ -54,3 +54,8 @@ export async function recordEvent(db: Db, event: { id: string; type: string }): 
   const rows = await db.insert(gatewayEvents).values(event).onConflictDoNothing().returning({ id: gatewayEvents.id });
   return rows.length > 0;
 }
+
+/** Cuts a deleted account's payments from the person; amounts, classes and dates stay. */
+export async function pseudonymisePaymentsOf(db: Db, studentId: string, pseudonym: string): Promise<void> {
+  await db.update(payments).set({ email: pseudonym }).where(eq(payments.studentId, studentId));
+}

@@ -339,3 +339,11 @@ export async function handleGatewayEvent(
   const fresh = await repo.recordEvent(deps.db, { id: event.id, type: event.type });
   return fresh ? { received: true } : { received: true, duplicate: true };
 }
+
+/**
+ * Before an account is deleted (security issue §10): its payments are financial records and stay,
+ * with the e-mail replaced by `pseudonym`; the foreign key cuts student_id when the user row goes.
+ */
+export function pseudonymisePaymentsOf(db: Db, studentId: string, pseudonym: string): Promise<void> {
+  return repo.pseudonymisePaymentsOf(db, studentId, pseudonym);
+}

@@ -94,3 +94,20 @@ export async function adjustClassRating(db: Db, classId: string, sumDelta: numbe
     })
     .where(eq(classes.id, classId));
 }
+
+/** Removes every review by a student and takes them out of their classes' ratings. */
+export async function deleteReviewsOf(db: Db, studentId: string): Promise<void> {
+  const removed = await db
+    .delete(reviews)
+    .where(eq(reviews.studentId, studentId))
+    .returning({ classId: reviews.classId, rating: reviews.rating });
+  for (const { classId, rating } of removed) {
+    await db
+      .update(classes)
+      .set({
+        ratingSum: sql`${classes.ratingSum} - ${rating}`,
+        reviewCount: sql`greatest(${classes.reviewCount} - 1, 0)`,
+      })
+      .where(eq(classes.id, classId));
+  }
+}

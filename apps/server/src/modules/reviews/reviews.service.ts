@@ -71,3 +71,8 @@ export async function saveReview(
     throw conflict('Please try again');
   });
 }
+
+/** Before an account is deleted: its reviews go, and the ratings they were counted in follow. */
+export function deleteReviewsOf(db: Db, studentId: string): Promise<void> {
+  return repo.deleteReviewsOf(db, studentId);
+}

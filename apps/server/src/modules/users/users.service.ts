@@ -3,6 +3,9 @@ import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
+import { forgetStudent } from '../enrollments/enrollments.service.ts';
+import { pseudonymisePaymentsOf } from '../payments/payments.service.ts';
+import { deleteReviewsOf } from '../reviews/reviews.service.ts';
 import * as repo from './users.repository.ts';
 
 export function toUserProfile(row: repo.UserRow): UserProfile {
@@ -84,11 +87,16 @@ export async function promoteToAdmin(db: Db, actor: Viewer, id: string): Promise
   });
 }
 
+/** What a deleted account's kept financial records show instead of its e-mail. */
+export const DELETED_ACCOUNT_EMAIL = 'deleted-account';
+
 /**
  * Deletes an account (spec §6). Its sessions and sign-in accounts cascade, so it is signed out
- * everywhere at once, and its API tokens stop resolving because the row is gone. An admin cannot
+ * everywhere at once, and its API tokens stop resolving because the row is gone. Its payments and
+ * paid enrolments are financial records and stay, cut from the person (security issue §10), so
+ * teacher and admin figures never change after the fact; its cart and reviews go. An admin cannot
  * delete themself, nor the last admin; a teacher whose classes other students paid for is kept,
- * since deleting them would delete those students' paid enrolments too.
+ * since deleting them would delete those classes and their paid enrolments.
  */
 export async function deleteUser(db: Db, actor: Viewer, id: string): Promise<{ deletedCount: number }> {
   if (id === actor.id) throw conflict('You cannot delete your own account');
@@ -104,6 +112,9 @@ export async function deleteUser(db: Db, actor: Viewer, id: string): Promise<{ d
     if (await repo.teachesPaidEnrollments(tx, id)) {
       throw conflict('This teacher has classes that students have paid for, so the account cannot be deleted');
     }
+    await forgetStudent(tx, id, DELETED_ACCOUNT_EMAIL);
+    await pseudonymisePaymentsOf(tx, id, DELETED_ACCOUNT_EMAIL);
+    await deleteReviewsOf(tx, id);
     const deletedCount = await repo.deleteUser(tx, id);
     await recordAudit(tx, actor, {
       action: 'user.delete',
