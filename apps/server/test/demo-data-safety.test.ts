@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { schema } from '../src/db/client.ts';
-import { DEMO_PASSWORD, revokeDemoAdmins, seedIfEmpty } from '../src/db/seed.ts';
+import { DEMO_PASSWORD, revokeDemoAdmins, seed, seedIfEmpty } from '../src/db/seed.ts';
 import { DEMO_ADMIN_EMAIL, EnvError, loadEnv } from '../src/env.ts';
 import { cookieHeader, createTestApp, type TestContext } from './harness.ts';
 import { freePort, startServerProcess, waitReady, type ServerProcess } from './server-process.ts';
@@ -104,6 +104,44 @@ describe('the demo seed with the demo admin in ADMIN_EMAILS (a newcomer in devel
     expect(seeded?.logins.map((l) => l.role)).toEqual(['admin', 'teacher', 'student']);
     const headers = await signInDemoAdmin(ctx);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/users', headers })).statusCode).toBe(200);
+  });
+});
+
+describe('the demo seed is one transaction (architecture issue §6)', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp();
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+  const users = async () => (await ctx.db.select({ n: count() }).from(schema.users))[0]!.n;
+
+  it('leaves an empty database when it fails part-way, and seeds fully on the next try', async () => {
+    // A fault in the last table the seed writes: everything before it must roll back.
+    await ctx.db.execute(sql`
+      create function fail_review_insert() returns trigger language plpgsql as
+      $$ begin raise exception 'disk full (test)'; end $$`);
+    await ctx.db.execute(sql`
+      create trigger fail_review_insert before insert on reviews
+      for each statement execute function fail_review_insert()`);
+    await expect(seedIfEmpty(ctx.db, ctx.storage, [])).rejects.toThrow();
+    expect(await users()).toBe(0);
+
+    await ctx.db.execute(sql`drop trigger fail_review_insert on reviews`);
+    expect(await seedIfEmpty(ctx.db, ctx.storage, [])).not.toBeNull();
+    expect(await users()).toBe(16);
+  });
+
+  it('seeds once when two seeders start together', async () => {
+    const fresh = await createTestApp();
+    try {
+      const results = await Promise.all([seed(fresh.db, fresh.storage, []), seed(fresh.db, fresh.storage, [])]);
+      expect(results.filter((r) => r !== null)).toHaveLength(1);
+      expect((await fresh.db.select({ n: count() }).from(schema.users))[0]!.n).toBe(16);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, like, notInArray } from 'drizzle-orm';
+import { and, count, eq, like, notInArray, sql } from 'drizzle-orm';
 import { CATEGORIES, CATEGORY_LABELS, type Category } from '@skillhive/shared/constants';
 import { hashPassword } from '../modules/auth/password.ts';
 import { processImage } from '../modules/uploads/image-processing.ts';
@@ -134,21 +134,26 @@ function generatedImage(colours: [string, string], seed: number, width: number, 
   return Buffer.from(svg);
 }
 
-async function storeImage(db: Db, storage: ImageStorage, source: Buffer, ownerId: string | null): Promise<string> {
+type UploadRow = typeof schema.uploads.$inferInsert;
+
+/** Renders and stores a picture; its `uploads` row is collected for the seed's one transaction. */
+async function storeImage(
+  storage: ImageStorage,
+  source: Buffer,
+  ownerId: string | null,
+  uploadRows: UploadRow[],
+): Promise<string> {
   const image = await processImage(source, 40_000_000);
   await storage.put(image.key, image.display, 'image/webp');
   await storage.put(image.thumbKey, image.thumb, 'image/webp');
-  await db
-    .insert(schema.uploads)
-    .values({
-      key: image.key,
-      ownerId,
-      contentType: 'image/webp',
-      width: image.width,
-      height: image.height,
-      bytes: image.display.length,
-    })
-    .onConflictDoNothing();
+  uploadRows.push({
+    key: image.key,
+    ownerId,
+    contentType: 'image/webp',
+    width: image.width,
+    height: image.height,
+    bytes: image.display.length,
+  });
   return image.key;
 }
 
@@ -191,8 +196,15 @@ export async function revokeDemoAdmins(db: Db, adminEmails: readonly string[]): 
   return rows.map((r) => r.email);
 }
 
-export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly string[]): Promise<SeedResult> {
+/**
+ * The pictures are rendered and stored first (storage may be a network call, which must not hold
+ * a database transaction); then every row goes in one transaction, so a crash mid-seed leaves an
+ * empty database, never a half-seeded one. A second seeder (another instance starting at the same
+ * time) waits on the advisory lock, finds users and gives up: null.
+ */
+export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly string[]): Promise<SeedResult | null> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const uploadRows: UploadRow[] = [];
   const day = 24 * 60 * 60 * 1000;
   const start = Date.now() - 60 * day;
 
@@ -204,7 +216,7 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
     const name = `${FIRST[n % FIRST.length]} ${LAST[n % LAST.length]}`;
     const email = role === 'admin' ? DEMO_ADMIN_EMAIL : `${role}${index}@${DEMO_DOMAIN}`;
     const svg = generatedImage(avatarColours[n % avatarColours.length]!, n + 7, 256, 256);
-    return { id, name, email, role, image: storage.publicUrl(await storeImage(db, storage, svg, null)) };
+    return { id, name, email, role, image: storage.publicUrl(await storeImage(storage, svg, null, uploadRows)) };
   };
   // Pictures are generated in parallel (sharp works on the libuv pool): the seed is part of the
   // first start, which should be ready within 5 s (DESIGN §6, measured by bench/).
@@ -214,64 +226,9 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
     ...Array.from({ length: 12 }, (_, k): [Person['role'], number] => ['student', k + 1]),
   ];
   people.push(...(await Promise.all(roles.map(([role, index], n) => makePerson(role, index, n)))));
-
-  await db.insert(schema.users).values(
-    people.map((p, i) => ({
-      id: p.id,
-      name: p.name,
-      email: p.email,
-      emailVerified: true,
-      image: p.image,
-      phone: `+1 555-010-${String(1000 + i).slice(1)}`,
-      isAdmin: p.role === 'admin' && adminEmails.includes(p.email),
-      isTeacher: p.role === 'teacher',
-      createdAt: new Date(start + i * 3600_000),
-    })),
-  );
-  await db.insert(schema.accounts).values(
-    people.map((p) => ({
-      id: randomUUID(),
-      accountId: p.id,
-      providerId: 'credential',
-      userId: p.id,
-      password: passwordHash,
-    })),
-  );
-
   const teachers = people.filter((p) => p.role === 'teacher');
   const students = people.filter((p) => p.role === 'student');
   const admin = people[0]!;
-
-  await db.insert(schema.teacherRequests).values(
-    teachers.map((t, i) => ({
-      userId: t.id,
-      name: t.name,
-      email: t.email,
-      image: t.image,
-      experience: (['experienced', 'mid-level', 'beginner'] as const)[i % 3]!,
-      title: `${CATEGORY_LABELS[CATEGORIES[i]!]} instructor`,
-      category: CATEGORIES[i]!,
-      status: 'approved' as const,
-      decidedBy: admin.id,
-      decidedAt: new Date(start + day),
-      createdAt: new Date(start + 12 * 3600_000),
-    })),
-  );
-  // Two students are waiting for a decision, so the admin screen has work on it.
-  await db.insert(schema.teacherRequests).values(
-    students.slice(0, 2).map((s, i) => ({
-      userId: s.id,
-      name: s.name,
-      email: s.email,
-      image: s.image,
-      experience: 'mid-level' as const,
-      title: i === 0 ? 'Front-end mentor' : 'Data storyteller',
-      category: i === 0 ? ('web-development' as const) : ('data-science' as const),
-      createdAt: new Date(Date.now() - (i + 1) * day),
-    })),
-  );
-
-  // 36 classes: six per category, in all three statuses.
   // Three pictures per category (classes i and i + 3 share one), generated in parallel.
   const classImages = new Map<string, string>();
   await Promise.all(
@@ -279,82 +236,117 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
       [0, 1, 2].map(async (i) => {
         const c = k * 6 + i;
         const svg = generatedImage(CATEGORY_COLOURS[category], i * 13 + c, 1200, 675);
-        classImages.set(`${category}-${i}`, await storeImage(db, storage, svg, teachers[c % teachers.length]!.id));
+        classImages.set(
+          `${category}-${i}`,
+          await storeImage(storage, svg, teachers[c % teachers.length]!.id, uploadRows),
+        );
       }),
     ),
   );
-  const classRows: (typeof schema.classes.$inferInsert & { id: string })[] = [];
-  let c = 0;
-  for (const category of CATEGORIES) {
-    for (let i = 0; i < 6; i++) {
-      const teacher = teachers[c % teachers.length]!;
-      const key = classImages.get(`${category}-${i % 3}`)!;
-      const status = i < 4 ? 'accepted' : i === 4 ? 'pending' : 'rejected';
-      classRows.push({
-        id: randomUUID(),
-        teacherId: teacher.id,
-        teacherName: teacher.name,
-        teacherEmail: teacher.email,
-        title: TOPICS[category][i]!,
-        description: `${TOPICS[category][i]} — a hands-on class in ${CATEGORY_LABELS[category].toLowerCase()}. Weekly live sessions, exercises with feedback, and a final project you can show.`,
-        priceCents: 1900 + ((c * 700) % 8000),
-        imageKey: key,
-        category,
-        status,
-        rejectionReason: status === 'rejected' ? 'Please add a week-by-week outline to the description.' : null,
-        createdAt: new Date(start + (c + 2) * day),
-        updatedAt: new Date(start + (c + 2) * day),
-      });
-      c++;
-    }
-  }
-  await db.insert(schema.classes).values(classRows);
-  const accepted = classRows.filter((r) => r.status === 'accepted');
 
-  // Enrolments: each student has three paid classes (one payment) and one pending in the cart.
-  const enrollmentRows: (typeof schema.enrollments.$inferInsert)[] = [];
-  const paymentRows: (typeof schema.payments.$inferInsert)[] = [];
-  const reviewRows: (typeof schema.reviews.$inferInsert)[] = [];
-  const enrollCounts = new Map<string, number>();
-  const ratings = new Map<string, { sum: number; n: number }>();
-  students.forEach((student, s) => {
-    const chosen = [0, 1, 2, 3].map((k) => accepted[(s * 5 + k * 7) % accepted.length]!);
-    const unique = [...new Map(chosen.map((x) => [x.id, x])).values()];
-    const paid = unique.slice(0, 3);
-    const pending = unique.slice(3);
-    const paymentId = randomUUID();
-    const paidAt = new Date(Date.now() - (s + 1) * 3 * day);
-    const paidEnrollments = paid.map((cls) => ({
-      id: randomUUID(),
-      classId: cls.id,
-      studentId: student.id,
-      studentEmail: student.email,
-      teacherName: cls.teacherName,
-      title: cls.title,
-      imageKey: cls.imageKey,
-      description: cls.description,
-      priceCents: cls.priceCents,
-      status: 'paid' as const,
-      paymentId,
-      paidAt,
-      createdAt: new Date(paidAt.getTime() - 3600_000),
-    }));
-    paymentRows.push({
-      id: paymentId,
-      studentId: student.id,
-      email: student.email,
-      amountCents: paid.reduce((sum, x) => sum + x.priceCents, 0),
-      gateway: 'test',
-      transactionId: `pi_seed_${s + 1}`,
-      cartIds: paidEnrollments.map((e) => e.id),
-      menuItemIds: paid.map((x) => x.id),
-      status: 'succeeded',
-      data: paidAt,
-      createdAt: paidAt,
-    });
-    enrollmentRows.push(...paidEnrollments);
-    for (const cls of pending) {
-      enrollmentRows.push({
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('skillhive-demo-seed'))`);
+    const [existing] = await tx.select({ n: count() }).from(schema.users);
+    if ((existing?.n ?? 0) > 0) return null;
+
+    await tx.insert(schema.users).values(
+      people.map((p, i) => ({
+        id: p.id,
+        name: p.name,
+        email: p.email,
+        emailVerified: true,
+        image: p.image,
+        phone: `+1 555-010-${String(1000 + i).slice(1)}`,
+        isAdmin: p.role === 'admin' && adminEmails.includes(p.email),
+        isTeacher: p.role === 'teacher',
+        createdAt: new Date(start + i * 3600_000),
+      })),
+    );
+    await tx.insert(schema.accounts).values(
+      people.map((p) => ({
+        id: randomUUID(),
+        accountId: p.id,
+        providerId: 'credential',
+        userId: p.id,
+        password: passwordHash,
+      })),
+    );
+    // Owners first: uploads refer to users.
+    await tx.insert(schema.uploads).values(uploadRows).onConflictDoNothing();
+
+    await tx.insert(schema.teacherRequests).values(
+      teachers.map((t, i) => ({
+        userId: t.id,
+        name: t.name,
+        email: t.email,
+        image: t.image,
+        experience: (['experienced', 'mid-level', 'beginner'] as const)[i % 3]!,
+        title: `${CATEGORY_LABELS[CATEGORIES[i]!]} instructor`,
+        category: CATEGORIES[i]!,
+        status: 'approved' as const,
+        decidedBy: admin.id,
+        decidedAt: new Date(start + day),
+        createdAt: new Date(start + 12 * 3600_000),
+      })),
+    );
+    // Two students are waiting for a decision, so the admin screen has work on it.
+    await tx.insert(schema.teacherRequests).values(
+      students.slice(0, 2).map((s, i) => ({
+        userId: s.id,
+        name: s.name,
+        email: s.email,
+        image: s.image,
+        experience: 'mid-level' as const,
+        title: i === 0 ? 'Front-end mentor' : 'Data storyteller',
+        category: i === 0 ? ('web-development' as const) : ('data-science' as const),
+        createdAt: new Date(Date.now() - (i + 1) * day),
+      })),
+    );
+
+    // 36 classes: six per category, in all three statuses.
+    const classRows: (typeof schema.classes.$inferInsert & { id: string })[] = [];
+    let c = 0;
+    for (const category of CATEGORIES) {
+      for (let i = 0; i < 6; i++) {
+        const teacher = teachers[c % teachers.length]!;
+        const key = classImages.get(`${category}-${i % 3}`)!;
+        const status = i < 4 ? 'accepted' : i === 4 ? 'pending' : 'rejected';
+        classRows.push({
+          id: randomUUID(),
+          teacherId: teacher.id,
+          teacherName: teacher.name,
+          teacherEmail: teacher.email,
+          title: TOPICS[category][i]!,
+          description: `${TOPICS[category][i]} — a hands-on class in ${CATEGORY_LABELS[category].toLowerCase()}. Weekly live sessions, exercises with feedback, and a final project you can show.`,
+          priceCents: 1900 + ((c * 700) % 8000),
+          imageKey: key,
+          category,
+          status,
+          rejectionReason: status === 'rejected' ? 'Please add a week-by-week outline to the description.' : null,
+          createdAt: new Date(start + (c + 2) * day),
+          updatedAt: new Date(start + (c + 2) * day),
+        });
+        c++;
+      }
+    }
+    await tx.insert(schema.classes).values(classRows);
+    const accepted = classRows.filter((r) => r.status === 'accepted');
+
+    // Enrolments: each student has three paid classes (one payment) and one pending in the cart.
+    const enrollmentRows: (typeof schema.enrollments.$inferInsert)[] = [];
+    const paymentRows: (typeof schema.payments.$inferInsert)[] = [];
+    const reviewRows: (typeof schema.reviews.$inferInsert)[] = [];
+    const enrollCounts = new Map<string, number>();
+    const ratings = new Map<string, { sum: number; n: number }>();
+    students.forEach((student, s) => {
+      const chosen = [0, 1, 2, 3].map((k) => accepted[(s * 5 + k * 7) % accepted.length]!);
+      const unique = [...new Map(chosen.map((x) => [x.id, x])).values()];
+      const paid = unique.slice(0, 3);
+      const pending = unique.slice(3);
+      const paymentId = randomUUID();
+      const paidAt = new Date(Date.now() - (s + 1) * 3 * day);
+      const paidEnrollments = paid.map((cls) => ({
+        id: randomUUID(),
         classId: cls.id,
         studentId: student.id,
         studentEmail: student.email,
@@ -363,42 +355,72 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
         imageKey: cls.imageKey,
         description: cls.description,
         priceCents: cls.priceCents,
-        status: 'pending',
+        status: 'paid' as const,
+        paymentId,
+        paidAt,
+        createdAt: new Date(paidAt.getTime() - 3600_000),
+      }));
+      paymentRows.push({
+        id: paymentId,
+        studentId: student.id,
+        email: student.email,
+        amountCents: paid.reduce((sum, x) => sum + x.priceCents, 0),
+        gateway: 'test',
+        transactionId: `pi_seed_${s + 1}`,
+        cartIds: paidEnrollments.map((e) => e.id),
+        menuItemIds: paid.map((x) => x.id),
+        status: 'succeeded',
+        data: paidAt,
+        createdAt: paidAt,
       });
-    }
-    for (const cls of unique) enrollCounts.set(cls.id, (enrollCounts.get(cls.id) ?? 0) + 1);
-    // One review per student: 12 reviews.
-    const reviewed = paid[0]!;
-    const rating = 3 + ((s * 7) % 3);
-    reviewRows.push({
-      classId: reviewed.id,
-      studentId: student.id,
-      rating,
-      details: REVIEW_TEXTS[s % REVIEW_TEXTS.length]!,
-      createdAt: new Date(paidAt.getTime() + day),
+      enrollmentRows.push(...paidEnrollments);
+      for (const cls of pending) {
+        enrollmentRows.push({
+          classId: cls.id,
+          studentId: student.id,
+          studentEmail: student.email,
+          teacherName: cls.teacherName,
+          title: cls.title,
+          imageKey: cls.imageKey,
+          description: cls.description,
+          priceCents: cls.priceCents,
+          status: 'pending',
+        });
+      }
+      for (const cls of unique) enrollCounts.set(cls.id, (enrollCounts.get(cls.id) ?? 0) + 1);
+      // One review per student: 12 reviews.
+      const reviewed = paid[0]!;
+      const rating = 3 + ((s * 7) % 3);
+      reviewRows.push({
+        classId: reviewed.id,
+        studentId: student.id,
+        rating,
+        details: REVIEW_TEXTS[s % REVIEW_TEXTS.length]!,
+        createdAt: new Date(paidAt.getTime() + day),
+      });
+      const agg = ratings.get(reviewed.id) ?? { sum: 0, n: 0 };
+      ratings.set(reviewed.id, { sum: agg.sum + rating, n: agg.n + 1 });
     });
-    const agg = ratings.get(reviewed.id) ?? { sum: 0, n: 0 };
-    ratings.set(reviewed.id, { sum: agg.sum + rating, n: agg.n + 1 });
-  });
-  await db.insert(schema.payments).values(paymentRows);
-  await db.insert(schema.enrollments).values(enrollmentRows);
-  await db.insert(schema.reviews).values(reviewRows);
-  for (const cls of classRows) {
-    const agg = ratings.get(cls.id);
-    const enrolled = enrollCounts.get(cls.id) ?? 0;
-    if (enrolled === 0 && !agg) continue;
-    await db
-      .update(schema.classes)
-      .set({ enrollmentCount: enrolled, ratingSum: agg?.sum ?? 0, reviewCount: agg?.n ?? 0 })
-      .where(eq(schema.classes.id, cls.id));
-  }
+    await tx.insert(schema.payments).values(paymentRows);
+    await tx.insert(schema.enrollments).values(enrollmentRows);
+    await tx.insert(schema.reviews).values(reviewRows);
+    for (const cls of classRows) {
+      const agg = ratings.get(cls.id);
+      const enrolled = enrollCounts.get(cls.id) ?? 0;
+      if (enrolled === 0 && !agg) continue;
+      await tx
+        .update(schema.classes)
+        .set({ enrollmentCount: enrolled, ratingSum: agg?.sum ?? 0, reviewCount: agg?.n ?? 0 })
+        .where(eq(schema.classes.id, cls.id));
+    }
 
-  const isAdmin = adminEmails.includes(admin.email);
-  return {
-    password: DEMO_PASSWORD,
-    logins: [
-      ...(isAdmin ? [{ role: 'admin' as const, email: admin.email }] : []),
-      ...[teachers[0]!, students[0]!].map((p) => ({ role: p.role, email: p.email })),
-    ],
-  };
+    const isAdmin = adminEmails.includes(admin.email);
+    return {
+      password: DEMO_PASSWORD,
+      logins: [
+        ...(isAdmin ? [{ role: 'admin' as const, email: admin.email }] : []),
+        ...[teachers[0]!, students[0]!].map((p) => ({ role: p.role, email: p.email })),
+      ],
+    };
+  });
 }
