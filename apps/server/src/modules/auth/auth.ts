@@ -4,7 +4,7 @@ import { genericOAuth } from 'better-auth/plugins';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { schema } from '../../db/client.ts';
-import { hashPassword, verifyPassword } from './password.ts';
+import { hashPassword, needsRehash, verifyPassword } from './password.ts';
 
 /** The header our Fastify wrapper sets to the socket's address (request.ip); see auth.routes.ts. */
 export const CLIENT_IP_HEADER = 'x-skillhive-client-ip';
@@ -56,7 +56,21 @@ export function createAuth(config: AuthConfig) {
       autoSignIn: true,
       minPasswordLength: 6,
       maxPasswordLength: 128,
-      password: { hash: hashPassword, verify: verifyPassword },
+      password: {
+        hash: hashPassword,
+        // A hash in the old encoding or with weaker parameters is replaced once its password has
+        // been proven (decision 013); the stored value itself identifies the account row.
+        verify: async ({ hash, password }) => {
+          const ok = await verifyPassword({ hash, password });
+          if (ok && needsRehash(hash)) {
+            await db
+              .update(schema.accounts)
+              .set({ password: await hashPassword(password), updatedAt: new Date() })
+              .where(eq(schema.accounts.password, hash));
+          }
+          return ok;
+        },
+      },
     },
     user: {
       additionalFields: {
