@@ -113,10 +113,10 @@ describe('POST /api/enrolled', () => {
     }
   });
 
-  it('refuses the teacher’s own class with 403', async () => {
+  it('refuses the teacher’s own class with 409, a business refusal (DESIGN §3)', async () => {
     const cls = await createClass(ctx, teacher);
     const res = await enrol(ctx, teacher, cls.id);
-    expect(res.statusCode).toBe(403);
+    expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toBe('You cannot enrol in your own class');
     expect(await enrolmentsOf(teacher)).toHaveLength(0);
   });
@@ -260,7 +260,7 @@ describe('permission matrix', () => {
   const rows: Row[] = [
     {
       name: 'POST /api/enrolled',
-      expected: { anonymous: 401, student: 201, other: 201, teacher: 403, admin: 201 },
+      expected: { anonymous: 401, student: 201, other: 201, teacher: 409, admin: 201 },
       prepare: async () => {
         const cls = await createClass(ctx, teacher);
         return (role) => ({
@@ -363,7 +363,7 @@ describe('permission matrix', () => {
     },
     {
       name: 'POST /api/reviews',
-      expected: { anonymous: 401, student: 201, other: 403, teacher: 403, admin: 403 },
+      expected: { anonymous: 401, student: 201, other: 409, teacher: 409, admin: 409 },
       prepare: async (owner) => {
         const cls = await createClass(ctx, teacher);
         await buy(ctx, owner, [cls.id]);

@@ -85,15 +85,15 @@ describe('POST /api/reviews', () => {
     expect(counters.ratingSum).toBe(rows.reduce((sum, r) => sum + r.rating, 0));
   });
 
-  it('refuses students without a paid enrolment (403), also with a pending one', async () => {
+  it('refuses students without a paid enrolment (409, a business refusal), also with a pending one', async () => {
     const cls = await createClass(ctx, teacher);
     const student = await createCaller(ctx);
-    expect((await postReview(student, { classId: cls.id, rating: 5 })).statusCode).toBe(403);
+    expect((await postReview(student, { classId: cls.id, rating: 5 })).statusCode).toBe(409);
     await enrolOk(ctx, student, cls.id);
     const res = await postReview(student, { classId: cls.id, rating: 5 });
-    expect(res.statusCode).toBe(403);
+    expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toBe('Only students who paid for this class can review it');
-    expect((await postReview(teacher, { classId: cls.id, rating: 5 })).statusCode).toBe(403);
+    expect((await postReview(teacher, { classId: cls.id, rating: 5 })).statusCode).toBe(409);
     expect((await postReview(null, { classId: cls.id, rating: 5 })).statusCode).toBe(401);
     expect(await classCounters(ctx, cls.id)).toMatchObject({ ratingSum: 0, reviewCount: 0 });
   });

@@ -15,7 +15,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
   );
 }
 
-/** The root route's element: auth needs the router (navigation on 401/403), so it lives here. */
+/** The root route's element: auth needs the router (navigation on 401), so it lives here. */
 export function RouterProviders() {
   return (
     <AuthProvider>

@@ -62,7 +62,7 @@ describe('apiClient', () => {
     });
   });
 
-  it('on 401/403 from a secured call: clears the token, runs the interceptor once, then rethrows', async () => {
+  it('on 401 from a secured call: clears the token, runs the interceptor once, then rethrows', async () => {
     window.localStorage.setItem(ACCESS_TOKEN_KEY, 'stale');
     const handler = vi.fn();
     const dispose = setUnauthorizedHandler(handler);
@@ -83,6 +83,28 @@ describe('apiClient', () => {
     // A public call's 401 (e.g. POST /jwt) is an answer, not a reason to sign out.
     await apiClient.post('/jwt', { email: 'a' }).catch(() => undefined);
     expect(handler).toHaveBeenCalledTimes(1);
+    dispose();
+  });
+
+  it('keeps the session on a 403 or a business refusal: only 401 signs out', async () => {
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, 'live');
+    const handler = vi.fn();
+    const dispose = setUnauthorizedHandler(handler);
+    fetchMock.mockImplementation(async () =>
+      jsonResponse(
+        { error: { code: 'forbidden', message: 'Only admins can do this' }, requestId: 'r' },
+        { status: 403 },
+      ),
+    );
+    await expect(apiClient.get('/users', { secured: true })).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+    fetchMock.mockImplementation(async () =>
+      jsonResponse({ error: { code: 'conflict', message: 'This is your own class' }, requestId: 'r' }, { status: 409 }),
+    );
+    await expect(apiClient.post('/enrolled', { enrollId: 'x' }, { secured: true })).rejects.toMatchObject({
+      status: 409,
+    });
+    expect(handler).not.toHaveBeenCalled();
+    expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('live');
     dispose();
   });
 

@@ -68,9 +68,10 @@ let unauthorizedHandler: UnauthorizedHandler | null = null;
 let unauthorizedInFlight: Promise<void> | null = null;
 
 /**
- * The one interceptor of spec §6/§8: a 401 or 403 from a secured call signs the user out and
- * sends them to /login. The auth provider registers the handler (it owns navigation); several
- * failing calls at once trigger it only once.
+ * The one interceptor of spec §6/§8, narrowed by DESIGN §3: a 401 (`unauthenticated`) from a
+ * secured call signs the user out and sends them to /login. A 403 is a refusal of one action
+ * (the role or the ownership is missing) and stays an error on that screen. The auth provider
+ * registers the handler (it owns navigation); several failing calls at once trigger it only once.
  */
 export function setUnauthorizedHandler(handler: UnauthorizedHandler): () => void {
   unauthorizedHandler = handler;
@@ -97,7 +98,7 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   query?: Record<string, QueryValue>;
-  /** Secured calls carry the bearer token and cookies, and trip the 401/403 interceptor. */
+  /** Secured calls carry the bearer token and cookies, and trip the 401 interceptor. */
   secured?: boolean;
   signal?: AbortSignal;
 }
@@ -185,7 +186,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 
   if (!response.ok) {
     const error = await toApiError(response);
-    if (secured && (response.status === 401 || response.status === 403)) await handleUnauthorized();
+    if (secured && response.status === 401) await handleUnauthorized();
     throw error;
   }
 

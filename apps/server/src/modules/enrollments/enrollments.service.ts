@@ -37,15 +37,15 @@ export function toEnrollment(row: repo.EnrollmentRow, storage: ImageStorage): En
  * Title, image, price, description and teacher name are copied from the class, never read from
  * the request (DESIGN §1.3). One enrolment per student per class (DESIGN §1.4): the unique index
  * with ON CONFLICT DO NOTHING makes a double click — even two concurrent ones — create one row;
- * the second call answers the existing id. Enrolling in one's own class is a 403 (a permission,
- * not a state: it can never become allowed).
+ * the second call answers the existing id. Enrolling in one's own class is a 409, a business
+ * refusal (DESIGN §3): the caller is signed in and may enrol elsewhere.
  */
 export async function enrol(db: Db, viewer: Viewer, classId: string): Promise<CreateEnrollmentResponse> {
   if (!isUuid(classId)) throw notFound('Class');
   return db.transaction(async (tx) => {
     const cls = await repo.findClassForEnrollment(tx, classId);
     if (!cls) throw notFound('Class');
-    if (cls.teacherId === viewer.id) throw forbidden(ENROLLMENT_MESSAGES.ownClass);
+    if (cls.teacherId === viewer.id) throw conflict(ENROLLMENT_MESSAGES.ownClass);
     const existing = await repo.findEnrollmentOfStudentForClass(tx, viewer.id, classId);
     if (existing) return { insertedId: existing.id, created: false, status: existing.status };
     if (cls.status !== 'accepted') throw conflict(ENROLLMENT_MESSAGES.classNotOpen);

@@ -1,6 +1,6 @@
 import { REVIEW_MESSAGES, type CreateReviewResponse, type Review } from '@skillhive/shared/reviews';
 import type { Db } from '../../db/client.ts';
-import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
+import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import * as repo from './reviews.repository.ts';
@@ -46,7 +46,7 @@ export async function saveReview(
 ): Promise<CreateReviewResponse> {
   if (!enrollments.isUuid(input.classId)) throw notFound('Class');
   if (!(await repo.classExists(db, input.classId))) throw notFound('Class');
-  if (!(await enrollments.hasPaidFor(db, viewer.id, input.classId))) throw forbidden(REVIEW_MESSAGES.notPaid);
+  if (!(await enrollments.hasPaidFor(db, viewer.id, input.classId))) throw conflict(REVIEW_MESSAGES.notPaid);
 
   return db.transaction(async (tx) => {
     // Two rounds at most: if a concurrent first post wins the insert, this one edits it.

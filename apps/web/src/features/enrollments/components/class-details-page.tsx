@@ -97,8 +97,7 @@ export function ClassDetailsPage({ classId }: { classId: string }) {
             <p className="grow-0 whitespace-pre-line break-words">{query.data.description}</p>
             <div className="card-actions mt-2 flex-col items-start">
               {isOwnClass ? (
-                // The server refuses enrolling in one's own class (DESIGN §1.4) with a 403, which
-                // would sign the teacher out (spec §8): do not offer it.
+                // The server refuses enrolling in one's own class (DESIGN §1.4, a 409): do not offer it.
                 <p className="grow-0 text-muted">You teach this class.</p>
               ) : null}
               <button
