@@ -12,6 +12,9 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createTokenService } from './modules/auth/token.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { mailRoutes } from './modules/mail/mail.routes.ts';
+import { createSmtpSender } from './modules/mail/mail.transport.ts';
+import { createMailWorker } from './modules/mail/mail.worker.ts';
 import { enrollmentsRoutes } from './modules/enrollments/enrollments.routes.ts';
 import { createGateway } from './modules/payments/create-gateway.ts';
 import type { PaymentGateway } from './modules/payments/gateway.ts';
@@ -135,7 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(enrollmentsRoutes, { db, storage: deps.storage });
   await app.register(paymentsRoutes, { db, gateway, now });
   await app.register(reviewsRoutes, { db, now });
-  await app.register(teacherRequestsRoutes, { db, now });
+  await app.register(teacherRequestsRoutes, { db, now, publicUrl: env.publicUrl });
   await app.register(uploadsRoutes, { db, storage: deps.storage });
   await app.register(classesRoutes, {
     db,
@@ -147,6 +150,24 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(usersRoutes, { db });
   await app.register(auditRoutes, { db });
+  await app.register(mailRoutes, { db, mailboxEnabled: !env.SMTP_URL && env.NODE_ENV !== 'production' });
+
+  // The outbox is sent only where there is somewhere to send it (accounts and e-mail issue §1).
+  if (env.SMTP_URL) {
+    const smtp = createSmtpSender(env.SMTP_URL, env.MAIL_FROM, new URL(env.publicUrl).hostname);
+    const mailWorker = createMailWorker({
+      db,
+      send: smtp.send,
+      log: app.log,
+      intervalMs: env.MAIL_WORKER_INTERVAL_MS,
+      now,
+    });
+    app.addHook('onReady', async () => mailWorker.start());
+    app.addHook('onClose', async () => {
+      await mailWorker.stop();
+      smtp.close();
+    });
+  }
 
   await app.register(staticWebPlugin, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
   return { app, auth };

@@ -64,6 +64,14 @@ const EnvSchema = z
       .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL')
       .optional(),
     TRUST_PROXY: z.string().default('false'),
+    /** E-mail delivery (smtp:// or smtps://). Without it mail waits in the outbox (mailbox page outside production). */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().min(3).default('SkillHive <no-reply@skillhive.test>'),
+    /** How often the mail worker looks at the outbox. */
+    MAIL_WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5_000),
     SEED: bool.optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Rate limits (issue 3 §6). */

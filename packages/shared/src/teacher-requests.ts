@@ -28,3 +28,9 @@ export type TeacherRequestListQuery = z.infer<typeof TeacherRequestListQuery>;
 /** GET /api/teachers/teacher-requests/mine: the caller's latest request, or null if they never applied. */
 export const MyTeacherRequestResponse = TeacherRequest.nullable();
 export type MyTeacherRequestResponse = z.infer<typeof MyTeacherRequestResponse>;
+
+/** PATCH /api/teachers/teacher-requests/:id/reject: an optional reason, e-mailed to the applicant. */
+export const RejectTeacherRequestBody = z.object({
+  reason: z.string().trim().max(500, 'The reason must be at most 500 characters').optional(),
+});
+export type RejectTeacherRequestBody = z.infer<typeof RejectTeacherRequestBody>;

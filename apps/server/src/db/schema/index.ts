@@ -1,2 +1,3 @@
 export * from './auth.ts';
 export * from './domain.ts';
+export * from './mail.ts';

@@ -12,6 +12,7 @@ import {
   CreateTeacherRequestBody,
   MyTeacherRequestResponse,
   TeacherRequest,
+  RejectTeacherRequestBody,
   TeacherRequestListQuery,
 } from '@skillhive/shared/teacher-requests';
 import type { Db } from '../../db/client.ts';
@@ -19,8 +20,11 @@ import { requireAdmin, requireViewer } from '../../lib/authorize.ts';
 import * as service from './teacher-requests.service.ts';
 
 /** Teacher applications (spec §3, §4, §7; DESIGN §1.6). */
-export async function teacherRequestsRoutes(app: FastifyInstance, opts: { db: Db; now: () => Date }) {
-  const { db, now } = opts;
+export async function teacherRequestsRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; now: () => Date; publicUrl: string },
+) {
+  const { db, now, publicUrl } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(
@@ -89,7 +93,7 @@ export async function teacherRequestsRoutes(app: FastifyInstance, opts: { db: Db
     },
     async (request) => {
       const admin = await requireAdmin(request);
-      return service.approveRequest(db, admin, request.params.id, now());
+      return service.approveRequest(db, admin, request.params.id, now(), publicUrl);
     },
   );
 
@@ -99,14 +103,17 @@ export async function teacherRequestsRoutes(app: FastifyInstance, opts: { db: Db
       schema: {
         tags: ['teacher-requests'],
         operationId: 'rejectTeacherRequest',
-        summary: 'Reject a pending teacher request; the applicant may apply again (admins only)',
+        summary:
+          'Reject a pending teacher request, with an optional reason e-mailed to the applicant, who may apply again (admins only)',
         params: IdParam,
+        // Without a body Fastify hands the validator null: the reason is optional.
+        body: RejectTeacherRequestBody.nullish(),
         response: { 200: SuccessResponse },
       },
     },
     async (request) => {
       const admin = await requireAdmin(request);
-      return service.rejectRequest(db, admin, request.params.id, now());
+      return service.rejectRequest(db, admin, request.params.id, now(), publicUrl, request.body?.reason);
     },
   );
 }

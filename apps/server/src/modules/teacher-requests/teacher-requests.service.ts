@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
+import { queueMail, teacherRequestDecidedMail } from '../mail/mail.service.ts';
 import * as repo from './teacher-requests.repository.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -91,8 +92,17 @@ async function decide(
   throw conflict(`This teacher request was already ${existing.status}`);
 }
 
-/** Approves a pending request: the applicant becomes a teacher, admin untouched (DESIGN §1.5), audited. */
-export async function approveRequest(db: Db, admin: Viewer, id: string, now: Date): Promise<{ modifiedCount: number }> {
+/**
+ * Approves a pending request: the applicant becomes a teacher, admin untouched (DESIGN §1.5),
+ * audited, and told by e-mail (queued in the same transaction).
+ */
+export async function approveRequest(
+  db: Db,
+  admin: Viewer,
+  id: string,
+  now: Date,
+  publicUrl: string,
+): Promise<{ modifiedCount: number }> {
   if (!UUID_PATTERN.test(id)) throw notFound('Teacher request');
   return db.transaction(async (tx) => {
     const request = await decide(tx, admin, id, 'approved', now);
@@ -104,12 +114,23 @@ export async function approveRequest(db: Db, admin: Viewer, id: string, now: Dat
       targetLabel: request.email,
       details: { userId: request.userId },
     });
+    await queueMail(tx, request.email, teacherRequestDecidedMail({ publicUrl, name: request.name, approved: true }));
     return { modifiedCount };
   });
 }
 
-/** Rejects a pending request; the applicant may apply again later (DESIGN §1.6). Audited. */
-export async function rejectRequest(db: Db, admin: Viewer, id: string, now: Date): Promise<{ success: true }> {
+/**
+ * Rejects a pending request, with an optional reason the applicant is told by e-mail; they may
+ * apply again later (DESIGN §1.6). Audited.
+ */
+export async function rejectRequest(
+  db: Db,
+  admin: Viewer,
+  id: string,
+  now: Date,
+  publicUrl: string,
+  reason?: string | undefined,
+): Promise<{ success: true }> {
   if (!UUID_PATTERN.test(id)) throw notFound('Teacher request');
   return db.transaction(async (tx) => {
     const request = await decide(tx, admin, id, 'rejected', now);
@@ -118,8 +139,13 @@ export async function rejectRequest(db: Db, admin: Viewer, id: string, now: Date
       targetType: 'teacher_request',
       targetId: request.id,
       targetLabel: request.email,
-      details: { userId: request.userId },
+      details: { userId: request.userId, ...(reason ? { reason } : {}) },
     });
+    await queueMail(
+      tx,
+      request.email,
+      teacherRequestDecidedMail({ publicUrl, name: request.name, approved: false, reason }),
+    );
     return { success: true as const };
   });
 }

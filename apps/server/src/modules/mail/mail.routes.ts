@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { PageQuery, TOTAL_COUNT_HEADER } from '@skillhive/shared/common';
+import type { Db } from '../../db/client.ts';
+import { notFound } from '../../lib/app-error.ts';
+import { requireAdmin } from '../../lib/authorize.ts';
+import { listMailbox } from './mail.service.ts';
+
+const MailboxEntry = z.object({
+  _id: z.string(),
+  kind: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  status: z.string(),
+  attempts: z.number().int(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+});
+
+/**
+ * The development mailbox (accounts and e-mail issue §1): without SMTP_URL, mail stays in the
+ * outbox, and outside production an admin can read it here to follow every link.
+ */
+export async function mailRoutes(app: FastifyInstance, opts: { db: Db; mailboxEnabled: boolean }) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/admin/mailbox',
+    {
+      schema: {
+        tags: ['mail'],
+        operationId: 'listMailbox',
+        summary:
+          'The outbox, newest first: every e-mail the app wrote (admins only; only without SMTP_URL, outside production)',
+        querystring: PageQuery,
+        response: { 200: z.array(MailboxEntry) },
+      },
+    },
+    async (request, reply) => {
+      await requireAdmin(request);
+      if (!opts.mailboxEnabled) throw notFound('Mailbox');
+      const { items, total } = await listMailbox(opts.db, request.query);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return items;
+    },
+  );
+}

@@ -1,0 +1,49 @@
+import type { Db } from '../../db/client.ts';
+import * as repo from './mail.repository.ts';
+import type { RenderedMail } from './mail.templates.ts';
+
+export type { RenderedMail } from './mail.templates.ts';
+export * from './mail.templates.ts';
+
+/**
+ * Queues a message in the outbox. Call it with the transaction of the event that causes the mail:
+ * both commit together, or neither does (accounts and e-mail issue §1).
+ */
+export async function queueMail(db: Db, to: string, mail: RenderedMail): Promise<string> {
+  return repo.insertMail(db, { kind: mail.kind, to, subject: mail.subject, text: mail.text, html: mail.html });
+}
+
+export interface MailboxEntry {
+  _id: string;
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  status: string;
+  attempts: number;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+export async function listMailbox(
+  db: Db,
+  query: { page: number; limit: number },
+): Promise<{ items: MailboxEntry[]; total: number }> {
+  const { rows, total } = await repo.listMail(db, { limit: query.limit, offset: (query.page - 1) * query.limit });
+  return {
+    items: rows.map((row) => ({
+      _id: row.id,
+      kind: row.kind,
+      to: row.to,
+      subject: row.subject,
+      text: row.text,
+      status: row.status,
+      attempts: row.attempts,
+      createdAt: row.createdAt.toISOString(),
+      sentAt: row.sentAt ? row.sentAt.toISOString() : null,
+    })),
+    total,
+  };
+}
+
+export { countPending } from './mail.repository.ts';

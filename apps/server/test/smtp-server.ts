@@ -1,0 +1,52 @@
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+/**
+ * A real SMTP server on loopback for the mail tests (accounts and e-mail issue): it accepts every
+ * message and keeps it parsed, so tests read what a person's mail client would show.
+ */
+export interface TestSmtpServer {
+  port: number;
+  url: string;
+  messages: ParsedMail[];
+  /** Resolves once `count` messages have arrived (or rejects after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
+  close(): Promise<void>;
+}
+
+export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
+  const messages: ParsedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          messages.push(mail);
+          callback();
+        })
+        .catch((error: Error) => callback(error));
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  return {
+    port: actualPort,
+    url: `smtp://127.0.0.1:${actualPort}`,
+    messages,
+    async waitFor(count, timeoutMs = 15_000) {
+      const until = Date.now() + timeoutMs;
+      while (messages.length < count) {
+        if (Date.now() > until) throw new Error(`expected ${count} mails, got ${messages.length}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return messages;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
