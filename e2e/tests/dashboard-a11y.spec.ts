@@ -19,7 +19,16 @@ async function screensFor(page: Page, role: Role): Promise<string[]> {
   if (role === 'teacher') {
     return ['teacherHome', 'addClasses', 'myClass', `updateItem/${id}`, `my-class/${id}`, 'profile'];
   }
-  return ['adminHome', 'users', 'teacherRequest', 'allClasses', `seeProgressDetails/${id}`, 'audit', 'profile'];
+  return [
+    'adminHome',
+    'users',
+    'teacherRequest',
+    'allClasses',
+    `seeProgressDetails/${id}`,
+    'audit',
+    'mailbox',
+    'profile',
+  ];
 }
 
 async function openScreen(page: Page, path: string) {

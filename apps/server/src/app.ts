@@ -79,6 +79,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   const gateway = deps.gateway ?? createGateway(env, db, now);
+  // Without SMTP, mail waits in the outbox; outside production admins can read it there.
+  const mailboxEnabled = !env.SMTP_URL && env.NODE_ENV !== 'production';
   const isStripe = gateway.name === 'stripe';
   await app.register(errorHandlerPlugin);
   await app.register(securityPlugin, { stripe: isStripe, secure: env.publicUrl.startsWith('https://') });
@@ -132,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       oidc: env.OIDC_ISSUER ? { name: env.OIDC_NAME } : null,
     },
     payments: { gateway: gateway.name, publishableKey: gateway.publishableKey },
+    mailbox: mailboxEnabled,
   });
 
   // Feature modules (STYLE.md: modules/<feature>/<feature>.routes.ts) register here.
@@ -150,7 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(usersRoutes, { db });
   await app.register(auditRoutes, { db });
-  await app.register(mailRoutes, { db, mailboxEnabled: !env.SMTP_URL && env.NODE_ENV !== 'production' });
+  await app.register(mailRoutes, { db, mailboxEnabled });
 
   // The outbox is sent only where there is somewhere to send it (accounts and e-mail issue §1).
   if (env.SMTP_URL) {

@@ -60,8 +60,8 @@ describe('with an SMTP server', () => {
     expect(mail!.to).toMatchObject({ text: applicant.email });
     expect(mail!.subject).toBe('You can teach on SkillHive now — SkillHive');
     expect(mail!.text).toContain('Hello Ada Applicant,');
-    expect(mail!.text).toContain('http://localhost:3000/dashboard/add-classes');
-    expect(mail!.html).toContain('href="http://localhost:3000/dashboard/add-classes"');
+    expect(mail!.text).toContain('http://localhost:3000/dashboard/addClasses');
+    expect(mail!.html).toContain('href="http://localhost:3000/dashboard/addClasses"');
     const [row] = await outbox(ctx);
     expect(mail!.messageId).toBe(`<${row!.id}@localhost>`);
     expect(row).toMatchObject({ status: 'sent', attempts: 1 });
@@ -198,7 +198,7 @@ describe('the mailbox page (no SMTP_URL)', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-total-count']).toBe('1');
     expect(res.json()[0]).toMatchObject({ to: applicant.email, kind: 'teacher-request-approved', status: 'pending' });
-    expect(res.json()[0].text).toContain('http://localhost:3000/dashboard/add-classes');
+    expect(res.json()[0].text).toContain('http://localhost:3000/dashboard/addClasses');
 
     expect(
       (await ctx.app.inject({ method: 'GET', url: '/api/admin/mailbox', headers: applicant.headers })).statusCode,

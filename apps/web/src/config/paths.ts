@@ -21,6 +21,7 @@ export const paths = {
     payment: '/dashboard/payment',
     profile: '/dashboard/profile',
     audit: '/dashboard/audit',
+    mailbox: '/dashboard/mailbox',
     contact: '/dashboard/contact',
     classDetails: (id: string) => `/dashboard/classDetails/${encodeURIComponent(id)}`,
     updateItem: (id: string) => `/dashboard/updateItem/${encodeURIComponent(id)}`,

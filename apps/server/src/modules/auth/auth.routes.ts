@@ -16,6 +16,8 @@ export interface AuthRoutesOptions {
   limits: { authPerIp: Limiter; loginFailures: Limiter; tokens: Limiter };
   providers: { google: boolean; oidc: { name: string } | null };
   payments: { gateway: 'test' | 'stripe'; publishableKey: string | null };
+  /** Whether admins can read the outbox at /api/admin/mailbox (no SMTP_URL, not production). */
+  mailbox: boolean;
 }
 
 function validationError(error: z.core.$ZodError): AppError {
@@ -208,15 +210,16 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
       schema: {
         tags: ['auth'],
         operationId: 'getPublicConfig',
-        summary: 'Which sign-in providers and payment gateway the web app should offer (public)',
+        summary: 'Which sign-in providers, payment gateway and mailbox the web app should offer (public)',
         response: {
           200: z.object({
             auth: z.object({ google: z.boolean(), oidc: z.object({ name: z.string() }).nullable() }),
             payments: z.object({ gateway: z.enum(['test', 'stripe']), publishableKey: z.string().nullable() }),
+            mailbox: z.boolean(),
           }),
         },
       },
     },
-    async () => ({ auth: opts.providers, payments: opts.payments }),
+    async () => ({ auth: opts.providers, payments: opts.payments, mailbox: opts.mailbox }),
   );
 }

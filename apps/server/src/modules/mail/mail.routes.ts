@@ -2,22 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PageQuery, TOTAL_COUNT_HEADER } from '@skillhive/shared/common';
+import { MailboxEntry } from '@skillhive/shared/mail';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/app-error.ts';
 import { requireAdmin } from '../../lib/authorize.ts';
 import { listMailbox } from './mail.service.ts';
-
-const MailboxEntry = z.object({
-  _id: z.string(),
-  kind: z.string(),
-  to: z.string(),
-  subject: z.string(),
-  text: z.string(),
-  status: z.string(),
-  attempts: z.number().int(),
-  createdAt: z.string(),
-  sentAt: z.string().nullable(),
-});
 
 /**
  * The development mailbox (accounts and e-mail issue §1): without SMTP_URL, mail stays in the

@@ -1,3 +1,4 @@
+import type { MailboxEntry } from '@skillhive/shared/mail';
 import type { Db } from '../../db/client.ts';
 import * as repo from './mail.repository.ts';
 import type { RenderedMail } from './mail.templates.ts';
@@ -13,18 +14,6 @@ export async function queueMail(db: Db, to: string, mail: RenderedMail): Promise
   return repo.insertMail(db, { kind: mail.kind, to, subject: mail.subject, text: mail.text, html: mail.html });
 }
 
-export interface MailboxEntry {
-  _id: string;
-  kind: string;
-  to: string;
-  subject: string;
-  text: string;
-  status: string;
-  attempts: number;
-  createdAt: string;
-  sentAt: string | null;
-}
-
 export async function listMailbox(
   db: Db,
   query: { page: number; limit: number },
@@ -37,7 +26,7 @@ export async function listMailbox(
       to: row.to,
       subject: row.subject,
       text: row.text,
-      status: row.status,
+      status: row.status === 'sent' ? 'sent' : 'pending',
       attempts: row.attempts,
       createdAt: row.createdAt.toISOString(),
       sentAt: row.sentAt ? row.sentAt.toISOString() : null,

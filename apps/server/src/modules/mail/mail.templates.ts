@@ -52,7 +52,7 @@ export function teacherRequestDecidedMail(input: {
       subject: 'You can teach on SkillHive now',
       greeting: `Hello ${input.name},`,
       paragraphs: ['Your application to teach was approved. You can add your first class from your dashboard.'],
-      action: { label: 'Add a class', url: `${input.publicUrl}/dashboard/add-classes` },
+      action: { label: 'Add a class', url: `${input.publicUrl}/dashboard/addClasses` },
     });
   }
   return layout({

@@ -41,6 +41,7 @@ export const dashboardRoute: RouteObject = {
             { path: 'allClasses', lazy: () => import('./all-classes.tsx') },
             { path: 'seeProgressDetails/:id', lazy: () => import('./see-progress-details.tsx') },
             { path: 'audit', lazy: () => import('./audit.tsx') },
+            { path: 'mailbox', lazy: () => import('./mailbox.tsx') },
           ],
         },
       ],

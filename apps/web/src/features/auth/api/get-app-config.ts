@@ -5,6 +5,8 @@ import { apiClient } from '../../../lib/api-client.ts';
 export interface AppConfig {
   auth: { google: boolean; oidc: { name: string } | null };
   payments: { gateway: 'test' | 'stripe'; publishableKey: string | null };
+  /** Admins can read the outbox (no SMTP server configured, not production). */
+  mailbox: boolean;
 }
 
 export const appConfigQueryOptions = () =>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet } from 'react-router';
+import { useAppConfig } from '../../auth/api/get-app-config.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { DASHBOARD_MENUS, SHARED_MENU, type MenuItem } from './dashboard-menu.ts';
 
@@ -24,6 +25,8 @@ function MenuList({ items, onNavigate }: { items: MenuItem[]; onNavigate?: () =>
 
 function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
   const { role, roleLoading } = useAuth();
+  const config = useAppConfig();
+  const items = DASHBOARD_MENUS[role].filter((item) => !item.requires || config.data?.[item.requires] === true);
   if (roleLoading) {
     return (
       <div className="flex flex-col gap-2 p-2" aria-hidden="true">
@@ -36,7 +39,7 @@ function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
   return (
     <nav aria-label="Dashboard">
       <ul className="menu w-full gap-1">
-        <MenuList items={DASHBOARD_MENUS[role]} {...(onNavigate ? { onNavigate } : {})} />
+        <MenuList items={items} {...(onNavigate ? { onNavigate } : {})} />
       </ul>
       <div className="divider my-1 before:bg-white/30 after:bg-white/30" aria-hidden="true" />
       <ul className="menu w-full gap-1" aria-label="SkillHive">

@@ -4,6 +4,8 @@ import { paths } from '../../../config/paths.ts';
 export interface MenuItem {
   to: string;
   label: string;
+  /** Shown only when the deployment offers it (GET /api/config). */
+  requires?: 'mailbox';
 }
 
 /** spec §2 side menus (plus the audit log for admins, issue 7); admin first, else teacher, else student. */
@@ -14,6 +16,7 @@ export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
     { to: paths.dashboard.users, label: 'Users' },
     { to: paths.dashboard.allClasses, label: 'All Classes' },
     { to: paths.dashboard.audit, label: 'Audit Log' },
+    { to: paths.dashboard.mailbox, label: 'Mailbox', requires: 'mailbox' },
     { to: paths.dashboard.profile, label: 'Profile' },
   ],
   teacher: [

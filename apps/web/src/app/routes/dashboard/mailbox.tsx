@@ -1,0 +1,1 @@
+export { Mailbox as Component } from '../../../features/mail/components/mailbox.tsx';
