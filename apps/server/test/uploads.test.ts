@@ -81,7 +81,8 @@ let ctx: TestContext;
 let student: TestUser;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
+  // One student uploads every picture of this file; the per-user limit has its own tests (upload-limits).
+  ctx = await createTestApp({ RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' });
   student = await createUser(ctx, 'student');
 });
 afterAll(async () => {
