@@ -144,12 +144,11 @@ describe('bounded image processing (UPLOAD_CONCURRENCY=1, UPLOAD_QUEUE_LENGTH=1)
       ),
     );
     const settled: number[] = [];
-    const uploads = heavy.map((bytes) =>
-      uploadRequest(ctx, student, bytes).then((res) => {
-        settled.push(res.statusCode);
-        return res;
-      }),
-    );
+    const uploads = heavy.map(async (bytes) => {
+      const res = await uploadRequest(ctx, student, bytes);
+      settled.push(res.statusCode);
+      return res;
+    });
 
     // The one past the pipeline and the queue is refused at once, before any decoding...
     const refused = await Promise.race(uploads);
@@ -268,7 +267,12 @@ describe('collection of unused images', () => {
     const remaining = await ctx.db
       .select({ key: schema.uploads.key })
       .from(schema.uploads)
-      .where(inArray(schema.uploads.key, [fresh, ...old].map((u) => u.key)));
+      .where(
+        inArray(
+          schema.uploads.key,
+          [fresh, ...old].map((u) => u.key),
+        ),
+      );
     expect(remaining).toHaveLength(5);
   });
 
@@ -277,7 +281,10 @@ describe('collection of unused images', () => {
     const first = await uploadKey(picture);
     await age(first.key, hoursAgo(48));
     // Uploaded again now: the form about to use it must not lose it to the collector.
-    await ctx.db.update(schema.uploads).set({ createdAt: hoursAgo(48) }).where(eq(schema.uploads.key, first.key));
+    await ctx.db
+      .update(schema.uploads)
+      .set({ createdAt: hoursAgo(48) })
+      .where(eq(schema.uploads.key, first.key));
     const again = await uploadKey(picture);
     expect(again.key).toBe(first.key);
     const collectedLater = await collectUnusedImages({

@@ -34,8 +34,9 @@ export function createLimiter(options: {
         insuranceLimiter: new RateLimiterMemory(base),
       })
     : new RateLimiterMemory(base);
+  const message = options.message ?? 'Too many attempts. Please wait a few minutes and try again.';
   const tooMany = (res: RateLimiterRes) =>
-    new AppError(ErrorCode.RATE_LIMITED, options.message ?? 'Too many attempts. Please wait a few minutes and try again.', {
+    new AppError(ErrorCode.RATE_LIMITED, message, {
       headers: { 'retry-after': String(Math.max(1, Math.ceil(res.msBeforeNext / 1000))) },
     });
   return {

@@ -1,6 +1,12 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { IMAGE_KEY_PATTERN, IMMUTABLE_CACHE_CONTROL, UPLOAD_ROUTE_PREFIX, type ImageStorage } from './storage.ts';
 
 export interface S3StorageOptions {

@@ -60,9 +60,7 @@ const IMAGE_REFERENCES: readonly { column: AnyPgColumn; holds: 'key' | 'url' }[]
 export function isUnreferencedImage(key: SQL | AnyPgColumn): SQL {
   const conditions = IMAGE_REFERENCES.map(({ column, holds }) => {
     const match =
-      holds === 'key'
-        ? sql`${column} = ${key}`
-        : sql`substring(${column} from '[0-9a-f]{64}') = left(${key}, 64)`;
+      holds === 'key' ? sql`${column} = ${key}` : sql`substring(${column} from '[0-9a-f]{64}') = left(${key}, 64)`;
     return sql`not exists (select 1 from ${column.table} where ${match})`;
   });
   return and(...conditions)!;
@@ -70,9 +68,9 @@ export function isUnreferencedImage(key: SQL | AnyPgColumn): SQL {
 
 /** Whether any referencing column uses the image `key` (the same condition the collector uses). */
 export async function isImageReferenced(db: Db, key: string): Promise<boolean> {
-  const result = (await db.execute(
-    sql`select ${isUnreferencedImage(sql`${key}::text`)} as unused`,
-  )) as unknown as { rows: { unused: boolean }[] };
+  const result = (await db.execute(sql`select ${isUnreferencedImage(sql`${key}::text`)} as unused`)) as unknown as {
+    rows: { unused: boolean }[];
+  };
   return result.rows[0]?.unused === false;
 }
 
