@@ -64,6 +64,19 @@ async function storedBytes(ctx: TestContext, ownerId: string, bytes: number) {
   });
 }
 
+/**
+ * One app for the quota and the collector suites (each app costs a migrated database): a 1 MB
+ * quota, no rate limit to speak of, the collector called directly only.
+ */
+let shared: Promise<TestContext> | undefined;
+const quotaAndCollectionApp = () =>
+  (shared ??= createTestApp({
+    UPLOAD_QUOTA_MB: '1',
+    RATE_LIMIT_UPLOADS_PER_MINUTE: '1000',
+    UPLOAD_GC_INTERVAL_MINUTES: '0',
+  }));
+afterAll(async () => (await shared)?.close());
+
 describe('per-user upload rate limit', () => {
   let ctx: TestContext;
   beforeAll(async () => {
@@ -90,9 +103,8 @@ describe('per-user upload rate limit', () => {
 describe('per-user storage quota', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestApp({ UPLOAD_QUOTA_MB: '1', RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' });
+    ctx = await quotaAndCollectionApp();
   });
-  afterAll(async () => ctx?.close());
 
   it('refuses a user whose stored images fill the quota with 413 and a message, storing nothing', async () => {
     const student = await createUser(ctx, 'student');
@@ -135,17 +147,15 @@ describe('bounded image processing (UPLOAD_CONCURRENCY=1, UPLOAD_QUEUE_LENGTH=1)
 
   it('answers other requests while uploads are queued, and refuses the third concurrent upload with 503', async () => {
     const student = await createUser(ctx, 'student');
-    // 36 megapixels each: a few hundred milliseconds of decoding and resizing apiece.
-    const heavy = await Promise.all(
-      [10, 20, 30].map((r) =>
-        sharp({ create: { width: 6000, height: 6000, channels: 3, background: { r, g: 200, b: 30 } } })
-          .jpeg({ quality: 60 })
-          .toBuffer(),
-      ),
-    );
+    // 36 megapixels: a few hundred milliseconds of decoding and resizing per upload.
+    const heavy = await sharp({
+      create: { width: 6000, height: 6000, channels: 3, background: { r: 10, g: 200, b: 30 } },
+    })
+      .jpeg({ quality: 60 })
+      .toBuffer();
     const settled: number[] = [];
-    const uploads = heavy.map(async (bytes) => {
-      const res = await uploadRequest(ctx, student, bytes);
+    const uploads = [1, 2, 3].map(async () => {
+      const res = await uploadRequest(ctx, student, heavy);
       settled.push(res.statusCode);
       return res;
     });
@@ -177,10 +187,9 @@ describe('collection of unused images', () => {
   const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
 
   beforeAll(async () => {
-    ctx = await createTestApp({ RATE_LIMIT_UPLOADS_PER_MINUTE: '1000', UPLOAD_GC_INTERVAL_MINUTES: '0' });
+    ctx = await quotaAndCollectionApp();
     teacher = await createUser(ctx, 'teacher');
   });
-  afterAll(async () => ctx?.close());
 
   async function uploadKey(bytes?: Buffer): Promise<{ key: string; displayUrl: string; thumbUrl: string }> {
     const res = await uploadRequest(ctx, teacher, bytes ?? (await distinctPng()));
