@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
+import { UPLOAD_MESSAGES } from '@skillhive/shared/uploads';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
 import type { ImageStorage } from './modules/uploads/storage.ts';
@@ -22,6 +23,9 @@ import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { classesRoutes } from './modules/classes/classes.routes.ts';
 import { teacherRequestsRoutes } from './modules/teacher-requests/teacher-requests.routes.ts';
+import { createImageCollector } from './modules/uploads/image-collector.ts';
+import { limitSharpThreads } from './modules/uploads/image-processing.ts';
+import { createProcessingQueue } from './modules/uploads/processing-queue.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -142,7 +146,34 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(paymentsRoutes, { db, gateway, now });
   await app.register(reviewsRoutes, { db, now });
   await app.register(teacherRequestsRoutes, { db, now, publicUrl: env.publicUrl });
-  await app.register(uploadsRoutes, { db, storage: deps.storage });
+  limitSharpThreads(env.UPLOAD_CONCURRENCY);
+  await app.register(uploadsRoutes, {
+    db,
+    storage: deps.storage,
+    limits: {
+      quotaBytes: env.UPLOAD_QUOTA_MB * 1024 * 1024,
+      queue: createProcessingQueue({ concurrency: env.UPLOAD_CONCURRENCY, maxQueued: env.UPLOAD_QUEUE_LENGTH }),
+      now,
+    },
+    uploadsPerUser: createLimiter({
+      name: 'uploads',
+      points: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
+      durationSeconds: 60,
+      redis: deps.redis,
+      message: UPLOAD_MESSAGES.rateLimited,
+    }),
+  });
+  // Unused images are removed after a grace period, on every instance in turn (advisory lock).
+  const imageCollector = createImageCollector({
+    db,
+    storage: deps.storage,
+    now,
+    graceHours: env.UPLOAD_GC_GRACE_HOURS,
+    intervalMs: env.UPLOAD_GC_INTERVAL_MINUTES * 60_000,
+    log: app.log,
+  });
+  app.addHook('onReady', async () => imageCollector.start());
+  app.addHook('onClose', async () => imageCollector.stop());
   await app.register(classesRoutes, {
     db,
     storage: deps.storage,

@@ -79,6 +79,13 @@ const EnvSchema = z
     RATE_LIMIT_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(100),
     RATE_LIMIT_TOKENS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /** Uploads: rate, quota, bounded processing and collection of unused images (uploads module). */
+    RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+    UPLOAD_QUOTA_MB: z.coerce.number().positive().default(100),
+    UPLOAD_CONCURRENCY: z.coerce.number().int().min(1).default(2),
+    UPLOAD_QUEUE_LENGTH: z.coerce.number().int().min(0).default(8),
+    UPLOAD_GC_GRACE_HOURS: z.coerce.number().min(0).default(24),
+    UPLOAD_GC_INTERVAL_MINUTES: z.coerce.number().min(0).default(60),
   })
   .superRefine((env, ctx) => {
     const pairs: [string, string][] = [

@@ -81,7 +81,8 @@ let ctx: TestContext;
 let student: TestUser;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
+  // One student uploads every picture of this file; the per-user limit has its own tests (upload-limits).
+  ctx = await createTestApp({ RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' });
   student = await createUser(ctx, 'student');
 });
 afterAll(async () => {
@@ -367,6 +368,12 @@ describe('S3-compatible storage', () => {
           res.writeHead(200, { etag: '"fake"' }).end();
           return;
         }
+        if (req.method === 'DELETE') {
+          // S3 answers 204 whether or not the key existed.
+          objects.delete(path);
+          res.writeHead(204).end();
+          return;
+        }
         const object = objects.get(path);
         if (req.method === 'GET' && object) {
           res.writeHead(200, { 'content-type': object.type, 'content-length': object.body.length }).end(object.body);
@@ -448,6 +455,17 @@ describe('S3-compatible storage', () => {
         headers: teacher.headers,
       });
       expect(item.json().image).toBe(displayUrl);
+    });
+
+    it('deletes an object from the bucket, and a key already gone is not an error', async () => {
+      const key = `${'d'.repeat(64)}.webp`;
+      await s3.storage.put(key, Buffer.from('webp bytes'), 'image/webp');
+      expect(objects.has(`/skillhive-images/${key}`)).toBe(true);
+      await s3.storage.delete(key);
+      expect(objects.has(`/skillhive-images/${key}`)).toBe(false);
+      expect(requests.at(-1)).toMatchObject({ method: 'DELETE', path: `/skillhive-images/${key}` });
+      await expect(s3.storage.delete(key)).resolves.toBeUndefined();
+      expect(await s3.storage.get(key)).toBeNull();
     });
   });
 });

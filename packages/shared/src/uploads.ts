@@ -13,6 +13,13 @@ export const UPLOAD_MESSAGES = {
   tooManyPixels: 'The image must be at most 40 megapixels',
   unsupported: 'Upload a JPEG, PNG, WebP, GIF or AVIF image',
   unreadable: 'The image could not be read',
+  /** Per-user storage quota (UPLOAD_QUOTA_MB) used up. */
+  quotaExceeded:
+    'You have used all your image storage. Images that no class or profile uses are removed after a day; please try again later.',
+  /** Per-user upload rate limit (RATE_LIMIT_UPLOADS_PER_MINUTE). */
+  rateLimited: 'You are uploading images too quickly. Please wait a minute and try again.',
+  /** The server's image-processing queue is full. */
+  busy: 'The server is busy processing other images. Please try again in a few seconds.',
 } as const;
 
 /** POST /api/uploads/images answers as the spec's image host did (spec §7). */

@@ -21,6 +21,8 @@ export function createLimiter(options: {
   points: number;
   durationSeconds: number;
   redis?: Redis | undefined;
+  /** What a 429 tells the user; default: a message about sign-in attempts. */
+  message?: string | undefined;
 }): Limiter {
   const base = { keyPrefix: `skillhive:${options.name}`, points: options.points, duration: options.durationSeconds };
   // With Redis unreachable, each instance counts in its own memory rather than failing sign-ins.
@@ -32,8 +34,9 @@ export function createLimiter(options: {
         insuranceLimiter: new RateLimiterMemory(base),
       })
     : new RateLimiterMemory(base);
+  const message = options.message ?? 'Too many attempts. Please wait a few minutes and try again.';
   const tooMany = (res: RateLimiterRes) =>
-    new AppError(ErrorCode.RATE_LIMITED, 'Too many attempts. Please wait a few minutes and try again.', {
+    new AppError(ErrorCode.RATE_LIMITED, message, {
       headers: { 'retry-after': String(Math.max(1, Math.ceil(res.msBeforeNext / 1000))) },
     });
   return {

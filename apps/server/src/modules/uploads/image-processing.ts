@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 
@@ -12,6 +13,19 @@ export interface ProcessedImage {
   thumb: Buffer;
   width: number;
   height: number;
+}
+
+/** The thumbnail stored beside a display image (`<sha256>.webp` → `<sha256>-480.webp`). */
+export function thumbKeyOf(key: string): string {
+  return key.replace(/\.webp$/, `-${THUMB_WIDTH}.webp`);
+}
+
+/**
+ * libvips threads per sharp pipeline. With `pipelines` run at once (UPLOAD_CONCURRENCY), the
+ * threads together stay about the number of cores, leaving the event loop and database a share.
+ */
+export function limitSharpThreads(pipelines: number): void {
+  sharp.concurrency(Math.max(1, Math.floor(availableParallelism() / pipelines)));
 }
 
 /**
@@ -33,7 +47,7 @@ export async function processImage(input: Buffer, limitInputPixels: number): Pro
   const hash = createHash('sha256').update(display.data).digest('hex');
   return {
     key: `${hash}.webp`,
-    thumbKey: `${hash}-${THUMB_WIDTH}.webp`,
+    thumbKey: thumbKeyOf(`${hash}.webp`),
     display: display.data,
     thumb,
     width: display.info.width,

@@ -1,6 +1,12 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { IMAGE_KEY_PATTERN, IMMUTABLE_CACHE_CONTROL, UPLOAD_ROUTE_PREFIX, type ImageStorage } from './storage.ts';
 
 export interface S3StorageOptions {
@@ -81,6 +87,14 @@ export function createS3Storage(options: S3StorageOptions, client: S3Client = cr
       } catch (error) {
         if (isMissingObject(error)) return null;
         throw error;
+      }
+    },
+    async delete(key) {
+      try {
+        // S3 answers 204 for a key it does not have; some compatible services answer 404.
+        await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: objectKeyFor(key) }));
+      } catch (error) {
+        if (!isMissingObject(error)) throw error;
       }
     },
     publicUrl: (key) => s3PublicUrl(options.publicUrl, key),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -9,6 +9,8 @@ export interface ImageStorage {
   put(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /** A stream of the stored bytes, or null when the key is unknown. */
   get(key: string): Promise<{ body: Readable; size: number } | null>;
+  /** Removes the object stored under `key`; a key already gone is not an error (idempotent). */
+  delete(key: string): Promise<void>;
   /** The address a browser loads the image from. */
   publicUrl(key: string): string;
 }
@@ -42,6 +44,9 @@ export function createLocalStorage(dir: string): ImageStorage {
       } catch {
         return null;
       }
+    },
+    async delete(key) {
+      await rm(fileOf(key), { force: true });
     },
     publicUrl: (key) => `${UPLOAD_ROUTE_PREFIX}${key}`,
   };

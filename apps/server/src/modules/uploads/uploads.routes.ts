@@ -7,12 +7,16 @@ import { UPLOAD_FIELD, UPLOAD_MESSAGES, UploadResponse } from '@skillhive/shared
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, notFound } from '../../lib/app-error.ts';
 import { requireViewer } from '../../lib/authorize.ts';
+import type { Limiter } from '../../lib/rate-limit.ts';
 import { IMAGE_KEY_PATTERN, IMMUTABLE_CACHE_CONTROL, type ImageStorage } from './storage.ts';
-import { openImage, uploadImage } from './uploads.service.ts';
+import { openImage, uploadImage, type UploadLimits } from './uploads.service.ts';
 
 /** Image uploads and our image route (DESIGN §1.11, §2). */
-export async function uploadsRoutes(app: FastifyInstance, opts: { db: Db; storage: ImageStorage }) {
-  const { db, storage } = opts;
+export async function uploadsRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; storage: ImageStorage; limits: UploadLimits; uploadsPerUser: Limiter },
+) {
+  const { db, storage, limits, uploadsPerUser } = opts;
 
   // Registered in this plugin's scope only: no other route accepts multipart bodies.
   await app.register(multipart, {
@@ -28,13 +32,15 @@ export async function uploadsRoutes(app: FastifyInstance, opts: { db: Db; storag
       schema: {
         tags: ['uploads'],
         operationId: 'uploadImage',
-        summary: `Upload a JPEG, PNG, WebP, GIF or AVIF image (multipart field "${UPLOAD_FIELD}", at most 5 MB and 40 megapixels); stored re-encoded as WebP (any signed-in user)`,
+        summary: `Upload a JPEG, PNG, WebP, GIF or AVIF image (multipart field "${UPLOAD_FIELD}", at most 5 MB and 40 megapixels); stored re-encoded as WebP. Per user: a rate limit (429) and a storage quota (413); a full processing queue answers 503 with Retry-After (any signed-in user)`,
         consumes: ['multipart/form-data'],
         response: { 200: UploadResponse },
       },
     },
     async (request) => {
       const viewer = await requireViewer(request);
+      // Counted before the body is read: every attempt costs the server, accepted or not.
+      await uploadsPerUser.consume(viewer.id);
       if (!request.isMultipart()) {
         throw new AppError(
           ErrorCode.UNSUPPORTED_MEDIA_TYPE,
@@ -61,7 +67,7 @@ export async function uploadsRoutes(app: FastifyInstance, opts: { db: Db; storag
           fields: { [UPLOAD_FIELD]: UPLOAD_MESSAGES.missing },
         });
       }
-      return { success: true as const, data: await uploadImage(db, storage, viewer.id, bytes) };
+      return { success: true as const, data: await uploadImage(db, storage, limits, viewer.id, bytes) };
     },
   );
 

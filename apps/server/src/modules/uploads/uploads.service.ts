@@ -3,23 +3,36 @@ import { UPLOAD_MAX_PIXELS } from '@skillhive/shared/constants';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode } from '../../lib/app-error.ts';
 import { detectImageType, isPixelLimitError, processImage, readDeclaredSize } from './image-processing.ts';
-import { insertUpload, uploadExists } from './uploads.repository.ts';
+import type { ProcessingQueue } from './processing-queue.ts';
+import { lockOwnerUploads, sumOwnerBytes, upsertUpload, uploadExists } from './uploads.repository.ts';
 import { keyFromImageUrl, type ImageStorage } from './storage.ts';
 
 const STORED_TYPE = 'image/webp';
 
 const tooManyPixels = () => new AppError(ErrorCode.PAYLOAD_TOO_LARGE, UPLOAD_MESSAGES.tooManyPixels);
 const unreadable = (cause: unknown) => new AppError(ErrorCode.VALIDATION, UPLOAD_MESSAGES.unreadable, { cause });
+const overQuota = () => new AppError(ErrorCode.PAYLOAD_TOO_LARGE, UPLOAD_MESSAGES.quotaExceeded);
+
+/** What bounds one user's uploads and the server's image work (UPLOAD_QUOTA_MB, UPLOAD_CONCURRENCY). */
+export interface UploadLimits {
+  /** Bytes of stored images a user may own; the upload that crosses it is the last one accepted. */
+  quotaBytes: number;
+  queue: ProcessingQueue;
+  now: () => Date;
+}
 
 /**
  * Accepts an image (DESIGN §2 "images"): the type is read from the bytes, never from the name or
  * the declared type; the declared size is checked before any pixel is decoded (a picture of more
- * than 40 megapixels is refused with 413, like a file over 5 MB); the picture is re-encoded to WebP
- * without metadata, stored under its content address and recorded as the caller's upload.
+ * than 40 megapixels is refused with 413, like a file over 5 MB); a caller whose stored images
+ * already fill the quota is refused with 413 before decoding too; the picture is re-encoded to WebP
+ * without metadata in the bounded processing queue, recorded as the caller's upload and stored
+ * under its content address.
  */
 export async function uploadImage(
   db: Db,
   storage: ImageStorage,
+  limits: UploadLimits,
   ownerId: string,
   bytes: Buffer,
 ): Promise<UploadResponse['data']> {
@@ -35,30 +48,41 @@ export async function uploadImage(
     throw unreadable(error);
   }
   if (declared.width * declared.height > UPLOAD_MAX_PIXELS) throw tooManyPixels();
+  // Cheap refusal before any CPU is spent; the check that counts is repeated under a lock below.
+  if ((await sumOwnerBytes(db, ownerId)) >= limits.quotaBytes) throw overQuota();
 
-  let image: Awaited<ReturnType<typeof processImage>>;
-  try {
-    // limitInputPixels again: the decoder itself refuses anything the header understated.
-    image = await processImage(bytes, UPLOAD_MAX_PIXELS);
-  } catch (error) {
-    if (isPixelLimitError(error)) throw tooManyPixels();
-    throw unreadable(error);
-  }
+  const image = await limits.queue.run(async () => {
+    try {
+      // limitInputPixels again: the decoder itself refuses anything the header understated.
+      return await processImage(bytes, UPLOAD_MAX_PIXELS);
+    } catch (error) {
+      if (isPixelLimitError(error)) throw tooManyPixels();
+      throw unreadable(error);
+    }
+  });
 
+  // The row first, then the files: every stored file has a row the collector can find (a failed
+  // write leaves an unused row it removes). Under the owner's lock, concurrent uploads of one user
+  // see each other's rows, so the quota is overshot by at most the one image that crosses it.
+  await db.transaction(async (tx) => {
+    await lockOwnerUploads(tx, ownerId);
+    if ((await sumOwnerBytes(tx, ownerId)) >= limits.quotaBytes) throw overQuota();
+    await upsertUpload(tx, {
+      key: image.key,
+      ownerId,
+      contentType: STORED_TYPE,
+      width: image.width,
+      height: image.height,
+      bytes: image.display.length,
+      createdAt: limits.now(),
+    });
+  });
   try {
     await storage.put(image.key, image.display, STORED_TYPE);
     await storage.put(image.thumbKey, image.thumb, STORED_TYPE);
   } catch (error) {
     throw new AppError(ErrorCode.UNAVAILABLE, 'The image could not be stored. Please try again.', { cause: error });
   }
-  await insertUpload(db, {
-    key: image.key,
-    ownerId,
-    contentType: STORED_TYPE,
-    width: image.width,
-    height: image.height,
-    bytes: image.display.length,
-  });
   return {
     display_url: storage.publicUrl(image.key),
     thumb_url: storage.publicUrl(image.thumbKey),
