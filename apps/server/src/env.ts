@@ -65,6 +65,8 @@ const EnvSchema = z
     RATE_LIMIT_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(100),
     RATE_LIMIT_TOKENS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /** How often the payment reconciler re-reads unsettled intents from the gateway; 0 disables it (decision 010). */
+    RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   })
   .superRefine((env, ctx) => {
     const pairs: [string, string][] = [

@@ -31,6 +31,11 @@ export const Enrollment = z.object({
   status: z.enum(ENROLLMENT_STATUSES),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
+  /**
+   * False when the class was deleted (archived), rejected or sent back to review: a pending line
+   * of such a class cannot be paid (the cart says so and offers to remove it; decision 010).
+   */
+  available: z.boolean(),
 });
 export type Enrollment = z.infer<typeof Enrollment>;
 
@@ -45,4 +50,6 @@ export const ENROLLMENT_MESSAGES = {
   notFound: 'Enrolment not found',
   notYours: 'You can only remove your own enrolments',
   alreadyPaid: 'A paid enrolment cannot be removed',
+  /** Shown on a cart line whose class can no longer be paid for. */
+  unavailable: 'This class is no longer available',
 } as const;
