@@ -73,6 +73,8 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://localhost:3000',
     LOG_LEVEL: 'silent',
+    // Suites call ctx.reconciler.runOnce() when they need it; a suite may turn the timer on.
+    RECONCILE_INTERVAL_SECONDS: '0',
     ...envOverrides,
   });
   const database = await createTestDatabase();

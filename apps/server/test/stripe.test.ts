@@ -290,3 +290,61 @@ describe('POST /api/webhooks/stripe', () => {
     expect(await paymentsOf(student)).toHaveLength(0);
   });
 });
+
+describe('one charge per cart with Stripe (decision 010)', () => {
+  const intentIdOf = (clientSecret: string) => clientSecret.split('_secret_')[0]!;
+
+  it('a newer overlapping cart cancels the older intent at Stripe, so it can never be charged', async () => {
+    const student = await createCaller(ctx, 'student');
+    await enrolOk(ctx, student, (await createClass(ctx, teacher, { priceCents: 1000 })).id);
+    const first = intentIdOf((await createIntentOk(ctx, student)).clientSecret);
+    await enrolOk(ctx, student, (await createClass(ctx, teacher, { priceCents: 2000 })).id);
+    const second = await createIntentOk(ctx, student);
+    expect(second.amount).toBe(3000);
+    expect(fake.requests).toContainEqual(expect.objectContaining({ method: 'POST', path: `/v1/payment_intents/${first}/cancel` }));
+    expect(fake.intents.get(first)!.status).toBe('canceled');
+    expect(fake.intents.get(intentIdOf(second.clientSecret))!.status).toBe('requires_payment_method');
+  });
+
+  it('an older intent charged just before the new cart was made is fulfilled, and the new intent covers the rest', async () => {
+    const student = await createCaller(ctx, 'student');
+    await enrolOk(ctx, student, (await createClass(ctx, teacher, { priceCents: 1000 })).id);
+    const first = intentIdOf((await createIntentOk(ctx, student)).clientSecret);
+    await enrolOk(ctx, student, (await createClass(ctx, teacher, { priceCents: 2000 })).id);
+    fake.setStatus(first, 'succeeded'); // the first tab's Stripe.js confirmed it a moment ago
+    const second = await createIntentOk(ctx, student);
+    expect(second.amount).toBe(2000);
+    const payments = await paymentsOf(student);
+    expect(payments).toEqual([expect.objectContaining({ transactionId: first, amountCents: 1000 })]);
+    expect(fake.refunds.filter((r) => r.payment_intent === first)).toEqual([]);
+  });
+
+  it('a charge whose class was archived meanwhile is refunded through Stripe when its webhook arrives', async () => {
+    const student = await createCaller(ctx, 'student');
+    const cls = await createClass(ctx, teacher, { priceCents: 1500 });
+    await enrolOk(ctx, student, cls.id);
+    const intentId = intentIdOf((await createIntentOk(ctx, student)).clientSecret);
+    await ctx.db.update(schema.classes).set({ status: 'archived' }).where(eq(schema.classes.id, cls.id));
+    const res = await sendWebhook(
+      JSON.stringify(paymentIntentEvent('payment_intent.succeeded', fake.setStatus(intentId, 'succeeded'))),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(await paymentsOf(student)).toHaveLength(0);
+    expect(fake.refunds.filter((r) => r.payment_intent === intentId)).toEqual([
+      expect.objectContaining({ amount: 1500, status: 'succeeded' }),
+    ]);
+    const refundCall = fake.requests.find((r) => r.path === '/v1/refunds' && r.idempotencyKey?.includes(intentId));
+    expect(refundCall).toBeDefined();
+  });
+
+  it('the reconciler re-reads our intents from Stripe and fulfils a charge no webhook or browser reported', async () => {
+    const student = await createCaller(ctx, 'student');
+    await enrolOk(ctx, student, (await createClass(ctx, teacher, { priceCents: 4200 })).id);
+    const intentId = intentIdOf((await createIntentOk(ctx, student)).clientSecret);
+    fake.setStatus(intentId, 'succeeded');
+    const before = retrievals(intentId);
+    await ctx.reconciler.runOnce();
+    expect(retrievals(intentId)).toBeGreaterThan(before);
+    expect(await paymentsOf(student)).toEqual([expect.objectContaining({ transactionId: intentId, amountCents: 4200 })]);
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENROLLMENT_STATUSES } from './constants.ts';
+import { PAYMENT_MESSAGES } from './cards.ts';
 import { PageQuery } from './common.ts';
 
 /** POST /api/enrolled: only the class id is read; everything else comes from the class (DESIGN §1.3). */
@@ -51,5 +52,5 @@ export const ENROLLMENT_MESSAGES = {
   notYours: 'You can only remove your own enrolments',
   alreadyPaid: 'A paid enrolment cannot be removed',
   /** Shown on a cart line whose class can no longer be paid for. */
-  unavailable: 'This class is no longer available',
+  unavailable: PAYMENT_MESSAGES.classUnavailable,
 } as const;
