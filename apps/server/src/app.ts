@@ -153,7 +153,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(staticWebPlugin, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
 
-  const reconciler = createReconciler({ db, gateway, now, log: app.log, intervalSeconds: env.RECONCILE_INTERVAL_SECONDS });
+  const reconciler = createReconciler({
+    db,
+    gateway,
+    now,
+    log: app.log,
+    intervalSeconds: env.RECONCILE_INTERVAL_SECONDS,
+  });
   app.addHook('onReady', async () => reconciler.start());
   app.addHook('onClose', async () => reconciler.stop());
   return { app, auth, reconciler };

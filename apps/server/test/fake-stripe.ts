@@ -178,7 +178,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         return unexpectedState('payment_intent_unexpected_state', 'This PaymentIntent has no charge to refund.');
       }
       if (refunds.some((r) => r.payment_intent === id)) {
-        return unexpectedState('charge_already_refunded', `Charge ${String(intent.latest_charge)} has already been refunded.`);
+        return unexpectedState(
+          'charge_already_refunded',
+          `Charge ${String(intent.latest_charge)} has already been refunded.`,
+        );
       }
       const refund = newRefund(intent);
       refunds.push(refund);

@@ -218,10 +218,9 @@ describe('one charge per cart (finding 2)', () => {
       await ctx.reconciler.runOnce();
       const { kept, payments } = await expectBooksBalance(student);
       expect(kept.length).toBe(payments.length);
-      const paidLines = (await ctx.db
-        .select()
-        .from(schema.enrollments)
-        .where(eq(schema.enrollments.studentId, student.id))).filter((e) => e.status === 'paid');
+      const paidLines = (
+        await ctx.db.select().from(schema.enrollments).where(eq(schema.enrollments.studentId, student.id))
+      ).filter((e) => e.status === 'paid');
       expect(paidLines.reduce((sum, e) => sum + e.priceCents, 0)).toBe(
         payments.reduce((sum, p) => sum + p.amountCents, 0),
       );
@@ -320,9 +319,8 @@ describe('the reconciler (finding 3)', () => {
       let found = 0;
       for (let i = 0; i < 60 && found === 0; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        found = (
-          await timed.db.select().from(schema.payments).where(eq(schema.payments.transactionId, stored!.id))
-        ).length;
+        found = (await timed.db.select().from(schema.payments).where(eq(schema.payments.transactionId, stored!.id)))
+          .length;
       }
       expect(found).toBe(1);
     } finally {

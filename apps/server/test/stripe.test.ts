@@ -301,7 +301,9 @@ describe('one charge per cart with Stripe (decision 010)', () => {
     await enrolOk(ctx, student, (await createClass(ctx, teacher, { priceCents: 2000 })).id);
     const second = await createIntentOk(ctx, student);
     expect(second.amount).toBe(3000);
-    expect(fake.requests).toContainEqual(expect.objectContaining({ method: 'POST', path: `/v1/payment_intents/${first}/cancel` }));
+    expect(fake.requests).toContainEqual(
+      expect.objectContaining({ method: 'POST', path: `/v1/payment_intents/${first}/cancel` }),
+    );
     expect(fake.intents.get(first)!.status).toBe('canceled');
     expect(fake.intents.get(intentIdOf(second.clientSecret))!.status).toBe('requires_payment_method');
   });
@@ -345,6 +347,8 @@ describe('one charge per cart with Stripe (decision 010)', () => {
     const before = retrievals(intentId);
     await ctx.reconciler.runOnce();
     expect(retrievals(intentId)).toBeGreaterThan(before);
-    expect(await paymentsOf(student)).toEqual([expect.objectContaining({ transactionId: intentId, amountCents: 4200 })]);
+    expect(await paymentsOf(student)).toEqual([
+      expect.objectContaining({ transactionId: intentId, amountCents: 4200 }),
+    ]);
   });
 });

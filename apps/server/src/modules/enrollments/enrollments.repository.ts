@@ -139,10 +139,7 @@ export async function listEnrollmentsOfStudent(
 }
 
 /** The row, locked against a concurrent payment or removal until the transaction ends. */
-export async function findEnrollmentForUpdate(
-  db: Db,
-  id: string,
-): Promise<Omit<EnrollmentRow, 'classStatus'> | null> {
+export async function findEnrollmentForUpdate(db: Db, id: string): Promise<Omit<EnrollmentRow, 'classStatus'> | null> {
   const [row] = await db.select(enrollmentColumns).from(enrollments).where(eq(enrollments.id, id)).for('update');
   return row ?? null;
 }

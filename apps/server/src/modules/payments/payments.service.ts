@@ -92,7 +92,8 @@ export async function createPaymentIntent(deps: PaymentsDeps, viewer: Viewer): P
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
     const pending = await enrollments.getPendingCart(deps.db, viewer.id);
     const cart = pending.filter(enrollments.isPayable);
-    if (cart.length === 0) throw conflict(pending.length > 0 ? PAYMENT_MESSAGES.nothingPayable : PAYMENT_MESSAGES.emptyCart);
+    if (cart.length === 0)
+      throw conflict(pending.length > 0 ? PAYMENT_MESSAGES.nothingPayable : PAYMENT_MESSAGES.emptyCart);
     if (cart.length > MAX_CART_LINES) throw conflict(PAYMENT_MESSAGES.cartTooLarge);
     const ids = cart.map((line) => line.id).sort();
     const amountCents = cart.reduce((sum, line) => sum + line.priceCents, 0);

@@ -122,7 +122,8 @@ export function createStripeGateway(config: StripeGatewayConfig): PaymentGateway
       try {
         await stripe.refunds.create({ payment_intent: intentId }, { idempotencyKey: `skillhive-refund-${intentId}` });
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'charge_already_refunded') return;
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'charge_already_refunded')
+          return;
         throw error instanceof Stripe.errors.StripeError ? unavailable(error) : error;
       }
     },

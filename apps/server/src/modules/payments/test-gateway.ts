@@ -147,7 +147,8 @@ export function createTestGateway(db: Db, now: () => Date = () => new Date()): T
         .returning({ id: intents.id });
       if (row) return;
       const intent = await byId(intentId);
-      if (!intent || intent.status !== 'succeeded') throw new Error(`test gateway: intent ${intentId} has no charge to refund`);
+      if (!intent || intent.status !== 'succeeded')
+        throw new Error(`test gateway: intent ${intentId} has no charge to refund`);
     },
 
     async findIntentByClientSecret(clientSecret) {

@@ -223,8 +223,8 @@ export function PaymentPage() {
             </h2>
             {payable.length === 0 ? (
               <p role="status" className="rounded-box bg-base-200 p-4">
-                No class in your cart can be paid for: {PAYMENT_MESSAGES.classUnavailable.toLowerCase()}. Remove it
-                and browse other classes.
+                No class in your cart can be paid for: {PAYMENT_MESSAGES.classUnavailable.toLowerCase()}. Remove it and
+                browse other classes.
               </p>
             ) : intent.isError ? (
               <FetchError what="the payment total" error={intent.error} onRetry={() => void intent.refetch()} />
