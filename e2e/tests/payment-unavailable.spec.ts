@@ -27,9 +27,9 @@ async function apiUser(baseURL: string, user: { email: string; password: string;
   return { api, headers: { authorization: `Bearer ${token}` } };
 }
 
-async function ok(response: Awaited<ReturnType<APIRequestContext['post']>>) {
+async function ok(response: Awaited<ReturnType<APIRequestContext['post']>>): Promise<Record<string, unknown>> {
   expect(response.status(), await response.text()).toBeLessThan(300);
-  return response.json();
+  return (await response.json()) as Record<string, unknown>;
 }
 
 test('a class deleted while it is in the cart is marked unavailable, excluded from the total, and removable', async ({

@@ -489,6 +489,7 @@ export async function authenticateTestCard(
   const intent = await ownIntent(deps, viewer, body.clientSecret);
   if (intent.status === 'succeeded') return recordCharge(deps, intent);
   if (intent.status !== 'requires_action') throw conflict(PAYMENT_MESSAGES.noActionRequired);
+  if (body.approve) await assertStillPayable(deps, intent);
   const answer = answerOutcome(await deps.gateway.authenticate(intent.id, body.approve));
   return answer === 'succeeded' ? recordCharge(deps, intent) : answer;
 }
