@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { PAYMENT_MESSAGES } from '@skillhive/shared/payments';
 import { schema } from '../src/db/client.ts';
-import { createReconciler } from '../src/modules/payments/reconciler.ts';
+import { createReconciler, nextCheckDelayMs } from '../src/modules/payments/reconciler.ts';
 import { createTestGateway, TEST_CARDS } from '../src/modules/payments/test-gateway.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
 import {
+  CARDS,
   FAST_SIGNUP_ENV,
   buy,
+  card,
   confirm,
   createCaller,
   createClass,
@@ -153,6 +155,25 @@ describe('money only for live classes (finding 1)', () => {
     const [charge] = await gatewayIntentsOf(student);
     expect(charge!.status).toBe('requires_payment_method');
     expect(await paymentsOf(student)).toHaveLength(0);
+  });
+
+  it('a class withdrawn during the 3-D Secure step: approving does not charge', async () => {
+    const student = await newStudent();
+    const cls = await createClass(ctx, teacher, { priceCents: 1500 });
+    await enrolOk(ctx, student, cls.id);
+    const intent = await createIntentOk(ctx, student);
+    const first = await confirm(ctx, student, intent.clientSecret, card(CARDS.requiresAuthentication));
+    expect(first.json().status).toBe('requires_action');
+    await setClassStatus(cls, 'rejected');
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/test-gateway/authenticate',
+      headers: student.headers,
+      payload: { clientSecret: intent.clientSecret, approve: true },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toBe(PAYMENT_MESSAGES.notPayable);
+    expect((await gatewayIntentsOf(student))[0]!.status).toBe('requires_action');
   });
 
   it('a charge that arrives for an archived class anyway is refunded, not fulfilled', async () => {
@@ -303,6 +324,14 @@ describe('the reconciler (finding 3)', () => {
     await Promise.all([ctx.reconciler.runOnce(), other.runOnce(), ctx.reconciler.runOnce()]);
     expect(await paymentsOf(student)).toHaveLength(1);
     await expectBooksBalance(student);
+  });
+
+  it('looks again at an unpaid intent soon while it is young, then as rarely as its age, at most every 6 hours', () => {
+    const now = new Date('2026-11-24T12:00:00Z');
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    expect(nextCheckDelayMs(ago(1_000), now, 30)).toBe(30_000);
+    expect(nextCheckDelayMs(ago(3_600_000), now, 30)).toBe(3_600_000);
+    expect(nextCheckDelayMs(ago(7 * 86_400_000), now, 30)).toBe(6 * 3_600_000);
   });
 
   it('runs by itself every RECONCILE_INTERVAL_SECONDS once the app is ready', async () => {
