@@ -190,7 +190,7 @@ export function PaymentPage() {
                     </p>
                     {item.available ? null : (
                       <p className="text-sm font-medium text-error" data-testid="cart-line-unavailable">
-                        {PAYMENT_MESSAGES.classUnavailable}. Remove it to continue; it is not part of the total.
+                        {PAYMENT_MESSAGES.classUnavailable}: it is not part of the total, and you can remove it.
                       </p>
                     )}
                   </div>
