@@ -20,6 +20,7 @@ import { enrollmentsRoutes } from './modules/enrollments/enrollments.routes.ts';
 import { createGateway } from './modules/payments/create-gateway.ts';
 import type { PaymentGateway } from './modules/payments/gateway.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { createReconciler, type Reconciler } from './modules/payments/reconciler.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { classesRoutes } from './modules/classes/classes.routes.ts';
 import { teacherRequestsRoutes } from './modules/teacher-requests/teacher-requests.routes.ts';
@@ -53,6 +54,8 @@ export interface AppDeps {
 export interface App {
   app: ReturnType<typeof Fastify>;
   auth: Auth;
+  /** Settles charges nobody came back for (decision 010); runs every RECONCILE_INTERVAL_SECONDS. */
+  reconciler: Reconciler;
 }
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -204,5 +207,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
 
   await app.register(staticWebPlugin, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
-  return { app, auth };
+
+  const reconciler = createReconciler({
+    db,
+    gateway,
+    now,
+    log: app.log,
+    intervalSeconds: env.RECONCILE_INTERVAL_SECONDS,
+  });
+  app.addHook('onReady', async () => reconciler.start());
+  app.addHook('onClose', async () => reconciler.stop());
+  return { app, auth, reconciler };
 }

@@ -86,6 +86,9 @@ const EnvSchema = z
     UPLOAD_QUEUE_LENGTH: z.coerce.number().int().min(0).default(8),
     UPLOAD_GC_GRACE_HOURS: z.coerce.number().min(0).default(24),
     UPLOAD_GC_INTERVAL_MINUTES: z.coerce.number().min(0).default(60),
+
+    /** How often the payment reconciler re-reads unsettled intents from the gateway; 0 disables it (decision 010). */
+    RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   })
   .superRefine((env, ctx) => {
     const pairs: [string, string][] = [

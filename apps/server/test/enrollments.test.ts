@@ -176,6 +176,7 @@ describe('GET /api/enrolled/:email', () => {
       status: 'pending',
       createdAt: expect.any(String),
       paidAt: null,
+      available: true,
     });
     expect(list[1]).toMatchObject({ status: 'paid', price: 10, paidAt: expect.any(String) });
   });

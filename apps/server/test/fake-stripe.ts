@@ -5,13 +5,15 @@ import type Stripe from 'stripe';
 
 /**
  * A local stand-in for the few Stripe endpoints SkillHive calls (POST /v1/payment_intents,
- * GET /v1/payment_intents/:id), on 127.0.0.1. Its answers are typed as the SDK's own
+ * GET /v1/payment_intents/:id, POST /v1/payment_intents/:id/cancel, POST /v1/refunds), on 127.0.0.1. Its answers are typed as the SDK's own
  * Stripe.PaymentIntent, so a change in the SDK's shape breaks this file at type-check time.
  * Idempotency keys behave as Stripe documents: the same key answers the first intent again.
  */
 export interface FakeStripe {
   url: string;
   intents: Map<string, Stripe.PaymentIntent>;
+  /** Refunds made, as Stripe would list them (one per intent: we always refund in full). */
+  refunds: Stripe.Refund[];
   requests: { method: string; path: string; idempotencyKey: string | undefined; authorization: string | undefined }[];
   /** What Stripe.js confirming a test card in the browser does to the intent. */
   setStatus(id: string, status: Stripe.PaymentIntent.Status): Stripe.PaymentIntent;
@@ -81,8 +83,32 @@ function newPaymentIntent(form: URLSearchParams): Stripe.PaymentIntent {
   };
 }
 
+function newRefund(intent: Stripe.PaymentIntent): Stripe.Refund {
+  return {
+    id: `re_fake_${randomBytes(12).toString('hex')}`,
+    object: 'refund',
+    amount: intent.amount,
+    balance_transaction: null,
+    charge: typeof intent.latest_charge === 'string' ? intent.latest_charge : null,
+    created: Math.floor(Date.now() / 1000),
+    currency: intent.currency,
+    customer: null,
+    customer_account: null,
+    metadata: {},
+    payment_intent: intent.id,
+    payment_method: null,
+    reason: null,
+    receipt_number: null,
+    source_transfer_reversal: null,
+    status: 'succeeded',
+    transfer_reversal: null,
+  };
+}
+
 export async function startFakeStripe(): Promise<FakeStripe> {
   const intents = new Map<string, Stripe.PaymentIntent>();
+  const refunds: Stripe.Refund[] = [];
+  const refundByIdempotencyKey = new Map<string, Stripe.Refund>();
   const byIdempotencyKey = new Map<string, string>();
   const requests: FakeStripe['requests'] = [];
 
@@ -116,6 +142,52 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, intent.id);
       return send(200, intent);
     }
+    const unexpectedState = (code: string, message: string) =>
+      send(400, { error: { type: 'invalid_request_error', code, message } });
+
+    const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path);
+    if (request.method === 'POST' && cancel) {
+      await readForm(request);
+      const id = decodeURIComponent(cancel[1]!);
+      const intent = intents.get(id);
+      if (!intent) return missing(id);
+      // Stripe cancels only what has not been charged (nor is being charged).
+      if (intent.status === 'succeeded' || intent.status === 'processing') {
+        return unexpectedState(
+          'payment_intent_unexpected_state',
+          `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
+        );
+      }
+      const canceled: Stripe.PaymentIntent = {
+        ...intent,
+        status: 'canceled',
+        canceled_at: Math.floor(Date.now() / 1000),
+        cancellation_reason: 'requested_by_customer',
+      };
+      intents.set(id, canceled);
+      return send(200, canceled);
+    }
+    if (request.method === 'POST' && path === '/v1/refunds') {
+      const form = await readForm(request);
+      const known = idempotencyKey ? refundByIdempotencyKey.get(idempotencyKey) : undefined;
+      if (known) return send(200, known);
+      const id = form.get('payment_intent') ?? '';
+      const intent = intents.get(id);
+      if (!intent) return missing(id);
+      if (intent.status !== 'succeeded') {
+        return unexpectedState('payment_intent_unexpected_state', 'This PaymentIntent has no charge to refund.');
+      }
+      if (refunds.some((r) => r.payment_intent === id)) {
+        return unexpectedState(
+          'charge_already_refunded',
+          `Charge ${String(intent.latest_charge)} has already been refunded.`,
+        );
+      }
+      const refund = newRefund(intent);
+      refunds.push(refund);
+      if (idempotencyKey) refundByIdempotencyKey.set(idempotencyKey, refund);
+      return send(200, refund);
+    }
     const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (request.method === 'GET' && match) {
       const intent = intents.get(decodeURIComponent(match[1]!));
@@ -131,6 +203,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   return {
     url: `http://127.0.0.1:${port}`,
     intents,
+    refunds,
     requests,
     setStatus(id, status) {
       const intent = intents.get(id);

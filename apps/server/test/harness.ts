@@ -7,6 +7,7 @@ import pg from 'pg';
 import { buildApp, type AppDeps } from '../src/app.ts';
 import { openPglite, openPostgres, schema, type Database, type Db } from '../src/db/client.ts';
 import { loadEnv, type Env } from '../src/env.ts';
+import type { Reconciler } from '../src/modules/payments/reconciler.ts';
 import { createLocalStorage, type ImageStorage } from '../src/modules/uploads/storage.ts';
 
 /**
@@ -56,6 +57,8 @@ export interface TestContext {
   env: Env;
   storage: ImageStorage;
   dataDir: string;
+  /** The app's payment reconciler: tests call runOnce() instead of waiting for its interval. */
+  reconciler: Reconciler;
   close(): Promise<void>;
 }
 
@@ -70,11 +73,13 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://localhost:3000',
     LOG_LEVEL: 'silent',
+    // Suites call ctx.reconciler.runOnce() when they need it; a suite may turn the timer on.
+    RECONCILE_INTERVAL_SECONDS: '0',
     ...envOverrides,
   });
   const database = await createTestDatabase();
   const storage = deps.storage ?? createLocalStorage(env.uploadDir);
-  const { app } = await buildApp({
+  const { app, reconciler } = await buildApp({
     env,
     database,
     storage,
@@ -90,6 +95,7 @@ export async function createTestApp(
     env,
     storage,
     dataDir,
+    reconciler,
     close: async () => {
       await app.close();
       await database.close();

@@ -375,7 +375,7 @@ describe('POST /api/payments', () => {
     expect(await paymentsOf(thief)).toHaveLength(0);
   });
 
-  it('rolls back when a line was removed after the charge: no payment, nothing paid', async () => {
+  it('rolls back when a line was removed after the charge: no payment, nothing paid, the charge refunded', async () => {
     const { student, intent, transactionId } = await chargedButUnrecorded([1000, 2000]);
     const gone = intent.cartIds[1]!;
     expect(
@@ -383,9 +383,13 @@ describe('POST /api/payments', () => {
     ).toBe(200);
     const res = await recordPayment(ctx, student, { transactionId, cartIds: intent.cartIds });
     expect(res.statusCode).toBe(409);
-    expect(res.json().error.message).toBe(PAYMENT_MESSAGES.cartChanged);
+    expect(res.json().error.message).toBe(PAYMENT_MESSAGES.refunded);
     expect(await paymentsOf(student)).toHaveLength(0);
     expect((await enrolmentsByIds([intent.cartIds[0]!]))[0]!.status).toBe('pending');
+    // Money taken for a cart that cannot be recorded is given back (decision 010), once.
+    expect((await intentRow(intent.clientSecret)).refundedAt).not.toBeNull();
+    const again = await recordPayment(ctx, student, { transactionId, cartIds: intent.cartIds });
+    expect(again.json().error.message).toBe(PAYMENT_MESSAGES.refunded);
   });
 
   it('validates the body (400) and requires sign-in (401)', async () => {

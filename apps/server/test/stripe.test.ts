@@ -119,7 +119,8 @@ describe('POST /api/create-payment-intent with Stripe', () => {
       path: '/v1/payment_intents',
       authorization: 'Bearer sk_test_skillhive',
     });
-    expect(call.idempotencyKey).toMatch(/^skillhive-cart-[0-9a-f]{64}$/);
+    // Each intent we create has a key of its own (the SDK resends it on a retry of that call).
+    expect(call.idempotencyKey).toMatch(/^skillhive-intent-[0-9a-f-]{36}$/);
     const pi = fake.intents.get(body.clientSecret.split('_secret_')[0])!;
     expect(pi.client_secret).toBe(body.clientSecret);
     expect(pi.amount).toBe(6234);
@@ -127,10 +128,11 @@ describe('POST /api/create-payment-intent with Stripe', () => {
     expect(pi.metadata).toMatchObject({ customer_ref: student.id, cart_count: '2' });
     expect(pi.metadata.cart_0!.split(',').sort()).toEqual([...ids].sort());
 
-    // Asking again for the same cart reuses the intent (Stripe answers the idempotency key).
+    // Asking again for the same cart reuses the open intent: Stripe is not asked again.
+    const calls = fake.requests.length;
     const again = await createIntentOk(ctx, student);
     expect(again.clientSecret).toBe(body.clientSecret);
-    expect(fake.requests.at(-1)!.idempotencyKey).toBe(call.idempotencyKey);
+    expect(fake.requests.length).toBe(calls);
   });
 
   it('keeps carts longer than one metadata value in several keys', async () => {
@@ -286,5 +288,67 @@ describe('POST /api/webhooks/stripe', () => {
     expect(ignored.json()).toEqual({ received: true });
     expect(retrievals(intentId)).toBe(before);
     expect(await paymentsOf(student)).toHaveLength(0);
+  });
+});
+
+describe('one charge per cart with Stripe (decision 010)', () => {
+  const intentIdOf = (clientSecret: string) => clientSecret.split('_secret_')[0]!;
+
+  it('a newer overlapping cart cancels the older intent at Stripe, so it can never be charged', async () => {
+    const student = await createCaller(ctx, 'student');
+    await enrolOk(ctx, student, (await createClass(ctx, teacher, { priceCents: 1000 })).id);
+    const first = intentIdOf((await createIntentOk(ctx, student)).clientSecret);
+    await enrolOk(ctx, student, (await createClass(ctx, teacher, { priceCents: 2000 })).id);
+    const second = await createIntentOk(ctx, student);
+    expect(second.amount).toBe(3000);
+    expect(fake.requests).toContainEqual(
+      expect.objectContaining({ method: 'POST', path: `/v1/payment_intents/${first}/cancel` }),
+    );
+    expect(fake.intents.get(first)!.status).toBe('canceled');
+    expect(fake.intents.get(intentIdOf(second.clientSecret))!.status).toBe('requires_payment_method');
+  });
+
+  it('an older intent charged just before the new cart was made is fulfilled, and the new intent covers the rest', async () => {
+    const student = await createCaller(ctx, 'student');
+    await enrolOk(ctx, student, (await createClass(ctx, teacher, { priceCents: 1000 })).id);
+    const first = intentIdOf((await createIntentOk(ctx, student)).clientSecret);
+    await enrolOk(ctx, student, (await createClass(ctx, teacher, { priceCents: 2000 })).id);
+    fake.setStatus(first, 'succeeded'); // the first tab's Stripe.js confirmed it a moment ago
+    const second = await createIntentOk(ctx, student);
+    expect(second.amount).toBe(2000);
+    const payments = await paymentsOf(student);
+    expect(payments).toEqual([expect.objectContaining({ transactionId: first, amountCents: 1000 })]);
+    expect(fake.refunds.filter((r) => r.payment_intent === first)).toEqual([]);
+  });
+
+  it('a charge whose class was archived meanwhile is refunded through Stripe when its webhook arrives', async () => {
+    const student = await createCaller(ctx, 'student');
+    const cls = await createClass(ctx, teacher, { priceCents: 1500 });
+    await enrolOk(ctx, student, cls.id);
+    const intentId = intentIdOf((await createIntentOk(ctx, student)).clientSecret);
+    await ctx.db.update(schema.classes).set({ status: 'archived' }).where(eq(schema.classes.id, cls.id));
+    const res = await sendWebhook(
+      JSON.stringify(paymentIntentEvent('payment_intent.succeeded', fake.setStatus(intentId, 'succeeded'))),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(await paymentsOf(student)).toHaveLength(0);
+    expect(fake.refunds.filter((r) => r.payment_intent === intentId)).toEqual([
+      expect.objectContaining({ amount: 1500, status: 'succeeded' }),
+    ]);
+    const refundCall = fake.requests.find((r) => r.path === '/v1/refunds' && r.idempotencyKey?.includes(intentId));
+    expect(refundCall).toBeDefined();
+  });
+
+  it('the reconciler re-reads our intents from Stripe and fulfils a charge no webhook or browser reported', async () => {
+    const student = await createCaller(ctx, 'student');
+    await enrolOk(ctx, student, (await createClass(ctx, teacher, { priceCents: 4200 })).id);
+    const intentId = intentIdOf((await createIntentOk(ctx, student)).clientSecret);
+    fake.setStatus(intentId, 'succeeded');
+    const before = retrievals(intentId);
+    await ctx.reconciler.runOnce();
+    expect(retrievals(intentId)).toBeGreaterThan(before);
+    expect(await paymentsOf(student)).toEqual([
+      expect.objectContaining({ transactionId: intentId, amountCents: 4200 }),
+    ]);
   });
 });

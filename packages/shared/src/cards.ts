@@ -23,6 +23,14 @@ export const PAYMENT_MESSAGES = {
   cartMismatch: 'The classes in this request do not match the payment',
   amountMismatch: 'The amount paid does not match the classes in the cart',
   alreadyRecordedElsewhere: 'This transaction is already recorded for other classes',
+  /** Shown on a cart line whose class can no longer be paid for (deleted, rejected or in review). */
+  classUnavailable: 'This class is no longer available',
+  /** Every pending line belongs to a class that can no longer be paid for (decision 010). */
+  nothingPayable: 'No class in your cart can be paid for: the classes are no longer available',
+  notPayable: 'A class in this payment is no longer available',
+  reservedElsewhere: 'These classes are being paid in another payment; please start again',
+  paymentInProgress: 'A payment for these classes is still being processed; please wait a moment and try again',
+  refunded: 'Your cart changed while you were paying, so the charge was refunded in full; please review your cart',
 } as const;
 
 /** Card numbers may be typed with spaces or dashes between the groups. */

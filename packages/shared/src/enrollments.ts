@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENROLLMENT_STATUSES } from './constants.ts';
+import { PAYMENT_MESSAGES } from './cards.ts';
 import { PageQuery } from './common.ts';
 
 /** POST /api/enrolled: only the class id is read; everything else comes from the class (DESIGN §1.3). */
@@ -31,6 +32,11 @@ export const Enrollment = z.object({
   status: z.enum(ENROLLMENT_STATUSES),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
+  /**
+   * False when the class was deleted (archived), rejected or sent back to review: a pending line
+   * of such a class cannot be paid (the cart says so and offers to remove it; decision 010).
+   */
+  available: z.boolean(),
 });
 export type Enrollment = z.infer<typeof Enrollment>;
 
@@ -45,4 +51,6 @@ export const ENROLLMENT_MESSAGES = {
   notFound: 'Enrolment not found',
   notYours: 'You can only remove your own enrolments',
   alreadyPaid: 'A paid enrolment cannot be removed',
+  /** Shown on a cart line whose class can no longer be paid for. */
+  unavailable: PAYMENT_MESSAGES.classUnavailable,
 } as const;

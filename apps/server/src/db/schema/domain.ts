@@ -143,6 +143,12 @@ export const enrollments = pgTable(
     status: enrollmentStatusEnum('status').notNull().default('pending'),
     paymentId: uuid('payment_id').references((): AnyPgColumn => payments.id, { onDelete: 'set null' }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    /**
+     * The one payment intent this pending line is reserved for (decision 010): a line is charged
+     * through one intent at a time, and a new overlapping intent takes it only after the old one
+     * was cancelled at the gateway.
+     */
+    reservedBy: text('reserved_by'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -179,6 +185,42 @@ export const payments = pgTable(
   ],
 );
 
+/**
+ * Every payment intent we created at the gateway (decision 010), whatever the gateway: the lines
+ * it was made for and what became of it. `open` until it is fulfilled, cancelled or refunded; the
+ * reconciler re-reads open and refund_pending ones from the gateway (`next_check_at`), claiming a
+ * batch with a short lease so several instances never work on the same intent at once.
+ */
+export const paymentIntents = pgTable(
+  'payment_intents',
+  {
+    id: text('id').primaryKey(),
+    gateway: text('gateway').notNull(),
+    /** Our user id; no foreign key: money records outlive accounts (DESIGN §4). */
+    studentId: text('student_id').notNull(),
+    clientSecret: text('client_secret').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    cartIds: uuid('cart_ids').array().notNull(),
+    status: text('status').notNull().default('open'),
+    paymentId: uuid('payment_id'),
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }).notNull().defaultNow(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check(
+      'payment_intents_status',
+      sql`${t.status} in ('open', 'succeeded', 'canceled', 'refund_pending', 'refunded')`,
+    ),
+    index('payment_intents_student_idx').on(t.studentId, t.status),
+    index('payment_intents_due_idx')
+      .on(t.nextCheckAt)
+      .where(sql`${t.status} in ('open', 'refund_pending')`),
+  ],
+);
+
 /** Gateway events already handled (webhook de-duplication). */
 export const gatewayEvents = pgTable('gateway_events', {
   id: text('id').primaryKey(),
@@ -196,6 +238,8 @@ export const testGatewayIntents = pgTable('test_gateway_intents', {
   metadata: jsonb('metadata').$type<Record<string, string>>().notNull(),
   status: text('status').notNull(),
   lastError: text('last_error'),
+  /** Set once when the charge is refunded (Stripe keeps the intent succeeded and refunds its charge). */
+  refundedAt: timestamp('refunded_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

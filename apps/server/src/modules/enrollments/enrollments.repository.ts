@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { EnrollmentStatus } from '@skillhive/shared/constants';
 import type { Db } from '../../db/client.ts';
 import { schema } from '../../db/client.ts';
@@ -17,8 +17,17 @@ export type ClassForEnrollment = {
   status: 'pending' | 'accepted' | 'rejected' | 'archived';
 };
 
-export async function findClassForEnrollment(db: Db, classId: string): Promise<ClassForEnrollment | null> {
-  const [row] = await db
+/**
+ * With `lock`, the class row is held FOR KEY SHARE until the transaction ends: deleting the class
+ * (which locks it FOR UPDATE first) waits for the enrolment to commit, or the enrolment waits for
+ * the deletion and then finds no class — never a foreign-key violation (a 500) in between.
+ */
+export async function findClassForEnrollment(
+  db: Db,
+  classId: string,
+  options: { lock: boolean } = { lock: false },
+): Promise<ClassForEnrollment | null> {
+  const query = db
     .select({
       id: classes.id,
       teacherId: classes.teacherId,
@@ -31,6 +40,7 @@ export async function findClassForEnrollment(db: Db, classId: string): Promise<C
     })
     .from(classes)
     .where(eq(classes.id, classId));
+  const [row] = options.lock ? await query.for('key share') : await query;
   return row ?? null;
 }
 
@@ -87,6 +97,8 @@ export type EnrollmentRow = {
   paymentId: string | null;
   paidAt: Date | null;
   createdAt: Date;
+  /** The class's status now: a pending line is payable only while it is accepted (decision 010). */
+  classStatus: ClassForEnrollment['status'] | null;
 };
 
 const enrollmentColumns = {
@@ -115,8 +127,9 @@ export async function listEnrollmentsOfStudent(
   );
   const [rows, totals] = await Promise.all([
     db
-      .select(enrollmentColumns)
+      .select({ ...enrollmentColumns, classStatus: classes.status })
       .from(enrollments)
+      .leftJoin(classes, eq(classes.id, enrollments.classId))
       .where(where)
       .orderBy(desc(enrollments.createdAt), desc(enrollments.id))
       .limit(options.limit)
@@ -127,7 +140,7 @@ export async function listEnrollmentsOfStudent(
 }
 
 /** The row, locked against a concurrent payment or removal until the transaction ends. */
-export async function findEnrollmentForUpdate(db: Db, id: string): Promise<EnrollmentRow | null> {
+export async function findEnrollmentForUpdate(db: Db, id: string): Promise<Omit<EnrollmentRow, 'classStatus'> | null> {
   const [row] = await db.select(enrollmentColumns).from(enrollments).where(eq(enrollments.id, id)).for('update');
   return row ?? null;
 }
@@ -141,25 +154,42 @@ export async function deletePendingEnrollment(db: Db, id: string): Promise<{ cla
   return row ?? null;
 }
 
-export type CartLine = { id: string; classId: string; priceCents: number; status: EnrollmentStatus };
+export type CartLine = {
+  id: string;
+  classId: string;
+  priceCents: number;
+  status: EnrollmentStatus;
+  /** The class's current status (a pending line is payable only while it is accepted). */
+  classStatus: ClassForEnrollment['status'];
+  /** The open payment intent this line is reserved for, if any. */
+  reservedBy: string | null;
+};
 
-/** The student's cart: pending enrolments, oldest first. */
+const cartColumns = {
+  id: enrollments.id,
+  classId: enrollments.classId,
+  priceCents: enrollments.priceCents,
+  status: enrollments.status,
+  classStatus: classes.status,
+  reservedBy: enrollments.reservedBy,
+};
+
+/** The student's cart: pending enrolments, oldest first, with their class's status. */
 export async function listPendingOfStudent(db: Db, studentId: string): Promise<CartLine[]> {
   return db
-    .select({
-      id: enrollments.id,
-      classId: enrollments.classId,
-      priceCents: enrollments.priceCents,
-      status: enrollments.status,
-    })
+    .select(cartColumns)
     .from(enrollments)
+    .innerJoin(classes, eq(classes.id, enrollments.classId))
     .where(and(eq(enrollments.studentId, studentId), eq(enrollments.status, 'pending')))
     .orderBy(asc(enrollments.createdAt), asc(enrollments.id));
 }
 
 /**
- * The student's enrolments among `ids`, whatever their state; with `lock`, locked until the
- * transaction ends (a concurrent payment of the same lines waits, then sees them paid).
+ * The student's enrolments among `ids`, whatever their state. With `lock` (inside a payment's
+ * transaction) their classes are locked FOR KEY SHARE first — deleting or archiving a class locks
+ * it FOR UPDATE, so its status cannot change under a payment — and then the lines FOR UPDATE (a
+ * concurrent payment of the same lines waits, then sees them paid). Classes before enrolments is
+ * the order removeClass takes them in too.
  */
 export async function findEnrollmentsOfStudent(
   db: Db,
@@ -168,17 +198,58 @@ export async function findEnrollmentsOfStudent(
   lock: boolean,
 ): Promise<CartLine[]> {
   if (ids.length === 0) return [];
+  const mine = and(eq(enrollments.studentId, studentId), inArray(enrollments.id, ids));
+  if (lock) {
+    const classIds = await db.selectDistinct({ id: enrollments.classId }).from(enrollments).where(mine);
+    if (classIds.length > 0) {
+      await db
+        .select({ id: classes.id })
+        .from(classes)
+        .where(
+          inArray(
+            classes.id,
+            classIds.map((c) => c.id),
+          ),
+        )
+        .orderBy(asc(classes.id))
+        .for('key share');
+    }
+  }
   const query = db
-    .select({
-      id: enrollments.id,
-      classId: enrollments.classId,
-      priceCents: enrollments.priceCents,
-      status: enrollments.status,
-    })
+    .select(cartColumns)
     .from(enrollments)
-    .where(and(eq(enrollments.studentId, studentId), inArray(enrollments.id, ids)))
+    .innerJoin(classes, eq(classes.id, enrollments.classId))
+    .where(mine)
     .orderBy(asc(enrollments.id));
-  return lock ? query.for('update') : query;
+  return lock ? query.for('update', { of: enrollments }) : query;
+}
+
+/**
+ * Reserves pending lines for one payment intent (decision 010): only lines that are free or
+ * already its own; returns how many it holds now. Fewer than asked means another intent holds one.
+ */
+export async function reserveLines(
+  db: Db,
+  options: { studentId: string; ids: string[]; intentId: string },
+): Promise<number> {
+  const rows = await db
+    .update(enrollments)
+    .set({ reservedBy: options.intentId })
+    .where(
+      and(
+        eq(enrollments.studentId, options.studentId),
+        inArray(enrollments.id, options.ids),
+        eq(enrollments.status, 'pending'),
+        or(isNull(enrollments.reservedBy), eq(enrollments.reservedBy, options.intentId)),
+      ),
+    )
+    .returning({ id: enrollments.id });
+  return rows.length;
+}
+
+/** Frees every line an intent held (it was cancelled or refunded). */
+export async function releaseLines(db: Db, intentId: string): Promise<void> {
+  await db.update(enrollments).set({ reservedBy: null }).where(eq(enrollments.reservedBy, intentId));
 }
 
 /** Flips exactly these enrolments from pending to paid; returns how many were flipped. */
@@ -188,7 +259,7 @@ export async function markEnrollmentsPaid(
 ): Promise<number> {
   const rows = await db
     .update(enrollments)
-    .set({ status: 'paid', paymentId: options.paymentId, paidAt: options.paidAt })
+    .set({ status: 'paid', paymentId: options.paymentId, paidAt: options.paidAt, reservedBy: null })
     .where(
       and(
         eq(enrollments.studentId, options.studentId),

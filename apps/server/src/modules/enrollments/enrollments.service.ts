@@ -29,6 +29,7 @@ export function toEnrollment(row: repo.EnrollmentRow, storage: ImageStorage): En
     status: row.status,
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt ? row.paidAt.toISOString() : null,
+    available: row.classStatus === 'accepted',
   };
 }
 
@@ -43,7 +44,8 @@ export function toEnrollment(row: repo.EnrollmentRow, storage: ImageStorage): En
 export async function enrol(db: Db, viewer: Viewer, classId: string): Promise<CreateEnrollmentResponse> {
   if (!isUuid(classId)) throw notFound('Class');
   return db.transaction(async (tx) => {
-    const cls = await repo.findClassForEnrollment(tx, classId);
+    // Locked so a concurrent deletion of the class cannot slip between this read and the insert.
+    const cls = await repo.findClassForEnrollment(tx, classId, { lock: true });
     if (!cls) throw notFound('Class');
     if (cls.teacherId === viewer.id) throw conflict(ENROLLMENT_MESSAGES.ownClass);
     const existing = await repo.findEnrollmentOfStudentForClass(tx, viewer.id, classId);
@@ -106,7 +108,12 @@ export async function removeEnrollment(db: Db, viewer: Viewer, id: string): Prom
 
 // ---- Used by the payments and reviews features -------------------------------------------------
 
-/** The caller's cart: pending enrolments, oldest first. */
+/** A pending line can be paid only while its class is accepted (decision 010; DESIGN §4). */
+export function isPayable(line: Pick<repo.CartLine, 'status' | 'classStatus'>): boolean {
+  return line.status === 'pending' && line.classStatus === 'accepted';
+}
+
+/** The caller's cart: pending enrolments, oldest first, payable or not (see isPayable). */
 export function getPendingCart(db: Db, studentId: string): Promise<repo.CartLine[]> {
   return repo.listPendingOfStudent(db, studentId);
 }
@@ -119,6 +126,15 @@ export function getCartLines(
   options: { lock: boolean },
 ): Promise<repo.CartLine[]> {
   return repo.findEnrollmentsOfStudent(db, studentId, ids, options.lock);
+}
+
+/** Reserves the lines for one payment intent; the count tells whether it holds all of them. */
+export function reserveLines(db: Db, options: { studentId: string; ids: string[]; intentId: string }): Promise<number> {
+  return repo.reserveLines(db, options);
+}
+
+export function releaseLines(db: Db, intentId: string): Promise<void> {
+  return repo.releaseLines(db, intentId);
 }
 
 /** pending → paid for exactly these ids; the count tells the caller whether all of them flipped. */

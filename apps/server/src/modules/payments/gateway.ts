@@ -42,6 +42,17 @@ export interface PaymentGateway {
   /** The intent as the gateway knows it now, or null when it does not exist. */
   retrieveIntent(id: string): Promise<GatewayIntent | null>;
   /**
+   * Cancels an intent that has not been charged, so it can never be charged (decision 010).
+   * Answers the intent as it is afterwards: `canceled`, or the state that kept it from being
+   * cancelled (`succeeded` when a charge won the race, `processing`); null when it does not exist.
+   */
+  cancelIntent(id: string): Promise<GatewayIntent | null>;
+  /**
+   * Refunds the whole charge of a succeeded intent. Safe to repeat: a second call for the same
+   * intent refunds nothing more (idempotency key / a refund already made counts as done).
+   */
+  refund(intentId: string): Promise<void>;
+  /**
    * Gateways that call us back implement this: it verifies the signature over the raw body and
    * throws WebhookSignatureError when it does not match.
    */

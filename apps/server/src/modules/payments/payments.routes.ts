@@ -67,12 +67,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
     },
     async (request, reply) => {
       const viewer = await requireViewer(request);
-      const result = await payments.fulfilPayment(deps, {
-        studentId: viewer.id,
-        email: viewer.email,
-        transactionId: request.body.transactionId,
-        cartIds: request.body.cartIds,
-      });
+      const result = await payments.recordPaymentOfViewer(deps, viewer, request.body);
       return reply.status(result.created ? 201 : 200).send({ paymentResult: { insertedId: result.insertedId } });
     },
   );

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { CURRENCY } from '@skillhive/shared/constants';
 import { centsToDecimal } from '@skillhive/shared/money';
@@ -56,44 +56,117 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return left.size === a.length && left.size === right.size && [...left].every((id) => right.has(id));
 }
 
-/**
- * The same cart (user, exact enrolments, amount) gives the same key, so a retried or doubled
- * "create intent" reuses one intent rather than opening a second charge for the same classes.
- */
-export function cartIdempotencyKey(userId: string, sortedIds: readonly string[], amountCents: number): string {
-  const digest = createHash('sha256')
-    .update(`${userId}|${sortedIds.join(',')}|${amountCents}`)
-    .digest('hex');
-  return `skillhive-cart-${digest}`;
+/** How many times a create retries after losing a reservation race before asking the client to. */
+const CREATE_ATTEMPTS = 3;
+
+class ReservationLost extends Error {
+  override name = 'ReservationLost';
+}
+
+function intentAnswer(deps: PaymentsDeps, row: repo.IntentRow): PaymentIntentResponse {
+  return {
+    clientSecret: row.clientSecret,
+    amount: row.amountCents,
+    currency: row.currency,
+    gateway: deps.gateway.name,
+    publishableKey: deps.gateway.publishableKey,
+    cartIds: [...row.cartIds].sort(),
+  };
 }
 
 /**
  * POST /api/create-payment-intent (spec §4 "payment intent requested for the total"). The total
- * is the caller's own pending enrolments in integer cents; a price in the body is never read
- * (DESIGN §1.3). The intent's metadata records exactly which enrolments it pays for.
+ * is the caller's own payable pending enrolments in integer cents — lines of a class that is no
+ * longer accepted are left out (decision 010) — and a price in the body is never read (DESIGN
+ * §1.3). One charge per cart, ever (decision 010):
+ *
+ * - an open intent of the caller for exactly this cart is answered again (a double click, a
+ *   second tab with the same cart);
+ * - every other open intent of the caller is cancelled at the gateway first, so it can never be
+ *   charged; one that was charged meanwhile is settled (fulfilled, or refunded) and the cart is
+ *   read again;
+ * - the new intent is recorded and reserves its lines in one transaction; a concurrent create that
+ *   reserved one of them first wins, and this one cancels its own intent and starts over.
  */
 export async function createPaymentIntent(deps: PaymentsDeps, viewer: Viewer): Promise<PaymentIntentResponse> {
-  const cart = await enrollments.getPendingCart(deps.db, viewer.id);
-  if (cart.length === 0) throw conflict(PAYMENT_MESSAGES.emptyCart);
-  if (cart.length > MAX_CART_LINES) throw conflict(PAYMENT_MESSAGES.cartTooLarge);
-  const ids = cart.map((line) => line.id).sort();
-  const amountCents = cart.reduce((sum, line) => sum + line.priceCents, 0);
-  // Outside any transaction: PGlite is one connection, and a network call must not hold it (DESIGN §2).
-  const intent = await deps.gateway.createIntent({
-    amountCents,
-    currency: CURRENCY,
-    customerRef: viewer.id,
-    metadata: encodeCart(ids),
-    idempotencyKey: cartIdempotencyKey(viewer.id, ids, amountCents),
+  for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+    const pending = await enrollments.getPendingCart(deps.db, viewer.id);
+    const cart = pending.filter(enrollments.isPayable);
+    if (cart.length === 0)
+      throw conflict(pending.length > 0 ? PAYMENT_MESSAGES.nothingPayable : PAYMENT_MESSAGES.emptyCart);
+    if (cart.length > MAX_CART_LINES) throw conflict(PAYMENT_MESSAGES.cartTooLarge);
+    const ids = cart.map((line) => line.id).sort();
+    const amountCents = cart.reduce((sum, line) => sum + line.priceCents, 0);
+
+    const open = await repo.listOpenIntentsOfStudent(deps.db, viewer.id);
+    const same = open.find((row) => row.amountCents === amountCents && sameSet(row.cartIds, ids));
+    let charged = false;
+    for (const other of open) {
+      if (other !== same && (await closeOpenIntent(deps, other)) === 'charged') charged = true;
+    }
+    if (charged) continue; // a line may be paid now: read the cart again
+    if (same) return intentAnswer(deps, same);
+
+    // Outside any transaction: PGlite is one connection, and a network call must not hold it (DESIGN §2).
+    const intent = await deps.gateway.createIntent({
+      amountCents,
+      currency: CURRENCY,
+      customerRef: viewer.id,
+      metadata: encodeCart(ids),
+      idempotencyKey: `skillhive-intent-${randomUUID()}`,
+    });
+    const row: repo.IntentRow = {
+      id: intent.id,
+      gateway: deps.gateway.name,
+      studentId: viewer.id,
+      clientSecret: intent.clientSecret,
+      amountCents,
+      currency: CURRENCY,
+      cartIds: ids,
+      status: 'open',
+      paymentId: null,
+      nextCheckAt: deps.now(),
+      leaseUntil: null,
+      createdAt: deps.now(),
+      updatedAt: deps.now(),
+    };
+    try {
+      await deps.db.transaction(async (tx) => {
+        await repo.insertIntent(tx, row);
+        const held = await enrollments.reserveLines(tx, { studentId: viewer.id, ids, intentId: intent.id });
+        if (held !== ids.length) throw new ReservationLost();
+      });
+      return intentAnswer(deps, row);
+    } catch (error) {
+      if (!(error instanceof ReservationLost)) throw error;
+      // Another create reserved a line first: this intent was never shown to anyone; cancel it.
+      await deps.gateway.cancelIntent(intent.id);
+    }
+  }
+  throw conflict(PAYMENT_MESSAGES.reservedElsewhere);
+}
+
+/**
+ * Takes an open intent out of play: cancelled at the gateway, then closed here and its lines
+ * freed. When the gateway says it was charged after all, the charge is settled instead.
+ */
+async function closeOpenIntent(deps: PaymentsDeps, row: repo.IntentRow): Promise<'canceled' | 'charged'> {
+  const after = await deps.gateway.cancelIntent(row.id);
+  if (after?.status === 'succeeded') {
+    await settleCharge(deps, after);
+    return 'charged';
+  }
+  if (after && after.status !== 'canceled') throw conflict(PAYMENT_MESSAGES.paymentInProgress);
+  await markCanceled(deps, row.id);
+  return 'canceled';
+}
+
+async function markCanceled(deps: PaymentsDeps, intentId: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    if (await repo.setIntentStatus(tx, intentId, ['open'], 'canceled', { now: deps.now() })) {
+      await enrollments.releaseLines(tx, intentId);
+    }
   });
-  return {
-    clientSecret: intent.clientSecret,
-    amount: amountCents,
-    currency: CURRENCY,
-    gateway: deps.gateway.name,
-    publishableKey: deps.gateway.publishableKey,
-    cartIds: ids,
-  };
 }
 
 /** An existing payment answers a repeat only for the same student and the same enrolments. */
@@ -143,12 +216,20 @@ export async function fulfilPayment(
 
   try {
     return await db.transaction(async (tx) => {
+      // Our record of the intent first (lock order: intent, classes, enrolments): a refund of
+      // this intent holds it too, so a charge is either fulfilled or refunded, never both.
+      const ours = await repo.findIntent(tx, intent.id, { lock: true });
       const recorded = await repo.findPaymentByTransactionId(tx, intent.id);
       if (recorded) return answerExisting(recorded, input.studentId, input.cartIds);
+      if (ours && (ours.status === 'refund_pending' || ours.status === 'refunded')) {
+        throw conflict(PAYMENT_MESSAGES.refunded);
+      }
       const lines = await enrollments.getCartLines(tx, input.studentId, ids, { lock: true });
       if (lines.length !== ids.length || lines.some((line) => line.status !== 'pending')) {
         throw conflict(PAYMENT_MESSAGES.cartChanged);
       }
+      // Money only for live classes (decision 010): a class archived, rejected or back in review.
+      if (!lines.every(enrollments.isPayable)) throw conflict(PAYMENT_MESSAGES.notPayable);
       const total = lines.reduce((sum, line) => sum + line.priceCents, 0);
       if (total !== intent.amountCents) throw conflict(PAYMENT_MESSAGES.amountMismatch);
       const paidAt = deps.now();
@@ -172,6 +253,10 @@ export async function fulfilPayment(
       const flipped = await enrollments.markPaid(tx, { studentId: input.studentId, ids, paymentId, paidAt });
       // Rolls the payment back too: never a payment without all of its enrolments paid.
       if (flipped !== ids.length) throw conflict(PAYMENT_MESSAGES.cartChanged);
+      if (ours) {
+        await repo.setIntentStatus(tx, intent.id, ['open', 'canceled'], 'succeeded', { paymentId, now: paidAt });
+        await enrollments.releaseLines(tx, intent.id);
+      }
       return { insertedId: paymentId, created: true };
     });
   } catch (error) {
@@ -179,6 +264,107 @@ export async function fulfilPayment(
       const winner = await repo.findPaymentByTransactionId(db, intent.id);
       if (winner) return answerExisting(winner, input.studentId, input.cartIds);
     }
+    throw error;
+  }
+}
+
+// ---- Settling a charge: fulfil it, or give the money back (decision 010) ---------------------
+
+/** Refusals that come from the state of the cart, not from the request: retrying cannot fix them. */
+const UNFULFILLABLE = new Set<string>([
+  PAYMENT_MESSAGES.cartChanged,
+  PAYMENT_MESSAGES.cartMismatch,
+  PAYMENT_MESSAGES.amountMismatch,
+  PAYMENT_MESSAGES.notPayable,
+  PAYMENT_MESSAGES.refunded,
+]);
+
+export function isUnfulfillable(error: unknown): error is AppError {
+  return error instanceof AppError && error.code === ErrorCode.CONFLICT && UNFULFILLABLE.has(error.message);
+}
+
+export type Settlement =
+  | { outcome: 'paid'; paymentId: string }
+  | { outcome: 'refunded'; reason: string }
+  /** Not an intent we created (nothing refunded on a guess), or not charged. */
+  | { outcome: 'ignored'; reason: string };
+
+/**
+ * A charge that succeeded at the gateway ends in exactly one of two ways: a payment recorded for
+ * its lines, or a full refund. Shared by the test gateway's confirmation, Stripe's webhook, the
+ * client's POST /api/payments and the reconciler; safe to run any number of times, concurrently.
+ * Only intents in our own record are ever refunded.
+ */
+export async function settleCharge(deps: PaymentsDeps, intent: GatewayIntent): Promise<Settlement> {
+  if (intent.status !== 'succeeded') return { outcome: 'ignored', reason: `intent is ${intent.status}` };
+  const student = await repo.findUserById(deps.db, intent.customerRef);
+  try {
+    if (!student) throw conflict(PAYMENT_MESSAGES.cartChanged);
+    const result = await fulfilPayment(deps, {
+      studentId: student.id,
+      email: student.email,
+      transactionId: intent.id,
+      intent,
+    });
+    return { outcome: 'paid', paymentId: result.insertedId };
+  } catch (error) {
+    if (!isUnfulfillable(error)) throw error;
+    return refundCharge(deps, intent.id, error.message);
+  }
+}
+
+/**
+ * Refunds a charge that cannot be fulfilled. Our intent row is locked while it is marked
+ * refund_pending, so a concurrent fulfilment either recorded the payment first (then nothing is
+ * refunded) or finds it refund_pending and refuses. The gateway call comes after the commit; if it
+ * fails, the row stays refund_pending and the reconciler tries again.
+ */
+export async function refundCharge(deps: PaymentsDeps, intentId: string, reason: string): Promise<Settlement> {
+  const decision = await deps.db.transaction(async (tx) => {
+    const row = await repo.findIntent(tx, intentId, { lock: true });
+    if (!row) return 'not-ours' as const;
+    const payment = await repo.findPaymentByTransactionId(tx, intentId);
+    if (payment) return { paymentId: payment.id };
+    if (row.status === 'refunded') return 'done' as const;
+    await repo.setIntentStatus(tx, intentId, ['open', 'succeeded', 'canceled'], 'refund_pending', { now: deps.now() });
+    await enrollments.releaseLines(tx, intentId);
+    return 'refund' as const;
+  });
+  if (decision === 'not-ours') {
+    deps.log.warn({ transactionId: intentId, reason }, 'charge not fulfillable and not created by us: not refunded');
+    return { outcome: 'ignored', reason };
+  }
+  if (typeof decision === 'object') return { outcome: 'paid', paymentId: decision.paymentId };
+  if (decision === 'refund') {
+    await deps.gateway.refund(intentId);
+    await repo.setIntentStatus(deps.db, intentId, ['refund_pending'], 'refunded', { now: deps.now() });
+    deps.log.warn({ transactionId: intentId, reason }, 'charge refunded: it could not be fulfilled');
+  }
+  return { outcome: 'refunded', reason };
+}
+
+/**
+ * POST /api/payments: the browser records the charge it just confirmed. A refusal that comes from
+ * the cart's state (not from the request) settles the charge, which refunds it.
+ */
+export async function recordPaymentOfViewer(
+  deps: PaymentsDeps,
+  viewer: Viewer,
+  body: { transactionId: string; cartIds: readonly string[] },
+): Promise<{ insertedId: string; created: boolean }> {
+  try {
+    return await fulfilPayment(deps, {
+      studentId: viewer.id,
+      email: viewer.email,
+      transactionId: body.transactionId,
+      cartIds: body.cartIds,
+    });
+  } catch (error) {
+    if (!isUnfulfillable(error) || error.message === PAYMENT_MESSAGES.cartMismatch) throw error;
+    const intent = await deps.gateway.retrieveIntent(body.transactionId);
+    if (intent?.customerRef !== viewer.id) throw error;
+    const settled = await settleCharge(deps, intent);
+    if (settled.outcome === 'refunded') throw conflict(PAYMENT_MESSAGES.refunded);
     throw error;
   }
 }
@@ -228,8 +414,15 @@ async function ownIntent(deps: TestDeps, viewer: Viewer, clientSecret: string): 
   return intent;
 }
 
-/** Refuses to charge for a cart that can no longer be recorded (a line removed or paid meanwhile). */
+/**
+ * Refuses to charge for a cart that can no longer be recorded: the intent must be open in our
+ * record, and every line pending, of a live class, reserved for this very intent (decision 010),
+ * and totalling the amount. A create that cancels this intent meanwhile is caught by the gateway
+ * itself: its cancel and this charge are one conditional update each, and only one of them wins.
+ */
 async function assertStillPayable(deps: TestDeps, intent: GatewayIntent): Promise<void> {
+  const ours = await repo.findIntent(deps.db, intent.id, { lock: false });
+  if (ours && ours.status !== 'open') throw conflict(PAYMENT_MESSAGES.intentCanceled);
   const ids = decodeCart(intent.metadata);
   if (!ids) throw conflict(PAYMENT_MESSAGES.cartMismatch);
   const lines = await enrollments.getCartLines(deps.db, intent.customerRef, ids, { lock: false });
@@ -237,23 +430,30 @@ async function assertStillPayable(deps: TestDeps, intent: GatewayIntent): Promis
   if (lines.length !== ids.length || lines.some((line) => line.status !== 'pending') || total !== intent.amountCents) {
     throw conflict(PAYMENT_MESSAGES.cartChanged);
   }
+  if (!lines.every(enrollments.isPayable)) throw conflict(PAYMENT_MESSAGES.notPayable);
+  if (lines.some((line) => line.reservedBy !== intent.id)) throw conflict(PAYMENT_MESSAGES.reservedElsewhere);
 }
 
 /**
- * A charge the test gateway just made is recorded at once, as Stripe's webhook records one, so a
+ * A charge the test gateway just made is settled at once, as Stripe's webhook settles one, so a
  * closed browser still ends paid; the client's POST /api/payments then answers the same id. A
- * failure here is logged, not thrown: the card was charged, and POST /api/payments reports it.
+ * charge that cannot be fulfilled is refunded and the caller told so (409). Any other failure is
+ * logged, not thrown: the card was charged, and the reconciler finishes the job.
  */
-async function recordCharge(deps: TestDeps, viewer: Viewer, intent: TestIntent): Promise<ConfirmCardResponse> {
+async function recordCharge(deps: TestDeps, intent: TestIntent): Promise<ConfirmCardResponse> {
+  let settled: Settlement | null = null;
   try {
-    await fulfilPayment(deps, { studentId: viewer.id, email: viewer.email, transactionId: intent.id });
+    const charged = await deps.gateway.retrieveIntent(intent.id);
+    if (charged) settled = await settleCharge(deps, charged);
   } catch (error) {
     deps.log.warn({ err: error, transactionId: intent.id }, 'test gateway charge could not be recorded');
   }
+  if (settled?.outcome === 'refunded') throw conflict(PAYMENT_MESSAGES.refunded);
   return { status: 'succeeded', transactionId: intent.id };
 }
 
 function answerOutcome(outcome: ConfirmOutcome): ConfirmCardResponse | 'succeeded' {
+  if (outcome.status === 'canceled') throw conflict(PAYMENT_MESSAGES.intentCanceled);
   if (outcome.status === 'declined') {
     const code = outcome.code === 'insufficient_funds' ? ErrorCode.INSUFFICIENT_FUNDS : ErrorCode.CARD_DECLINED;
     throw new AppError(code, outcome.message);
@@ -268,7 +468,8 @@ export async function confirmTestCard(
   body: ConfirmCardBody,
 ): Promise<ConfirmCardResponse> {
   const intent = await ownIntent(deps, viewer, body.clientSecret);
-  if (intent.status === 'succeeded') return recordCharge(deps, viewer, intent);
+  if (intent.status === 'succeeded') return recordCharge(deps, intent);
+  if (intent.refunded) throw conflict(PAYMENT_MESSAGES.refunded);
   if (isCardExpired(body.expMonth, body.expYear, deps.now())) {
     throw new AppError(ErrorCode.VALIDATION, PAYMENT_MESSAGES.expired, {
       fields: { expYear: PAYMENT_MESSAGES.expired },
@@ -276,7 +477,7 @@ export async function confirmTestCard(
   }
   await assertStillPayable(deps, intent);
   const answer = answerOutcome(await deps.gateway.confirmCard(intent.id, body.cardNumber));
-  return answer === 'succeeded' ? recordCharge(deps, viewer, intent) : answer;
+  return answer === 'succeeded' ? recordCharge(deps, intent) : answer;
 }
 
 /** POST /api/test-gateway/authenticate: the 3-D Secure step; declining it fails the payment. */
@@ -286,10 +487,11 @@ export async function authenticateTestCard(
   body: { clientSecret: string; approve: boolean },
 ): Promise<ConfirmCardResponse> {
   const intent = await ownIntent(deps, viewer, body.clientSecret);
-  if (intent.status === 'succeeded') return recordCharge(deps, viewer, intent);
+  if (intent.status === 'succeeded') return recordCharge(deps, intent);
   if (intent.status !== 'requires_action') throw conflict(PAYMENT_MESSAGES.noActionRequired);
+  if (body.approve) await assertStillPayable(deps, intent);
   const answer = answerOutcome(await deps.gateway.authenticate(intent.id, body.approve));
-  return answer === 'succeeded' ? recordCharge(deps, viewer, intent) : answer;
+  return answer === 'succeeded' ? recordCharge(deps, intent) : answer;
 }
 
 // ---- Webhooks ----------------------------------------------------------------------------------
@@ -309,19 +511,10 @@ export async function handleGatewayEvent(
 
   if (event.type === 'payment_intent.succeeded' && event.intentId) {
     const intent = await deps.gateway.retrieveIntent(event.intentId);
-    const student = intent?.status === 'succeeded' ? await repo.findUserById(deps.db, intent.customerRef) : null;
-    if (intent && student) {
+    if (intent?.status === 'succeeded') {
       try {
-        const result = await fulfilPayment(deps, {
-          studentId: student.id,
-          email: student.email,
-          transactionId: intent.id,
-          intent,
-        });
-        deps.log.info(
-          { eventId: event.id, paymentId: result.insertedId, created: result.created },
-          'payment fulfilled by webhook',
-        );
+        const settled = await settleCharge(deps, intent);
+        deps.log.info({ eventId: event.id, transactionId: intent.id, ...settled }, 'payment settled by webhook');
       } catch (error) {
         if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
         deps.log.warn({ err: error, eventId: event.id, transactionId: intent.id }, 'webhook payment not recorded');

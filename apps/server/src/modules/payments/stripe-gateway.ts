@@ -74,6 +74,16 @@ export function createStripeGateway(config: StripeGatewayConfig): PaymentGateway
     telemetry: false,
   });
 
+  async function retrieveIntent(id: string): Promise<GatewayIntent | null> {
+    try {
+      return toIntent(await stripe.paymentIntents.retrieve(id));
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeError && error.statusCode === 404) return null;
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return null;
+      throw error instanceof Stripe.errors.StripeError ? unavailable(error) : error;
+    }
+  }
+
   return {
     name: 'stripe',
     publishableKey: config.publishableKey,
@@ -96,12 +106,24 @@ export function createStripeGateway(config: StripeGatewayConfig): PaymentGateway
       }
     },
 
-    async retrieveIntent(id) {
+    retrieveIntent,
+
+    async cancelIntent(id) {
       try {
-        return toIntent(await stripe.paymentIntents.retrieve(id));
+        return toIntent(await stripe.paymentIntents.cancel(id));
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeError && error.statusCode === 404) return null;
-        if (error instanceof Stripe.errors.StripeInvalidRequestError) return null;
+        // payment_intent_unexpected_state: it succeeded or is processing; answer how it is now.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError) return retrieveIntent(id);
+        throw error instanceof Stripe.errors.StripeError ? unavailable(error) : error;
+      }
+    },
+
+    async refund(intentId) {
+      try {
+        await stripe.refunds.create({ payment_intent: intentId }, { idempotencyKey: `skillhive-refund-${intentId}` });
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'charge_already_refunded')
+          return;
         throw error instanceof Stripe.errors.StripeError ? unavailable(error) : error;
       }
     },

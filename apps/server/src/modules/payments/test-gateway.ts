@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { PAYMENT_MESSAGES } from '@skillhive/shared/payments';
 import type { Db } from '../../db/client.ts';
 import { schema } from '../../db/client.ts';
@@ -30,9 +30,11 @@ export const TEST_CARDS = {
 export type ConfirmOutcome =
   | { status: 'succeeded' }
   | { status: 'requires_action' }
+  /** Cancelled before this charge could be made (a newer intent took its lines; decision 010). */
+  | { status: 'canceled' }
   | { status: 'declined'; code: 'card_declined' | 'insufficient_funds'; message: string };
 
-export type TestIntent = GatewayIntent & { clientSecret: string; lastError: string | null };
+export type TestIntent = GatewayIntent & { clientSecret: string; lastError: string | null; refunded: boolean };
 
 export interface TestGateway extends PaymentGateway {
   readonly name: 'test';
@@ -79,6 +81,7 @@ function toIntent(row: typeof intents.$inferSelect): TestIntent {
     customerRef: row.customerRef,
     metadata: row.metadata,
     lastError: row.lastError,
+    refunded: row.refundedAt !== null,
   };
 }
 
@@ -93,6 +96,7 @@ export function createTestGateway(db: Db, now: () => Date = () => new Date()): T
   function currentOutcome(intent: TestIntent | null): ConfirmOutcome {
     if (intent?.status === 'succeeded') return { status: 'succeeded' };
     if (intent?.status === 'requires_action') return { status: 'requires_action' };
+    if (intent?.status === 'canceled') return { status: 'canceled' };
     return { status: 'declined', code: 'card_declined', message: PAYMENT_MESSAGES.declined };
   }
 
@@ -124,6 +128,28 @@ export function createTestGateway(db: Db, now: () => Date = () => new Date()): T
     },
 
     retrieveIntent: byId,
+
+    async cancelIntent(id) {
+      // One conditional statement: a concurrent confirmCard either charged first (then this
+      // changes nothing and the answer is succeeded) or finds the intent canceled.
+      await db
+        .update(intents)
+        .set({ status: 'canceled', updatedAt: now() })
+        .where(and(eq(intents.id, id), inArray(intents.status, ['requires_payment_method', 'requires_action'])));
+      return byId(id);
+    },
+
+    async refund(intentId) {
+      const [row] = await db
+        .update(intents)
+        .set({ refundedAt: now(), updatedAt: now() })
+        .where(and(eq(intents.id, intentId), eq(intents.status, 'succeeded'), isNull(intents.refundedAt)))
+        .returning({ id: intents.id });
+      if (row) return;
+      const intent = await byId(intentId);
+      if (!intent || intent.status !== 'succeeded')
+        throw new Error(`test gateway: intent ${intentId} has no charge to refund`);
+    },
 
     async findIntentByClientSecret(clientSecret) {
       const [row] = await db.select().from(intents).where(eq(intents.clientSecret, clientSecret));

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { Enrollment } from '@skillhive/shared/enrollments';
+import { PAYMENT_MESSAGES } from '@skillhive/shared/cards';
 import { formatPrice } from '@skillhive/shared/money';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
@@ -80,6 +81,13 @@ function EnrollmentCard({ item }: { item: Enrollment }) {
         <p className="grow-0 font-semibold">{formatPrice(item.price)}</p>
         {paid ? (
           <ReviewForm classId={item.enrollId} classTitle={item.title} />
+        ) : !item.available ? (
+          <div className="card-actions mt-auto flex-col items-start">
+            <p className="text-sm font-medium text-error">{PAYMENT_MESSAGES.classUnavailable}</p>
+            <Link to={paths.dashboard.payment} className="btn btn-outline btn-sm" aria-describedby={titleId}>
+              Remove from cart
+            </Link>
+          </div>
         ) : (
           <div className="card-actions mt-auto">
             <Link to={paths.dashboard.payment} className="btn btn-primary btn-sm" aria-describedby={titleId}>

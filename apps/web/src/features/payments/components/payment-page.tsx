@@ -4,8 +4,9 @@ import { Link, useNavigate } from 'react-router';
 import { notify } from '../../../lib/toast.ts';
 import { centsToDecimal, formatPrice } from '@skillhive/shared/money';
 import type { Enrollment } from '@skillhive/shared/enrollments';
+import { PAYMENT_MESSAGES } from '@skillhive/shared/cards';
 import { paths } from '../../../config/paths.ts';
-import { errorMessage } from '../../../lib/api-client.ts';
+import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { cartQueryOptions, useRemoveEnrollment } from '../../enrollments/api/enrollments.ts';
 import {
@@ -17,6 +18,11 @@ import {
 } from '../api/payments.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { CardForm, type CardDetails } from './card-form.tsx';
+
+/** A 409: the payment or the cart changed on the server (another tab, a class withdrawn). */
+function isStateConflict(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 409;
+}
 
 type Step = 'card' | 'confirming' | 'authenticate' | 'recording' | 'done';
 
@@ -31,10 +37,13 @@ export function PaymentPage() {
   const cart = useQuery({ ...cartQueryOptions(email), enabled: email !== '' });
   const [step, setStep] = useState<Step>('card');
   const items = cart.data ?? [];
-  const cartIds = items.map((item) => item._id);
+  // A line of a class that was deleted or is no longer accepted cannot be paid (decision 010):
+  // it is shown, marked, removable, and left out of the total.
+  const payable = items.filter((item) => item.available);
+  const cartIds = payable.map((item) => item._id);
   const intent = useQuery({
     ...paymentIntentQueryOptions(cartIds),
-    enabled: cart.isSuccess && items.length > 0 && step !== 'done',
+    enabled: cart.isSuccess && payable.length > 0 && step !== 'done',
   });
   const remove = useRemoveEnrollment();
   const record = useRecordPayment();
@@ -72,8 +81,16 @@ export function PaymentPage() {
           navigate(paths.dashboard.myEnrollClass);
         },
         onError: (error) => {
-          setGatewayError(`Your card was charged, but recording the payment failed: ${errorMessage(error)}`);
           setStep('card');
+          if (isStateConflict(error)) {
+            // The server refunded a charge it could not record (decision 010): say so, show the cart anew.
+            setGatewayError(errorMessage(error));
+            setTransactionId(null);
+            void cart.refetch();
+            void intent.refetch();
+            return;
+          }
+          setGatewayError(`Your card was charged, but recording the payment failed: ${errorMessage(error)}`);
         },
       },
     );
@@ -102,6 +119,11 @@ export function PaymentPage() {
     } catch (error) {
       setGatewayError(errorMessage(error, 'Your card was declined.'));
       setStep('card');
+      // Another tab's checkout replaced this payment, or the cart changed: start from the server's view.
+      if (isStateConflict(error)) {
+        void cart.refetch();
+        void intent.refetch();
+      }
     }
   };
 
@@ -166,6 +188,11 @@ export function PaymentPage() {
                     <p className="text-sm text-muted">
                       {item.name} · {formatPrice(item.price)}
                     </p>
+                    {item.available ? null : (
+                      <p className="text-sm font-medium text-error" data-testid="cart-line-unavailable">
+                        {PAYMENT_MESSAGES.classUnavailable}: it is not part of the total, and you can remove it.
+                      </p>
+                    )}
                   </div>
                   <button
                     type="button"
@@ -194,7 +221,12 @@ export function PaymentPage() {
             <h2 id="card-heading" className="text-xl font-semibold">
               Pay by card
             </h2>
-            {intent.isError ? (
+            {payable.length === 0 ? (
+              <p role="status" className="rounded-box bg-base-200 p-4">
+                No class in your cart can be paid for: {PAYMENT_MESSAGES.classUnavailable.toLowerCase()}. Remove it and
+                browse other classes.
+              </p>
+            ) : intent.isError ? (
               <FetchError what="the payment total" error={intent.error} onRetry={() => void intent.refetch()} />
             ) : intent.data?.gateway === 'stripe' ? (
               <p role="status" className="rounded-box bg-base-200 p-4">
