@@ -111,8 +111,11 @@ const decide = (role: Role, id: string, action: 'approve' | 'reject', payload?: 
     headers: headersOf(role),
     ...(payload ? { payload } : {}),
   });
-const catalogue = (query: string) =>
-  ctx.app.inject({ method: 'GET', url: `/api/classes?limit=50${query}` }).then((r) => r.json() as { _id: string }[]);
+type Listed = { _id: string; title: string; price: number };
+async function catalogue(query: string): Promise<Listed[]> {
+  const res = await ctx.app.inject({ method: 'GET', url: `/api/classes?limit=50${query}` });
+  return res.json() as Listed[];
+}
 
 /** The owner proposes `changes` to a fresh accepted class; returns the class and revision ids. */
 async function propose(changes: Record<string, unknown>) {
