@@ -189,6 +189,16 @@ describe('an edit of an accepted class is a pending revision', () => {
     expect(await storedClass(classId)).toEqual(live);
   });
 
+  it('two edits at once end as one pending revision holding both changes', async () => {
+    const classId = await insertClass();
+    const results = await Promise.all([
+      patch('owner', classId, { title: 'Raced title' }),
+      patch('owner', classId, { price: 55 }),
+    ]);
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(await revisionsOf(classId)).toMatchObject([{ status: 'pending', title: 'Raced title', priceCents: 5500 }]);
+  });
+
   it('ignores status and other fields outside the form (mass assignment), and refuses images that are not ours', async () => {
     const classId = await insertClass();
     const before = await storedClass(classId);
@@ -464,6 +474,24 @@ describe('permission matrix (every revision endpoint × anonymous, student, its 
       expect(res.json().error.code).toBe(status === 401 ? 'unauthenticated' : 'forbidden');
       expect(await storedClass(ids.classId)).toEqual(classBefore);
       expect(await revisionsOf(ids.classId)).toEqual(revisionsBefore);
+    }
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents every revision endpoint with a tag, an operationId and who may call it', async () => {
+    const spec = (await ctx.app.inject('/api/docs/json')).json();
+    const expected: [string, string, string][] = [
+      ['/api/classes/revisions', 'get', 'listClassRevisions'],
+      ['/api/classes/{id}/revision', 'get', 'getClassRevision'],
+      ['/api/classes/revisions/{id}/approve', 'patch', 'approveClassRevision'],
+      ['/api/classes/revisions/{id}/reject', 'patch', 'rejectClassRevision'],
+    ];
+    for (const [path, method, operationId] of expected) {
+      const operation = spec.paths[path]?.[method];
+      expect(operation?.operationId, `${method} ${path}`).toBe(operationId);
+      expect(operation.tags).toEqual(['classes']);
+      expect(operation.summary).toMatch(/\((admins only|its teacher, or an admin)\)$/);
     }
   });
 });
