@@ -327,19 +327,16 @@ describe('state transitions', () => {
     expect((await moderate('admin', id, 'approve')).statusCode).toBe(200);
   });
 
-  it('an accepted class stays accepted when edited; a new image replaces the old one', async () => {
+  it('an accepted class stays accepted when edited; the edit waits for review, the live class is unchanged', async () => {
+    // DESIGN §4: class-revisions.test.ts covers the revision itself (review, approval, diff).
     const id = await insertClass(actors.owner, { status: 'accepted' });
+    const before = await storedClass(id);
     const res = await patch('owner', id, { title: 'Renamed', image: secondImageUrl, category: 'video-editing' });
-    expect(res.json()).toEqual({ modifiedCount: 1, success: true });
-    expect(await storedClass(id)).toMatchObject({
-      status: 'accepted',
-      title: 'Renamed',
-      category: 'video-editing',
-      imageKey: keyFromImageUrl(secondImageUrl, ctx.storage),
-    });
+    expect(res.json()).toEqual({ modifiedCount: 1, success: true, pendingReview: true });
+    expect(await storedClass(id)).toEqual(before);
     const bad = await patch('owner', id, { image: 'https://i.ibb.co/x.png' });
     expect(bad.statusCode).toBe(400);
-    expect((await storedClass(id))!.imageKey).toBe(keyFromImageUrl(secondImageUrl, ctx.storage));
+    expect((await storedClass(id))!.imageKey).toBe(imageKey);
   });
 
   it('an edit that changes nothing reports modifiedCount 0', async () => {

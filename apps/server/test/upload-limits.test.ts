@@ -222,6 +222,7 @@ describe('collection of unused images', () => {
     const byEnrolment = await uploadKey();
     const byProfile = await uploadKey();
     const byTeacherRequest = await uploadKey();
+    const byRevision = await uploadKey();
 
     // A class using `byClass`, and an enrolment whose snapshot alone still shows `byEnrolment`.
     const cls = await createClass(ctx, teacher);
@@ -237,6 +238,8 @@ describe('collection of unused images', () => {
       description: 'snapshot',
       priceCents: cls.priceCents,
     });
+    // A class revision waiting for review proposes `byRevision`.
+    await ctx.db.insert(schema.classRevisions).values({ classId: cls.id, imageKey: byRevision.key });
     // A profile picture by its absolute thumbnail URL; a teacher request carries the account's picture.
     await createUser(ctx, 'student', { image: `http://localhost:3000${byProfile.thumbUrl}` });
     const applicant = await createUser(ctx, 'student', { image: byTeacherRequest.displayUrl });
@@ -252,19 +255,19 @@ describe('collection of unused images', () => {
       .set({ image: 'https://example.test/elsewhere.png' })
       .where(eq(schema.users.id, applicant.id));
 
-    const old = [unused, byClass, byEnrolment, byProfile, byTeacherRequest];
+    const old = [unused, byClass, byEnrolment, byProfile, byTeacherRequest, byRevision];
     for (const { key } of old) await age(key, hoursAgo(25));
     await age(fresh.key, hoursAgo(23));
 
     expect(await isImageReferenced(ctx.db, unused.key)).toBe(false);
-    for (const { key } of [byClass, byEnrolment, byProfile, byTeacherRequest]) {
+    for (const { key } of [byClass, byEnrolment, byProfile, byTeacherRequest, byRevision]) {
       expect(await isImageReferenced(ctx.db, key)).toBe(true);
     }
 
     const result = await collect();
     expect(result).toMatchObject({ ran: true, failedFiles: [] });
     expect(result.removed).toContain(unused.key);
-    for (const { key } of [fresh, byClass, byEnrolment, byProfile, byTeacherRequest]) {
+    for (const { key } of [fresh, byClass, byEnrolment, byProfile, byTeacherRequest, byRevision]) {
       expect(result.removed).not.toContain(key);
       expect(await isStored(key)).toEqual(KEPT);
     }
@@ -282,7 +285,7 @@ describe('collection of unused images', () => {
           [fresh, ...old].map((u) => u.key),
         ),
       );
-    expect(remaining).toHaveLength(5);
+    expect(remaining).toHaveLength(6);
   });
 
   it('gives a picture uploaded again a fresh grace period', async () => {

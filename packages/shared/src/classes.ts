@@ -9,9 +9,63 @@ export { CLASS_MESSAGES, CreateClassBody, ImageUrl, Price, UpdateClassBody } fro
 export const RejectClassBody = z.object({ reason: z.string().trim().max(500).optional() }).nullish();
 export type RejectClassBody = z.infer<typeof RejectClassBody>;
 
-/** PATCH /api/classes/:id and the moderation calls (DESIGN §1.7: a success the client can read). */
-export const ClassModifiedResponse = z.object({ modifiedCount: z.number().int(), success: z.literal(true) });
+/**
+ * PATCH /api/classes/:id and the moderation calls (DESIGN §1.7: a success the client can read).
+ * `pendingReview`: the edit of an accepted class was stored as a revision for an admin to review;
+ * the approved version stays on sale meanwhile (DESIGN §4).
+ */
+export const ClassModifiedResponse = z.object({
+  modifiedCount: z.number().int(),
+  success: z.literal(true),
+  pendingReview: z.boolean().optional(),
+});
 export type ClassModifiedResponse = z.infer<typeof ClassModifiedResponse>;
+
+/** States of a proposed edit of an accepted class (DESIGN §4). */
+export const CLASS_REVISION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type ClassRevisionStatus = (typeof CLASS_REVISION_STATUSES)[number];
+
+/** The moderated fields of a class: an edit of one of these on an accepted class is a revision. */
+export const ClassFields = z.object({
+  title: z.string(),
+  description: z.string(),
+  price: z.number(),
+  image: z.string(),
+  category: z.enum(CATEGORIES),
+});
+export type ClassFields = z.infer<typeof ClassFields>;
+
+/**
+ * A revision of a class: what is live now (`current`) and only the fields the teacher changed
+ * (`proposed`). GET /api/classes/revisions (admin), GET /api/classes/:id/revision (its teacher).
+ */
+export const ClassRevision = z.object({
+  _id: z.string(),
+  classId: z.string(),
+  /** The class's teacher (spec §3 names). */
+  name: z.string(),
+  email: z.string(),
+  status: z.enum(CLASS_REVISION_STATUSES),
+  rejectionReason: z.string().nullable(),
+  current: ClassFields,
+  proposed: ClassFields.partial(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+export type ClassRevision = z.infer<typeof ClassRevision>;
+
+/** GET /api/classes/:id/revision: the pending revision, else a rejected latest one, else null. */
+export const ClassRevisionResponse = z.object({ revision: ClassRevision.nullable() });
+export type ClassRevisionResponse = z.infer<typeof ClassRevisionResponse>;
+
+/** GET /api/classes/revisions: oldest pending first. */
+export const ClassRevisionsQuery = PageQuery;
+export type ClassRevisionsQuery = z.infer<typeof ClassRevisionsQuery>;
+
+/** PATCH /api/classes/revisions/:id/reject: an optional reason its teacher sees. */
+export const RejectRevisionBody = RejectClassBody;
+export type RejectRevisionBody = z.infer<typeof RejectRevisionBody>;
 
 export const ClassItem = z.object({
   _id: z.string(),
@@ -29,6 +83,11 @@ export const ClassItem = z.object({
   rating: z.number().nullable(),
   reviewCount: z.number().int(),
   createdAt: z.string(),
+  /** Teacher lists only: the class's latest proposed edit, when pending or rejected (DESIGN §4). */
+  revision: z
+    .object({ status: z.enum(['pending', 'rejected']), rejectionReason: z.string().nullable() })
+    .nullable()
+    .optional(),
 });
 export type ClassItem = z.infer<typeof ClassItem>;
 

@@ -22,6 +22,7 @@ import {
   PAYMENT_STATUSES,
   TEACHER_REQUEST_STATUSES,
 } from '@skillhive/shared/constants';
+import { CLASS_REVISION_STATUSES } from '@skillhive/shared/classes';
 import { users } from './auth.ts';
 
 export const experienceEnum = pgEnum('experience_level', EXPERIENCE_LEVELS);
@@ -30,6 +31,7 @@ export const teacherRequestStatusEnum = pgEnum('teacher_request_status', TEACHER
 export const classStatusEnum = pgEnum('class_status', CLASS_STATUSES);
 export const enrollmentStatusEnum = pgEnum('enrollment_status', ENROLLMENT_STATUSES);
 export const paymentStatusEnum = pgEnum('payment_status', PAYMENT_STATUSES);
+export const classRevisionStatusEnum = pgEnum('class_revision_status', CLASS_REVISION_STATUSES);
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -121,6 +123,40 @@ export const classes = pgTable(
     index('classes_status_popular_idx').on(t.status, t.enrollmentCount.desc(), t.id.desc()),
     index('classes_teacher_created_idx').on(t.teacherId, t.createdAt.desc()),
     index('classes_search_idx').using('gin', t.search),
+  ],
+);
+
+/**
+ * Proposed edits of an accepted class (DESIGN §4): the class row stays what is on sale until an
+ * admin approves. A null field is one the teacher did not change. At most one pending per class.
+ */
+export const classRevisions = pgTable(
+  'class_revisions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    classId: uuid('class_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+    title: text('title'),
+    description: text('description'),
+    priceCents: integer('price_cents'),
+    imageKey: text('image_key').references(() => uploads.key),
+    category: categoryEnum('category'),
+    status: classRevisionStatusEnum('status').notNull().default('pending'),
+    rejectionReason: text('rejection_reason'),
+    decidedBy: text('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('class_revisions_price_range', sql`${t.priceCents} is null or ${t.priceCents} between 50 and 1000000`),
+    // A further edit updates the pending revision instead of adding a second one.
+    uniqueIndex('class_revisions_one_pending_idx')
+      .on(t.classId)
+      .where(sql`${t.status} = 'pending'`),
+    index('class_revisions_class_created_idx').on(t.classId, t.createdAt.desc()),
+    index('class_revisions_status_created_idx').on(t.status, t.createdAt),
   ],
 );
 

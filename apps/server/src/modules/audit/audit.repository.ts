@@ -10,7 +10,9 @@ export type AuditAction =
   | 'teacher_request.reject'
   | 'class.approve'
   | 'class.reject'
-  | 'class.delete';
+  | 'class.delete'
+  | 'class.revision.approve'
+  | 'class.revision.reject';
 
 /** Records an admin action (issue 3 §7). Call it inside the same transaction as the action. */
 export async function recordAudit(

@@ -141,8 +141,9 @@ export async function listClassesOfTeacher(
 export type ClassPatch = Partial<Pick<NewClass, 'title' | 'description' | 'priceCents' | 'imageKey' | 'category'>>;
 
 /**
- * Applies its teacher's edit in one statement: only the teacher's own, not archived class; a
- * rejected class goes back to pending and loses its rejection reason (DESIGN §1.7, §4).
+ * Applies its teacher's edit in one statement: only the teacher's own class while it is pending or
+ * rejected (an accepted one is live and gets a revision instead); a rejected class goes back to
+ * pending and loses its rejection reason (DESIGN §1.7, §4).
  */
 export async function updateOwnClass(
   db: Db,
@@ -159,7 +160,7 @@ export async function updateOwnClass(
       rejectionReason: sql`case when ${classes.status} = 'rejected' then null else ${classes.rejectionReason} end`,
       updatedAt: now,
     })
-    .where(and(eq(classes.id, id), eq(classes.teacherId, teacherId), ne(classes.status, 'archived')))
+    .where(and(eq(classes.id, id), eq(classes.teacherId, teacherId), inArray(classes.status, ['pending', 'rejected'])))
     .returning({ id: classes.id });
   return rows.length;
 }

@@ -6,9 +6,13 @@ import {
   ClassItem,
   ClassListQuery,
   ClassModifiedResponse,
+  ClassRevision,
+  ClassRevisionResponse,
+  ClassRevisionsQuery,
   ClassStats,
   CreateClassBody,
   RejectClassBody,
+  RejectRevisionBody,
   TeacherClassesQuery,
   UpdateClassBody,
 } from '@skillhive/shared/classes';
@@ -22,6 +26,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { requireAdmin, requireSelfOrAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
+import * as revisions from './class-revisions.service.ts';
 import * as service from './classes.service.ts';
 
 /** A shared catalogue page: its JSON, and the same compressed once per encoding asked for. */
@@ -191,7 +196,7 @@ export async function classesRoutes(
         tags: ['classes'],
         operationId: 'updateClass',
         summary:
-          'Edit title, price, description, image or category; a rejected class goes back to pending (its teacher only)',
+          'Edit title, price, description, image or category; a rejected class goes back to pending; an accepted class keeps its approved version on sale and the edit waits for review as a revision (pendingReview: true) (its teacher only)',
         params: IdParam,
         body: UpdateClassBody,
         response: { 200: ClassModifiedResponse },
@@ -252,6 +257,86 @@ export async function classesRoutes(
     async (request) => {
       const admin = await requireAdmin(request);
       return service.decideClass(
+        db,
+        admin,
+        request.params.id,
+        { status: 'rejected', reason: request.body?.reason },
+        now(),
+      );
+    },
+  );
+
+  typed.get(
+    '/api/classes/revisions',
+    {
+      schema: {
+        tags: ['classes'],
+        operationId: 'listClassRevisions',
+        summary:
+          'Edits of accepted classes waiting for review, oldest first, each with the live and the proposed values (admins only)',
+        querystring: ClassRevisionsQuery,
+        response: { 200: z.array(ClassRevision) },
+      },
+    },
+    async (request, reply) => {
+      await requireAdmin(request);
+      const { items, total } = await revisions.listPendingRevisions(db, storage, request.query);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return items;
+    },
+  );
+
+  typed.get(
+    '/api/classes/:id/revision',
+    {
+      schema: {
+        tags: ['classes'],
+        operationId: 'getClassRevision',
+        summary:
+          'The pending revision of a class, else its latest one when rejected (with the reason), else null (its teacher, or an admin)',
+        params: IdParam,
+        response: { 200: ClassRevisionResponse },
+      },
+    },
+    async (request) => {
+      const viewer = await requireViewer(request);
+      return revisions.getCurrentRevision(db, storage, viewer, request.params.id);
+    },
+  );
+
+  typed.patch(
+    '/api/classes/revisions/:id/approve',
+    {
+      schema: {
+        tags: ['classes'],
+        operationId: 'approveClassRevision',
+        summary: 'Apply a pending revision to its class: the proposed values go on sale (admins only)',
+        params: IdParam,
+        response: { 200: ClassModifiedResponse },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(request);
+      return revisions.decideRevision(db, admin, request.params.id, { status: 'approved' }, now());
+    },
+  );
+
+  typed.patch(
+    '/api/classes/revisions/:id/reject',
+    {
+      schema: {
+        tags: ['classes'],
+        operationId: 'rejectClassRevision',
+        summary:
+          'Turn down a pending revision, with an optional reason its teacher sees; the class stays as approved (admins only)',
+        params: IdParam,
+        body: RejectRevisionBody,
+        response: { 200: ClassModifiedResponse },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(request);
+      return revisions.decideRevision(
         db,
         admin,
         request.params.id,

@@ -14,6 +14,8 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
 import { resolveUploadedImageKey } from '../uploads/uploads.service.ts';
+import * as revisions from './class-revisions.repository.ts';
+import { proposeRevision } from './class-revisions.service.ts';
 import * as repo from './classes.repository.ts';
 
 const STATS_WEEKS = 12;
@@ -151,12 +153,28 @@ export async function listTeacherClasses(
     limit: query.limit,
     offset: (query.page - 1) * query.limit,
   });
-  return { items: rows.map((row) => toClassItem(row, storage)), total };
+  // Its teacher sees which classes have changes waiting for review (or turned down).
+  const current = await revisions.findCurrentRevisions(
+    db,
+    rows.map((row) => row.id),
+  );
+  const items = rows.map((row) => {
+    const revision = current.get(row.id);
+    return {
+      ...toClassItem(row, storage),
+      revision: revision
+        ? { status: revision.status as 'pending' | 'rejected', rejectionReason: revision.rejectionReason }
+        : null,
+    };
+  });
+  return { items, total };
 }
 
 /**
  * Its teacher edits a class (spec §7, DESIGN §1.7): only the fields given change, the image stays
- * unless a new one is given, and a rejected class is resubmitted (back to pending).
+ * unless a new one is given, and a rejected class is resubmitted (back to pending). An accepted
+ * class is live: its edit becomes a revision for an admin to review (DESIGN §4), and the class
+ * stays on sale as approved until then.
  */
 export async function updateClass(
   db: Db,
@@ -176,9 +194,14 @@ export async function updateClass(
   if (body.price !== undefined) patch.priceCents = decimalToCents(body.price);
   if (body.image !== undefined) patch.imageKey = await imageKeyOf(db, storage, body.image);
   if (Object.keys(patch).length === 0) return { modifiedCount: 0, success: true };
+  if (row.status === 'accepted') return proposeRevision(db, teacher, id, patch, now);
   const modifiedCount = await repo.updateOwnClass(db, id, teacher.id, patch, now);
-  // Zero here means the class was archived or deleted between the read and the write.
-  if (modifiedCount === 0) throw conflict('This class was deleted and can no longer be edited');
+  if (modifiedCount === 0) {
+    // Accepted between the read and the write: it is live now, so the edit waits for review.
+    const fresh = await repo.findClassById(db, id);
+    if (fresh?.status === 'accepted') return proposeRevision(db, teacher, id, patch, now);
+    throw conflict('This class was deleted and can no longer be edited');
+  }
   return { modifiedCount, success: true };
 }
 
@@ -194,6 +217,8 @@ export async function deleteClass(db: Db, viewer: Viewer, id: string, now: Date)
   return db.transaction(async (tx) => {
     const outcome = await repo.removeClass(tx, id, now);
     if (outcome === 'missing') return { deletedCount: 0 };
+    // A deleted class takes its revisions with it (cascade); an archived one drops its pending one.
+    if (outcome === 'archived') await revisions.deletePendingRevisions(tx, id);
     if (!owner) {
       await recordAudit(tx, viewer, {
         action: 'class.delete',

@@ -51,6 +51,7 @@ const IMAGE_REFERENCES: readonly { column: AnyPgColumn; holds: 'key' | 'url' }[]
   { column: schema.enrollments.imageKey, holds: 'key' },
   { column: schema.teacherRequests.image, holds: 'url' },
   { column: schema.users.image, holds: 'url' },
+  { column: schema.classRevisions.imageKey, holds: 'key' },
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ClassItem } from '@skillhive/shared/classes';
+import type { ClassItem, ClassRevision } from '@skillhive/shared/classes';
 import {
   CLASS_STATUSES,
   TEACHER_REQUEST_STATUSES,
@@ -24,6 +24,7 @@ export const adminKeys = {
     [...teacherRequestKeys.all, 'list', params] as const,
   classes: (params: StatusPageParams<ClassStatus>) => [...classKeys.all, 'admin', params] as const,
   classCounts: () => [...classKeys.all, 'admin', 'counts'] as const,
+  revisions: (page: number) => [...classKeys.all, 'admin', 'revisions', { page }] as const,
 };
 
 /** Reads ?status= leniently for a list filtered by one of `allowed`. */
@@ -57,6 +58,21 @@ export const adminClassesQueryOptions = (params: StatusPageParams<ClassStatus>) 
         secured: true,
         signal,
         query: { page: params.page, limit: ADMIN_PAGE_SIZE, status: params.status || undefined },
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+export const REVISIONS_PAGE_SIZE = 5;
+
+/** GET /api/classes/revisions?page=&limit= (admin): edits of accepted classes waiting for review. */
+export const pendingRevisionsQueryOptions = (page: number) =>
+  queryOptions({
+    queryKey: adminKeys.revisions(page),
+    queryFn: ({ signal }) =>
+      apiClient.list<ClassRevision>('/classes/revisions', {
+        secured: true,
+        signal,
+        query: { page, limit: REVISIONS_PAGE_SIZE },
       }),
     placeholderData: keepPreviousData,
   });
@@ -115,6 +131,25 @@ export function useDecideClass() {
       ),
     onSuccess: () =>
       Promise.all([
+        queryClient.invalidateQueries({ queryKey: classKeys.all }),
+        queryClient.invalidateQueries({ queryKey: auditKeys.all }),
+      ]),
+  });
+}
+
+/** PATCH /api/classes/revisions/:id/approve|reject {reason} (admin; only while pending). */
+export function useDecideRevision() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, decision, reason }: { id: string; decision: Decision; reason?: string }) =>
+      apiClient.patch<unknown>(
+        `/classes/revisions/${encodeURIComponent(id)}/${decision}`,
+        decision === 'reject' && reason ? { reason } : {},
+        { secured: true },
+      ),
+    onSuccess: () =>
+      Promise.all([
+        // An approval changes the class everywhere it is shown (catalogue included).
         queryClient.invalidateQueries({ queryKey: classKeys.all }),
         queryClient.invalidateQueries({ queryKey: auditKeys.all }),
       ]),

@@ -10,6 +10,7 @@ import { ADMIN_PAGE_SIZE, CLASS_FILTERS, adminClassesQueryOptions, parseStatus, 
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
+import { ClassRevisionsSection } from './class-revisions-section.tsx';
 import { DecisionButtons } from './decision-buttons.tsx';
 import { RejectClassDialog } from './reject-class-dialog.tsx';
 import { StatusFilter } from './status-filter.tsx';
@@ -29,7 +30,8 @@ const STATUS_BADGES: Record<ClassStatus, string> = {
 
 /**
  * allClasses (spec §2, §4): every class with approve/reject while pending; the progress button is
- * disabled for rejected classes and opens seeProgressDetails only for accepted ones.
+ * disabled for rejected classes and opens seeProgressDetails only for accepted ones. Above it, the
+ * changes to accepted classes that wait for review (DESIGN §4).
  */
 export function AllClassesTable() {
   const [search] = useSearchParams();
@@ -68,6 +70,7 @@ export function AllClassesTable() {
         <h1 className="text-2xl font-bold sm:text-3xl">All classes</h1>
         <p className="text-muted">{query.data ? `${query.data.total} classes` : '\u00a0'}</p>
       </div>
+      <ClassRevisionsSection />
       <StatusFilter statuses={CLASS_FILTERS} labels={STATUS_LABELS} value={status} />
       <PagedQueryState query={query} what="classes" empty="No classes here.">
         {(data) => (

@@ -1,5 +1,12 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ClassItem, ClassStats, CreateClassBody, UpdateClassBody } from '@skillhive/shared/classes';
+import type {
+  ClassItem,
+  ClassModifiedResponse,
+  ClassRevisionResponse,
+  ClassStats,
+  CreateClassBody,
+  UpdateClassBody,
+} from '@skillhive/shared/classes';
 import type { ClassStatus } from '@skillhive/shared/constants';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -13,6 +20,7 @@ export const classKeys = {
   all: ['classes'] as const,
   detail: (id: string) => ['classes', 'detail', id] as const,
   stats: (id: string) => ['classes', 'stats', id] as const,
+  revision: (id: string) => ['classes', 'revision', id] as const,
   teacher: (email: string) => ['classes', 'teacher', email] as const,
   teacherPage: (email: string, page: number) => ['classes', 'teacher', email, { page }] as const,
   teacherAll: (email: string) => ['classes', 'teacher', email, 'all'] as const,
@@ -32,6 +40,18 @@ export const classStatsQueryOptions = (id: string) =>
     queryFn: ({ signal }) =>
       apiClient.get<ClassStats>(`/classes/${encodeURIComponent(id)}/stats`, { secured: true, signal }),
   });
+
+/** GET /api/classes/:id/revision: the class's pending (or last rejected) changes (its teacher or an admin). */
+export const classRevisionQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: classKeys.revision(id),
+    queryFn: ({ signal }) =>
+      apiClient.get<ClassRevisionResponse>(`/classes/${encodeURIComponent(id)}/revision`, { secured: true, signal }),
+  });
+
+/** What the teacher is told after saving: an accepted class's edit waits for review (DESIGN §4). */
+export const SENT_FOR_REVIEW_MESSAGE =
+  'Your changes were sent for review; the approved version stays on sale until an admin approves them.';
 
 const teacherPath = (email: string) => `/classes/teacher/${encodeURIComponent(email)}`;
 
@@ -71,14 +91,15 @@ export function useCreateClass() {
   });
 }
 
-/** PATCH /api/classes/:id → {modifiedCount, success} (DESIGN §1.7). */
+/**
+ * PATCH /api/classes/:id → {modifiedCount, success} (DESIGN §1.7), and pendingReview when the
+ * class is accepted and the edit became a revision for an admin to review (DESIGN §4).
+ */
 export function useUpdateClass(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: UpdateClassBody) =>
-      apiClient.patch<{ modifiedCount: number; success: boolean }>(`/classes/${encodeURIComponent(id)}`, body, {
-        secured: true,
-      }),
+      apiClient.patch<ClassModifiedResponse>(`/classes/${encodeURIComponent(id)}`, body, { secured: true }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: classKeys.all }),
   });
 }

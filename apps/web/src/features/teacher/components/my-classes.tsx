@@ -96,6 +96,19 @@ function TeacherClassCard({ item, deleting, onDelete }: { item: ClassItem; delet
           <dd>{formatPrice(item.price)}</dd>
         </dl>
         <p className="grow-0 line-clamp-3 text-sm">{item.description}</p>
+        {item.revision?.status === 'pending' ? (
+          <p className="grow-0 text-sm">
+            <span className="badge badge-warning">Changes pending review</span>
+            <span className="mt-1 block text-muted">
+              The approved version stays on sale until an admin approves them.
+            </span>
+          </p>
+        ) : item.revision?.status === 'rejected' ? (
+          <p className="grow-0 rounded-field bg-error/10 p-2 text-sm">
+            <span className="font-semibold">Changes not approved</span>
+            {item.revision.rejectionReason ? `: ${item.revision.rejectionReason}` : null}
+          </p>
+        ) : null}
         {item.status === 'rejected' && item.rejectionReason ? (
           <p className="grow-0 rounded-field bg-error/10 p-2 text-sm">
             <span className="font-semibold">Rejection reason: </span>

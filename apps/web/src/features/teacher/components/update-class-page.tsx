@@ -1,22 +1,34 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { notify } from '../../../lib/toast.ts';
-import type { UpdateClassBody } from '@skillhive/shared/classes';
+import type { ClassFields, UpdateClassBody } from '@skillhive/shared/classes';
+import { formatPrice } from '@skillhive/shared/money';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
-import { classQueryOptions, useUpdateClass } from '../api/classes.ts';
+import {
+  classQueryOptions,
+  classRevisionQueryOptions,
+  SENT_FOR_REVIEW_MESSAGE,
+  useUpdateClass,
+} from '../api/classes.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { ClassForm } from './class-form.tsx';
 
 /**
  * updateItem/:id (spec §2): pre-filled from GET /api/classes/:id. The current image is kept unless
- * a new one is uploaded, and the success message shows on {success: true} (DESIGN §1.7).
+ * a new one is uploaded, and the success message shows on {success: true} (DESIGN §1.7). An
+ * accepted class is live: the form shows its pending changes, and saving sends them for review
+ * while the approved version stays on sale (DESIGN §4).
  */
 export function UpdateClassPage({ classId }: { classId: string }) {
   const { user } = useAuth();
   const query = useQuery(classQueryOptions(classId));
+  const isAccepted = query.data?.status === 'accepted';
+  const revisionQuery = useQuery({ ...classRevisionQueryOptions(classId), enabled: isAccepted });
   const update = useUpdateClass(classId);
   const navigate = useNavigate();
+  const revision = isAccepted ? (revisionQuery.data?.revision ?? null) : null;
+  const pending = revision?.status === 'pending' ? revision : null;
 
   return (
     <div className="flex flex-col gap-5">
@@ -26,31 +38,66 @@ export function UpdateClassPage({ classId }: { classId: string }) {
         {query.data?.status === 'rejected' ? (
           <p className="text-muted">Saving sends this rejected class back for review.</p>
         ) : null}
+        {isAccepted && !pending ? (
+          <p className="text-muted">
+            This class is on sale: an admin reviews your changes before they replace the approved version.
+          </p>
+        ) : null}
       </div>
-      {query.isPending ? (
+      {pending ? (
+        <div role="status" className="rounded-box border border-warning bg-warning/10 p-4 text-sm">
+          <p className="font-semibold">Changes pending review</p>
+          <p>
+            The form shows the changes you sent ({changedLabels(pending.proposed)}). The approved version stays on sale
+            until an admin approves them; saving again updates the changes under review.
+          </p>
+        </div>
+      ) : revision?.status === 'rejected' ? (
+        <div role="status" className="rounded-box border border-error bg-error/10 p-4 text-sm">
+          <p className="font-semibold">Your last changes were not approved</p>
+          {revision.rejectionReason ? (
+            <p>
+              <span className="font-semibold">Reason: </span>
+              {revision.rejectionReason}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {query.isPending || (isAccepted && revisionQuery.isPending) ? (
         <LoadingState />
       ) : query.isError ? (
         <FetchError what="class" error={query.error} onRetry={() => void query.refetch()} />
+      ) : revisionQuery.isError ? (
+        <FetchError what="class" error={revisionQuery.error} onRetry={() => void revisionQuery.refetch()} />
       ) : (
         <ClassForm
-          key={query.data._id}
+          key={`${query.data._id}:${pending?.updatedAt ?? ''}`}
           teacher={{
             name: query.data.name || (user?.displayName ?? ''),
             email: query.data.email || (user?.email ?? ''),
           }}
           defaults={{
-            title: query.data.title,
-            price: query.data.price,
-            description: query.data.description,
-            image: query.data.image,
-            category: query.data.category,
+            title: pending?.proposed.title ?? query.data.title,
+            price: pending?.proposed.price ?? query.data.price,
+            description: pending?.proposed.description ?? query.data.description,
+            image: pending?.proposed.image ?? query.data.image,
+            category: pending?.proposed.category ?? query.data.category,
           }}
           submitLabel="Update Class"
           onSubmit={async (values) => {
             const body: UpdateClassBody = { ...values };
             if (values.image === query.data.image) delete body.image;
             const result = await update.mutateAsync(body);
-            if (result?.success) {
+            if (result?.pendingReview) {
+              notify.success(SENT_FOR_REVIEW_MESSAGE);
+              navigate(paths.dashboard.myClass);
+            } else if (isAccepted) {
+              // Set back to the approved values: nothing was sent, or the pending changes were withdrawn.
+              if (result?.modifiedCount)
+                notify.success('Your changes were withdrawn; the approved version stays on sale.');
+              else notify.info('Nothing changed.');
+              navigate(paths.dashboard.myClass);
+            } else if (result?.success) {
               notify.success('Your class was updated successfully.');
               navigate(paths.dashboard.myClass);
             } else {
@@ -61,4 +108,19 @@ export function UpdateClassPage({ classId }: { classId: string }) {
       )}
     </div>
   );
+}
+
+const FIELD_LABELS: Record<keyof ClassFields, string> = {
+  title: 'title',
+  description: 'description',
+  price: 'price',
+  image: 'image',
+  category: 'category',
+};
+
+function changedLabels(proposed: Partial<ClassFields>): string {
+  return (Object.keys(FIELD_LABELS) as (keyof ClassFields)[])
+    .filter((field) => proposed[field] !== undefined)
+    .map((field) => (field === 'price' ? `price ${formatPrice(proposed.price!)}` : FIELD_LABELS[field]))
+    .join(', ');
 }
