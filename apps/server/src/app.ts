@@ -146,7 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // Feature modules (STYLE.md: modules/<feature>/<feature>.routes.ts) register here.
   await app.register(enrollmentsRoutes, { db, storage: deps.storage });
-  await app.register(paymentsRoutes, { db, gateway, now });
+  await app.register(paymentsRoutes, { db, gateway, now, publicUrl: env.publicUrl });
   await app.register(reviewsRoutes, { db, now });
   await app.register(teacherRequestsRoutes, { db, now, publicUrl: env.publicUrl });
   limitSharpThreads(env.UPLOAD_CONCURRENCY);
@@ -181,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     db,
     storage: deps.storage,
     now,
+    publicUrl: env.publicUrl,
     // In production, public catalogue pages and totals are shared for 1 s (classes.service
     // createShortCache; measured by bench/, BENCHMARKS.md).
     catalogueCacheMs: env.NODE_ENV === 'production' ? 1_000 : 0,
@@ -212,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     db,
     gateway,
     now,
+    publicUrl: env.publicUrl,
     log: app.log,
     intervalSeconds: env.RECONCILE_INTERVAL_SECONDS,
   });

@@ -4,6 +4,7 @@ import { buildApp } from '../src/app.ts';
 import { schema } from '../src/db/client.ts';
 import { loadEnv } from '../src/env.ts';
 import { queueMail, teacherRequestDecidedMail } from '../src/modules/mail/mail.service.ts';
+import { buy, createCaller, createClass } from './commerce-fixtures.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
 import { freePort } from './server-process.ts';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.ts';
@@ -218,5 +219,58 @@ describe('the mailbox page (no SMTP_URL)', () => {
     } finally {
       await prod.close();
     }
+  });
+});
+
+describe('notifications written with their event', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp({ RATE_LIMIT_AUTH_PER_MINUTE: '100000' });
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+  const mailTo = async (to: string) => ctx.db.select().from(schema.mailOutbox).where(eq(schema.mailOutbox.to, to));
+
+  it('tells a teacher their class was approved, or rejected with the reason', async () => {
+    const admin = await createCaller(ctx, 'admin');
+    const teacher = await createCaller(ctx, 'teacher', { name: 'Tess Teacher' });
+    const accepted = await createClass(ctx, teacher, { status: 'pending', title: 'Pottery at home' });
+    const rejected = await createClass(ctx, teacher, { status: 'pending', title: 'Knots' });
+    const approve = await ctx.app.inject({
+      method: 'PATCH',
+      url: `/api/classes/class-requests/${accepted.id}/approve`,
+      headers: admin.headers,
+    });
+    expect(approve.statusCode).toBe(200);
+    const reject = await ctx.app.inject({
+      method: 'PATCH',
+      url: `/api/classes/class-requests/${rejected.id}/reject`,
+      headers: admin.headers,
+      payload: { reason: 'Add an outline' },
+    });
+    expect(reject.statusCode).toBe(200);
+    const mails = await mailTo(teacher.email);
+    expect(mails.map((m) => m.kind).sort()).toEqual(['class-approved', 'class-rejected']);
+    const no = mails.find((m) => m.kind === 'class-rejected')!;
+    expect(no.text).toContain('Hello Tess Teacher,');
+    expect(no.text).toContain('Your class "Knots" was not approved.');
+    expect(no.text).toContain('The reason: Add an outline');
+    expect(no.text).toContain('http://localhost:3000/dashboard/myClass');
+  });
+
+  it('sends a receipt with the classes and the total when a payment is recorded, once', async () => {
+    const teacher = await createCaller(ctx, 'teacher');
+    const student = await createCaller(ctx, 'student');
+    const a = await createClass(ctx, teacher, { priceCents: 1250, title: 'Receipts 101' });
+    const b = await createClass(ctx, teacher, { priceCents: 750, title: 'Ledgers' });
+    const { transactionId } = await buy(ctx, student, [a.id, b.id]);
+    const mails = await mailTo(student.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.kind).toBe('payment-receipt');
+    expect(mails[0]!.text).toContain('Thank you for your payment of $20.00');
+    expect(mails[0]!.text).toContain('Receipts 101: $12.50');
+    expect(mails[0]!.text).toContain('Ledgers: $7.50');
+    expect(mails[0]!.text).toContain(`Transaction: ${transactionId}`);
   });
 });

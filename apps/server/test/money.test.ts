@@ -319,6 +319,7 @@ describe('the reconciler (finding 3)', () => {
       gateway: createTestGateway(ctx.db),
       now: () => new Date(),
       log: ctx.app.log,
+      publicUrl: ctx.env.publicUrl,
       intervalSeconds: 0,
     });
     await Promise.all([ctx.reconciler.runOnce(), other.runOnce(), ctx.reconciler.runOnce()]);

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
+import { classDecidedMail, queueMail } from '../mail/mail.service.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
 import * as revisions from './class-revisions.repository.ts';
 import type { ClassPatch, ClassRow } from './classes.repository.ts';
@@ -134,6 +135,7 @@ export async function decideRevision(
   id: string,
   decision: { status: 'approved' } | { status: 'rejected'; reason?: string | undefined },
   now: Date,
+  publicUrl: string,
 ): Promise<ClassModifiedResponse> {
   const found = await revisions.findRevisionById(db, id);
   if (!found) throw notFound('Revision');
@@ -165,6 +167,18 @@ export async function decideRevision(
       targetLabel: cls.title,
       details: { teacherEmail: cls.teacherEmail, revisionId: decided.id, fields, ...(reason ? { reason } : {}) },
     });
+    await queueMail(
+      tx,
+      cls.teacherEmail,
+      classDecidedMail({
+        publicUrl,
+        teacherName: cls.teacherName,
+        title: cls.title,
+        approved: decision.status === 'approved',
+        reason,
+        revision: true,
+      }),
+    );
     return { modifiedCount: 1, success: true as const };
   });
 }

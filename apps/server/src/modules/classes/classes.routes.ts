@@ -69,9 +69,9 @@ function encodedPage(page: SharedPage, encoding: 'br' | 'gzip'): Buffer {
 /** Classes, their moderation and the catalogue (spec §3, §4, §7; DESIGN §1.7, §4). */
 export async function classesRoutes(
   app: FastifyInstance,
-  opts: { db: Db; storage: ImageStorage; now: () => Date; catalogueCacheMs?: number },
+  opts: { db: Db; storage: ImageStorage; now: () => Date; publicUrl: string; catalogueCacheMs?: number },
 ) {
-  const { db, storage, now } = opts;
+  const { db, storage, now, publicUrl } = opts;
   const totals = service.createShortCache<number>(opts.catalogueCacheMs ?? 0);
   const publicPages = service.createShortCache<SharedPage>(opts.catalogueCacheMs ?? 0);
   const CatalogueBody = z.array(ClassItem);
@@ -238,7 +238,7 @@ export async function classesRoutes(
     },
     async (request) => {
       const admin = await requireAdmin(request);
-      return service.decideClass(db, admin, request.params.id, { status: 'accepted' }, now());
+      return service.decideClass(db, admin, request.params.id, { status: 'accepted' }, now(), publicUrl);
     },
   );
 
@@ -262,6 +262,7 @@ export async function classesRoutes(
         request.params.id,
         { status: 'rejected', reason: request.body?.reason },
         now(),
+        publicUrl,
       );
     },
   );
@@ -317,7 +318,7 @@ export async function classesRoutes(
     },
     async (request) => {
       const admin = await requireAdmin(request);
-      return revisions.decideRevision(db, admin, request.params.id, { status: 'approved' }, now());
+      return revisions.decideRevision(db, admin, request.params.id, { status: 'approved' }, now(), publicUrl);
     },
   );
 
@@ -342,6 +343,7 @@ export async function classesRoutes(
         request.params.id,
         { status: 'rejected', reason: request.body?.reason },
         now(),
+        publicUrl,
       );
     },
   );

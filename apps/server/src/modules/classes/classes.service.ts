@@ -12,6 +12,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError, conflict, ErrorCode, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
+import { classDecidedMail, queueMail } from '../mail/mail.service.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
 import { resolveUploadedImageKey } from '../uploads/uploads.service.ts';
 import * as revisions from './class-revisions.repository.ts';
@@ -239,6 +240,7 @@ export async function decideClass(
   id: string,
   decision: { status: 'accepted' } | { status: 'rejected'; reason?: string | undefined },
   now: Date,
+  publicUrl: string,
 ): Promise<ClassModifiedResponse> {
   if (!repo.isClassId(id)) throw notFound('Class');
   const reason = decision.status === 'rejected' && decision.reason ? decision.reason : null;
@@ -256,6 +258,17 @@ export async function decideClass(
       targetLabel: decided.title,
       details: { teacherEmail: decided.teacherEmail, ...(reason ? { reason } : {}) },
     });
+    await queueMail(
+      tx,
+      decided.teacherEmail,
+      classDecidedMail({
+        publicUrl,
+        teacherName: decided.teacherName,
+        title: decided.title,
+        approved: decision.status === 'accepted',
+        reason,
+      }),
+    );
     return { modifiedCount: 1, success: true as const };
   });
 }

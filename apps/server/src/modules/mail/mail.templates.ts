@@ -67,3 +67,64 @@ export function teacherRequestDecidedMail(input: {
     action: { label: 'Apply again', url: `${input.publicUrl}/teach` },
   });
 }
+
+export function classDecidedMail(input: {
+  publicUrl: string;
+  teacherName: string;
+  title: string;
+  approved: boolean;
+  reason?: string | null | undefined;
+  /** A revision of an accepted class, rather than the class itself. */
+  revision?: boolean;
+}): RenderedMail {
+  const what = input.revision ? `Your changes to "${input.title}"` : `Your class "${input.title}"`;
+  const action = { label: 'See your classes', url: `${input.publicUrl}/dashboard/myClass` };
+  if (input.approved) {
+    return layout({
+      kind: input.revision ? 'class-revision-approved' : 'class-approved',
+      subject: input.revision ? 'Your class changes are live' : 'Your class is live',
+      greeting: `Hello ${input.teacherName},`,
+      paragraphs: [
+        `${what} ${input.revision ? 'were' : 'was'} approved${input.revision ? ' and are' : ' and is'} on sale now.`,
+      ],
+      action,
+    });
+  }
+  return layout({
+    kind: input.revision ? 'class-revision-rejected' : 'class-rejected',
+    subject: input.revision ? 'Your class changes were not approved' : 'Your class was not approved',
+    greeting: `Hello ${input.teacherName},`,
+    paragraphs: [
+      `${what} ${input.revision ? 'were' : 'was'} not approved.`,
+      ...(input.reason ? [`The reason: ${input.reason}`] : []),
+      input.revision
+        ? 'The approved version stays on sale. You can edit the class and send the changes again.'
+        : 'You can edit the class and it goes back for review.',
+    ],
+    action,
+  });
+}
+
+/** The receipt after a payment (amounts in cents, formatted here). */
+export function paymentReceiptMail(input: {
+  publicUrl: string;
+  lines: { title: string; priceCents: number }[];
+  totalCents: number;
+  currency: string;
+  transactionId: string;
+  paidAt: Date;
+}): RenderedMail {
+  const money = (cents: number) =>
+    new Intl.NumberFormat('en-US', { style: 'currency', currency: input.currency.toUpperCase() }).format(cents / 100);
+  return layout({
+    kind: 'payment-receipt',
+    subject: 'Your receipt',
+    greeting: 'Hello,',
+    paragraphs: [
+      `Thank you for your payment of ${money(input.totalCents)} on ${input.paidAt.toISOString().slice(0, 10)}.`,
+      ...input.lines.map((line) => `${line.title}: ${money(line.priceCents)}`),
+      `Transaction: ${input.transactionId}`,
+    ],
+    action: { label: 'Open your classes', url: `${input.publicUrl}/dashboard/myEnrollClass` },
+  });
+}

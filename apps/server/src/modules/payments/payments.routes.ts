@@ -24,12 +24,13 @@ export interface PaymentsRoutesOptions {
   db: Db;
   gateway: PaymentGateway;
   now: () => Date;
+  publicUrl: string;
 }
 
 /** Paying for the cart (spec §4 payment flow, §7 calls; DESIGN §1.3). */
 export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesOptions) {
   const { db, gateway } = opts;
-  const deps: payments.PaymentsDeps = { db, gateway, now: opts.now, log: app.log };
+  const deps: payments.PaymentsDeps = { db, gateway, now: opts.now, log: app.log, publicUrl: opts.publicUrl };
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(

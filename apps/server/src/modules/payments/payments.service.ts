@@ -14,6 +14,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
+import { paymentReceiptMail, queueMail } from '../mail/mail.service.ts';
 import { HANDLED_EVENT_TYPES, type GatewayEvent, type GatewayIntent, type PaymentGateway } from './gateway.ts';
 import * as repo from './payments.repository.ts';
 import type { ConfirmOutcome, TestGateway, TestIntent } from './test-gateway.ts';
@@ -23,6 +24,8 @@ export interface PaymentsDeps {
   gateway: PaymentGateway;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** For the links in the receipt e-mail. */
+  publicUrl: string;
 }
 
 /** One payment covers at most this many enrolments (CreatePaymentBody.cartIds allows 200). */
@@ -257,6 +260,20 @@ export async function fulfilPayment(
         await repo.setIntentStatus(tx, intent.id, ['open', 'canceled'], 'succeeded', { paymentId, now: paidAt });
         await enrollments.releaseLines(tx, intent.id);
       }
+      // The receipt commits with the payment (accounts and e-mail issue §5).
+      const paidLines = await enrollments.listLinesOfPayments(tx, [paymentId]);
+      await queueMail(
+        tx,
+        input.email,
+        paymentReceiptMail({
+          publicUrl: deps.publicUrl,
+          lines: paidLines.map((line) => ({ title: line.title, priceCents: line.priceCents })),
+          totalCents: intent.amountCents,
+          currency: intent.currency,
+          transactionId: intent.id,
+          paidAt,
+        }),
+      );
       return { insertedId: paymentId, created: true };
     });
   } catch (error) {
