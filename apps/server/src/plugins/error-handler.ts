@@ -1,8 +1,36 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '@skillhive/shared/errors';
 import { AppError, ErrorCode } from '../lib/app-error.ts';
+
+/**
+ * Errors Fastify meets before any route or hook runs (a URL that does not decode, a path parameter
+ * longer than the router's limit): the `frameworkErrors` option of the Fastify factory sends them
+ * here, so they too leave as the envelope with a 4xx rather than in Fastify's own shape.
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A path parameter is too long'
+      : error.code === 'FST_ERR_BAD_URL'
+        ? 'The URL is not valid'
+        : 'The request is not valid';
+  const body: ErrorBody = { error: { code: ErrorCode.VALIDATION, message }, requestId: request.id };
+  return reply.status(400).header('x-request-id', request.id).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * A multipart body the parser (busboy) cannot read throws a plain Error with no status: no
+ * boundary, a truncated part, a malformed part header.
+ */
+function isMalformedMultipart(error: FastifyError, request: FastifyRequest): boolean {
+  return (
+    error.statusCode === undefined &&
+    /^multipart\//i.test(request.headers['content-type'] ?? '') &&
+    /multipart|boundary|part|unexpected end/i.test(error.message)
+  );
+}
 
 /**
  * The one error handler (STYLE.md): every failure leaves as {error:{code,message},requestId}.
@@ -32,6 +60,10 @@ export const errorHandlerPlugin = fp(async function errorHandler(app: FastifyIns
       const where = error.validationContext ?? 'request';
       const message = first ? first[1] : `Invalid ${where}`;
       return send(400, ErrorCode.VALIDATION, message, fields);
+    }
+
+    if (isMalformedMultipart(error, request)) {
+      return send(400, ErrorCode.VALIDATION, 'The multipart body is malformed');
     }
 
     const status = error.statusCode ?? 500;
