@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@skillhive/shared/errors';
-import { FAST_SIGNUP_ENV } from './commerce-fixtures.ts';
+import { createClass, FAST_SIGNUP_ENV } from './commerce-fixtures.ts';
 import { createTestApp, createUser, tokenFor, type TestContext } from './harness.ts';
 
 /**
@@ -104,6 +104,13 @@ const BAD_EMAILS = [
   'a@@b.test',
 ];
 
+/**
+ * Ids and e-mails that exist (a teacher, a class, a teacher request of a user kept for this), filled
+ * in before the properties run, so hostile input also reaches the code behind a found row.
+ */
+const realValues: string[] = ['placeholder'];
+const realValue = fc.nat().map((i) => realValues[i % realValues.length]!);
+
 const withNul = fc.string({ maxLength: 10 }).map((s) => `${s}\u0000${s}`);
 const longString = fc.integer({ min: 201, max: 20_000 }).map((n) => 'é'.repeat(n));
 const hostileString: fc.Arbitrary<string> = fc.oneof(
@@ -116,6 +123,7 @@ const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(...BAD_EMAILS),
   fc.uuid(),
   fc.constantFrom(...BAD_LITERALS),
+  realValue,
 );
 
 const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
@@ -192,6 +200,7 @@ function encode(value: string): string {
 }
 const pathComponent = fc.oneof(
   { weight: 5, arbitrary: hostileString.map(encode) },
+  { weight: 2, arbitrary: realValue.map(encode) },
   { weight: 1, arbitrary: fc.constantFrom(...RAW_COMPONENTS) },
 );
 
@@ -212,6 +221,18 @@ beforeAll(async () => {
   ctx = await createTestApp({ ...FAST_SIGNUP_ENV, PUBLIC_URL: ORIGIN });
   const student = await createUser(ctx, 'student');
   const admin = await createUser(ctx, 'admin');
+  const teacher = await createUser(ctx, 'teacher');
+  const approved = await createClass(ctx, teacher, { status: 'accepted' });
+  const pending = await createClass(ctx, teacher, { status: 'pending' });
+  const applicant = await createUser(ctx, 'student');
+  const request = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/teachers/teacher-requests',
+    headers: { ...applicant.headers, origin: ORIGIN },
+    payload: { experience: 'beginner', title: 'Pottery', category: 'web-development' },
+  });
+  realValues.splice(0, realValues.length, teacher.id, teacher.email, approved.id, pending.id, applicant.email);
+  realValues.push((request.json() as { insertedId: string }).insertedId);
   callers = {
     anonymous: { origin: ORIGIN },
     student: { ...student.headers, origin: ORIGIN },
@@ -266,6 +287,7 @@ describe('fuzzing every route', async () => {
   it('covers the whole OpenAPI document and the identity endpoints', () => {
     expect(operations.length).toBeGreaterThan(40);
     expect(operations.some((o) => o.path === '/api/uploads/images' && o.method === 'POST')).toBe(true);
+    expect(realValues).toHaveLength(6);
   });
 
   it.each(operations.map((o) => [`${o.method} ${o.path}`, o] as const))(
