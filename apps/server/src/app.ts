@@ -24,7 +24,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { loggerOptions, type LogDestination } from './lib/log-redaction.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
-import { errorHandlerPlugin, sendFrameworkError } from './plugins/error-handler.ts';
+import { errorHandlerPlugin, sendClientError, sendFrameworkError } from './plugins/error-handler.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { staticWebPlugin } from './plugins/static-web.ts';
@@ -68,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: sendFrameworkError,
+    clientErrorHandler: sendClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

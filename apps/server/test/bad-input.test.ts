@@ -1,3 +1,4 @@
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
 
@@ -130,5 +131,39 @@ describe('errors the router meets before any route', () => {
     const response = await ctx.app.inject({ method: 'GET', url: `/api/classes/${'a'.repeat(300)}` });
     expect(response.statusCode).toBe(400);
     expect(expectEnvelope(response)).toMatchObject({ error: { code: 'validation_error' } });
+  });
+});
+
+describe('headers', () => {
+  it('answers a NUL byte in a cookie or token with 400, not a 500 from the session lookup', async () => {
+    for (const headers of [
+      { cookie: 'better-auth.session_token=a\u0000b' },
+      { authorization: 'Bearer a\u0000b', cookie: student.cookie },
+    ]) {
+      const response = await ctx.app.inject({ method: 'GET', url: '/api/classes', headers });
+      expect(response.statusCode).toBe(400);
+      expect(expectEnvelope(response).error.code).toBe('validation_error');
+    }
+  });
+
+  it('answers a request Node refuses to parse in the envelope too', async () => {
+    await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = ctx.app.server.address() as AddressInfo;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Bad: a\u0000b\r\n\r\n');
+      });
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('close', () => resolve(data));
+      socket.on('error', reject);
+    });
+    const [head, body] = raw.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    const requestId = /x-request-id: ([\w-]+)/i.exec(head ?? '')?.[1];
+    expect(JSON.parse(body ?? '')).toEqual({
+      error: { code: 'validation_error', message: 'The request is not valid HTTP' },
+      requestId,
+    });
   });
 });

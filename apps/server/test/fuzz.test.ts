@@ -238,6 +238,12 @@ beforeAll(async () => {
     student: { ...student.headers, origin: ORIGIN },
     admin: { ...admin.headers, origin: ORIGIN },
     adminBearer: { authorization: `Bearer ${await tokenFor(ctx, admin)}` },
+    // A forged or mangled session cookie and a token that is not one.
+    forged: {
+      cookie: 'better-auth.session_token=%E0%A4%A.\u0000; better-auth.session_data=eyJ%',
+      authorization: 'Bearer eyJhbGciOiJub25lIn0.e30.',
+      origin: ORIGIN,
+    },
   };
 }, 60_000);
 afterAll(async () => {
@@ -295,7 +301,7 @@ describe('fuzzing every route', async () => {
     async (_name, operation) => {
       const role = operation.anonymousOnly
         ? fc.constant('anonymous')
-        : fc.constantFrom('anonymous', 'student', 'admin', 'adminBearer');
+        : fc.constantFrom('anonymous', 'student', 'admin', 'adminBearer', 'forged');
       const params = fc.tuple(...operation.pathParams.map(() => pathComponent));
       await fc.assert(
         fc.asyncProperty(role, params, queryFor(operation), bodyFor(operation), async (who, values, query, body) => {

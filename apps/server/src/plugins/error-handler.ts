@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -18,6 +20,31 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
         : 'The request is not valid';
   const body: ErrorBody = { error: { code: ErrorCode.VALIDATION, message }, requestId: request.id };
   return reply.status(400).header('x-request-id', request.id).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Requests Node's HTTP parser refuses (a forbidden byte in a header, headers too large, a request
+ * too slow to arrive) never become a Fastify request: the `clientErrorHandler` option sends them
+ * here, and the answer is still the envelope, with a request id of its own.
+ */
+export function sendClientError(error: Error & { code?: string }, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, label, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'The request took too long to arrive']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request headers are too large']
+        : [400, 'Bad Request', 'The request is not valid HTTP'];
+  const requestId = randomUUID();
+  const body: ErrorBody = { error: { code: ErrorCode.VALIDATION, message }, requestId };
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${label}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /**

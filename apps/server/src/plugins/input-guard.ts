@@ -90,6 +90,17 @@ export const inputGuardPlugin = fp(
       return done(null, parsed);
     });
 
+    // Node's HTTP parser already refuses these bytes on the wire; a request built in-process
+    // (app.inject, a proxy in front) could still carry them into Web Headers, which throw.
+    app.addHook('onRequest', async (request) => {
+      for (const value of Object.values(request.headers)) {
+        const values = Array.isArray(value) ? value : [value];
+        if (values.some((v) => typeof v === 'string' && /[\0\r\n]/.test(v))) {
+          throw invalid('A request header contains a forbidden character');
+        }
+      }
+    });
+
     app.addHook('preValidation', async (request) => {
       if (hasNul(request.query) || hasNul(request.params) || hasNul(request.body)) {
         throw invalid('The request contains a NUL character');
