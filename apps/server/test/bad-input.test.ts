@@ -65,7 +65,10 @@ describe('bodies the parsers refuse', () => {
     const bodies = [
       { type: 'multipart/form-data; boundary=xyz', payload: '--xyz\r\ngarbage' },
       { type: 'multipart/form-data', payload: 'no boundary at all' },
-      { type: 'multipart/form-data; boundary=xyz', payload: '--xyz\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\nabc' },
+      {
+        type: 'multipart/form-data; boundary=xyz',
+        payload: '--xyz\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\nabc',
+      },
     ];
     for (const { type, payload } of bodies) {
       const response = await ctx.app.inject({

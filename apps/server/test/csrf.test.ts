@@ -46,9 +46,9 @@ describe('cookie-authenticated unsafe requests', () => {
     expectRefused(await imageUpload({ ...student.headers, origin: 'https://evil.example' }));
     expectRefused(await imageUpload({ ...student.headers, 'sec-fetch-site': 'cross-site' }));
     // The same upload from our own pages goes through.
-    expect((await imageUpload({ ...student.headers, origin: ORIGIN, 'sec-fetch-site': 'same-origin' })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await imageUpload({ ...student.headers, origin: ORIGIN, 'sec-fetch-site': 'same-origin' })).statusCode,
+    ).toBe(200);
     expect((await imageUpload(student.headers)).statusCode).toBe(200);
   });
 

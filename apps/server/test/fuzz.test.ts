@@ -31,13 +31,43 @@ interface Operation {
 
 /** The identity endpoints, hidden from the OpenAPI document. */
 const AUTH_OPERATIONS: Operation[] = [
-  { method: 'POST', path: '/api/auth/sign-up/email', pathParams: [], query: [], bodyKeys: ['name', 'email', 'password', 'phone', 'image'] },
-  { method: 'POST', path: '/api/auth/sign-in/email', pathParams: [], query: [], bodyKeys: ['email', 'password', 'rememberMe', 'callbackURL'] },
-  { method: 'POST', path: '/api/auth/update-user', pathParams: [], query: [], bodyKeys: ['name', 'image', 'phone', 'email', 'isAdmin'] },
-  { method: 'POST', path: '/api/auth/sign-in/social', pathParams: [], query: [], bodyKeys: ['provider', 'callbackURL', 'errorCallbackURL'] },
+  {
+    method: 'POST',
+    path: '/api/auth/sign-up/email',
+    pathParams: [],
+    query: [],
+    bodyKeys: ['name', 'email', 'password', 'phone', 'image'],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/sign-in/email',
+    pathParams: [],
+    query: [],
+    bodyKeys: ['email', 'password', 'rememberMe', 'callbackURL'],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/update-user',
+    pathParams: [],
+    query: [],
+    bodyKeys: ['name', 'image', 'phone', 'email', 'isAdmin'],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/sign-in/social',
+    pathParams: [],
+    query: [],
+    bodyKeys: ['provider', 'callbackURL', 'errorCallbackURL'],
+  },
   { method: 'POST', path: '/api/auth/sign-out', pathParams: [], query: [], bodyKeys: [], anonymousOnly: true },
   { method: 'GET', path: '/api/auth/get-session', pathParams: [], query: ['disableCookieCache'], bodyKeys: null },
-  { method: 'GET', path: '/api/auth/callback/{provider}', pathParams: ['provider'], query: ['code', 'state', 'error'], bodyKeys: null },
+  {
+    method: 'GET',
+    path: '/api/auth/callback/{provider}',
+    pathParams: ['provider'],
+    query: ['code', 'state', 'error'],
+    bodyKeys: null,
+  },
   { method: 'GET', path: '/api/health', pathParams: [], query: [], bodyKeys: null },
 ];
 
@@ -142,7 +172,9 @@ const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) 
 /** Text that puts `key` first in an object literal, which JSON.stringify cannot produce for __proto__. */
 const protoBody = fc
   .tuple(fc.constantFrom('__proto__', 'constructor', 'prototype'), hostileValue)
-  .map(([key, value]) => `{"${key}":{"prototype":{"isAdmin":true},"isAdmin":true},"x":${JSON.stringify(value) ?? 'null'}}`);
+  .map(
+    ([key, value]) => `{"${key}":{"prototype":{"isAdmin":true},"isAdmin":true},"x":${JSON.stringify(value) ?? 'null'}}`,
+  );
 
 const deepBody = fc
   .tuple(fc.constantFrom(63, 65, 1_000, 10_000), fc.boolean())
@@ -167,7 +199,10 @@ function bodyFor(operation: Operation): fc.Arbitrary<Body> {
   if (operation.bodyKeys === null) return fc.constant({});
   return fc.oneof(
     { weight: 8, arbitrary: schemaBody(operation.bodyKeys) },
-    { weight: 1, arbitrary: hostileValue.map((v) => ({ contentType: 'application/json', payload: JSON.stringify(v) ?? 'null' })) },
+    {
+      weight: 1,
+      arbitrary: hostileValue.map((v) => ({ contentType: 'application/json', payload: JSON.stringify(v) ?? 'null' })),
+    },
     { weight: 1, arbitrary: protoBody.map((payload) => ({ contentType: 'application/json', payload })) },
     { weight: 1, arbitrary: deepBody.map((payload) => ({ contentType: 'application/json', payload })) },
     {
@@ -206,9 +241,15 @@ const pathComponent = fc.oneof(
 
 function queryFor(operation: Operation): fc.Arbitrary<string> {
   const key = operation.query.length > 0 ? fc.oneof(fc.constantFrom(...operation.query), hostileString) : hostileString;
-  const pair = fc.tuple(key, fc.oneof(pathComponent, pathComponent.map((v) => [v, v]))).map(([k, v]) =>
-    (Array.isArray(v) ? v : [v]).map((one) => `${encode(k)}=${one}`).join('&'),
-  );
+  const pair = fc
+    .tuple(
+      key,
+      fc.oneof(
+        pathComponent,
+        pathComponent.map((v) => [v, v]),
+      ),
+    )
+    .map(([k, v]) => (Array.isArray(v) ? v : [v]).map((one) => `${encode(k)}=${one}`).join('&'));
   return fc.array(pair, { maxLength: 4 }).map((pairs) => (pairs.length > 0 ? `?${pairs.join('&')}` : ''));
 }
 

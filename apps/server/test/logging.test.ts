@@ -37,10 +37,14 @@ beforeAll(async () => {
       begin raise exception 'refused for %', new.email using errcode = '23505', detail = 'Key (email)=(' || new.email || ') already exists.'; end $$`),
   );
   await ctx.db.execute(
-    sql.raw('create trigger refuse_teacher_requests before insert on teacher_requests for each row execute function refuse_write()'),
+    sql.raw(
+      'create trigger refuse_teacher_requests before insert on teacher_requests for each row execute function refuse_write()',
+    ),
   );
   await ctx.db.execute(
-    sql.raw('create trigger refuse_user_updates before update of name on users for each row execute function refuse_write()'),
+    sql.raw(
+      'create trigger refuse_user_updates before update of name on users for each row execute function refuse_write()',
+    ),
   );
 });
 afterAll(async () => {
@@ -111,7 +115,10 @@ describe('log lines', () => {
     expect(lines.length).toBeGreaterThan(10);
     // The failure is logged usefully: the statement and PostgreSQL's code.
     const failure = lines.map((line) => JSON.parse(line)).find((entry) => entry.err?.sql);
-    expect(failure?.err).toMatchObject({ sql: expect.stringMatching(/insert into "teacher_requests"/i), sqlState: '23505' });
+    expect(failure?.err).toMatchObject({
+      sql: expect.stringMatching(/insert into "teacher_requests"/i),
+      sqlState: '23505',
+    });
     for (const secret of secretsOf([token, sessionToken, newSession, decodeURIComponent(sessionToken)])) {
       expect(text, `log contains ${secret}`).not.toContain(secret);
     }

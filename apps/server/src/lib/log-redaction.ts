@@ -134,7 +134,10 @@ export interface LogDestination {
 }
 
 /** Fastify's logger options for the app: level, serializers and the scrubbing destination. */
-export function loggerOptions(level: string, destination: LogDestination = process.stdout): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  level: string,
+  destination: LogDestination = process.stdout,
+): FastifyServerOptions['logger'] {
   return {
     level,
     serializers: {
