@@ -30,7 +30,10 @@ import { createProcessingQueue } from './modules/uploads/processing-queue.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { loggerOptions, type LogDestination } from './lib/log-redaction.ts';
+import { csrfPlugin } from './plugins/csrf.ts';
+import { errorHandlerPlugin, sendClientError, sendFrameworkError } from './plugins/error-handler.ts';
+import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { staticWebPlugin } from './plugins/static-web.ts';
 import { swaggerPlugin } from './plugins/swagger.ts';
@@ -49,6 +52,8 @@ export interface AppDeps {
   gateway?: PaymentGateway | undefined;
   webRoot?: string;
   logger?: boolean;
+  /** Where log lines go (default stdout), after personal data is scrubbed; tests read them here. */
+  logStream?: LogDestination | undefined;
 }
 
 export interface App {
@@ -64,13 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const db = database.db;
 
   const app = Fastify({
-    logger:
-      deps.logger === false
-        ? false
-        : {
-            level: env.LOG_LEVEL,
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-          },
+    logger: deps.logger === false ? false : loggerOptions(env.LOG_LEVEL, deps.logStream),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
@@ -78,6 +77,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     trustProxy: env.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors: sendFrameworkError,
+    clientErrorHandler: sendClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -90,7 +91,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const mailboxEnabled = !env.SMTP_URL && env.NODE_ENV !== 'production';
   const isStripe = gateway.name === 'stripe';
   await app.register(errorHandlerPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(securityPlugin, { stripe: isStripe, secure: env.publicUrl.startsWith('https://') });
+  await app.register(csrfPlugin, { publicUrl: env.publicUrl });
   await app.register(swaggerPlugin);
 
   const auth = createAuth({

@@ -1,8 +1,63 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '@skillhive/shared/errors';
 import { AppError, ErrorCode } from '../lib/app-error.ts';
+
+/**
+ * Errors Fastify meets before any route or hook runs (a URL that does not decode, a path parameter
+ * longer than the router's limit): the `frameworkErrors` option of the Fastify factory sends them
+ * here, so they too leave as the envelope with a 4xx rather than in Fastify's own shape.
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A path parameter is too long'
+      : error.code === 'FST_ERR_BAD_URL'
+        ? 'The URL is not valid'
+        : 'The request is not valid';
+  const body: ErrorBody = { error: { code: ErrorCode.VALIDATION, message }, requestId: request.id };
+  return reply.status(400).header('x-request-id', request.id).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Requests Node's HTTP parser refuses (a forbidden byte in a header, headers too large, a request
+ * too slow to arrive) never become a Fastify request: the `clientErrorHandler` option sends them
+ * here, and the answer is still the envelope, with a request id of its own.
+ */
+export function sendClientError(error: Error & { code?: string }, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, label, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'The request took too long to arrive']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request headers are too large']
+        : [400, 'Bad Request', 'The request is not valid HTTP'];
+  const requestId = randomUUID();
+  const body: ErrorBody = { error: { code: ErrorCode.VALIDATION, message }, requestId };
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${label}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(error);
+}
+
+/**
+ * A multipart body the parser (busboy) cannot read throws a plain Error with no status: no
+ * boundary, a truncated part, a malformed part header.
+ */
+function isMalformedMultipart(error: FastifyError, request: FastifyRequest): boolean {
+  return (
+    error.statusCode === undefined &&
+    /^multipart\//i.test(request.headers['content-type'] ?? '') &&
+    /multipart|boundary|part|unexpected end/i.test(error.message)
+  );
+}
 
 /**
  * The one error handler (STYLE.md): every failure leaves as {error:{code,message},requestId}.
@@ -32,6 +87,10 @@ export const errorHandlerPlugin = fp(async function errorHandler(app: FastifyIns
       const where = error.validationContext ?? 'request';
       const message = first ? first[1] : `Invalid ${where}`;
       return send(400, ErrorCode.VALIDATION, message, fields);
+    }
+
+    if (isMalformedMultipart(error, request)) {
+      return send(400, ErrorCode.VALIDATION, 'The multipart body is malformed');
     }
 
     const status = error.statusCode ?? 500;

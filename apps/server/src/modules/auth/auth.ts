@@ -114,6 +114,10 @@ export function createAuth(config: AuthConfig) {
       : [],
     // Our own limiter keys on the real client address (auth.routes.ts); better-auth's is off.
     rateLimit: { enabled: false },
+    // An unexpected failure (a database error) is thrown to our error handler, which logs it
+    // without its parameters; otherwise better-call prints it, bound values and all, with
+    // console.error. better-auth's own API errors (4xx) are still answered as responses.
+    onAPIError: { throw: true },
     logger: config.log
       ? {
           // Not 'debug'/'warn'/'error': at those levels better-auth also prints every 4xx it

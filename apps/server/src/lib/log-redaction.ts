@@ -1,0 +1,157 @@
+import type { FastifyServerOptions } from 'fastify';
+
+/**
+ * No personal data in logs: names, e-mails, phones, passwords and tokens never leave in a log
+ * line, whoever wrote it (our code, Fastify, better-auth through `app.log`). Three layers:
+ * - errors are serialized without what they carry about the row (a failed query's parameters,
+ *   PostgreSQL's `detail`): the SQL text and the SQLSTATE code are enough to debug;
+ * - request URLs are logged without their query string (search terms, e-mails);
+ * - every finished line passes a scrubber that blanks personal keys at any depth and e-mail
+ *   addresses, phone numbers and tokens inside any string.
+ */
+
+export const REDACTED = '[redacted]';
+
+/** Keys whose values are personal or secret wherever they appear (compared in lower case). */
+const PERSONAL_KEYS = new Set([
+  'email',
+  'name',
+  'phone',
+  'password',
+  'newpassword',
+  'currentpassword',
+  'token',
+  'sessiontoken',
+  'accesstoken',
+  'refreshtoken',
+  'idtoken',
+  'secret',
+  'clientsecret',
+  'cookie',
+  'set-cookie',
+  'authorization',
+  // A failed query's bound values and PostgreSQL's "Key (email)=(…) already exists".
+  'params',
+  'parameters',
+  'detail',
+]);
+
+const EMAIL = /[\w.+-]+(?:@|%40)[\w-]+(?:\.[\w-]+)+/gi;
+const JWT = /\beyJ[\w-]+\.[\w-]+\.[\w-]*/g;
+const BEARER = /\b(Bearer|Basic)\s+[\w.~+/=-]+/gi;
+const PHONE = /\+\d[\d\s().-]{6,}\d/g;
+const SQL_PARAMS = /\bparams: [^\n]*/g;
+
+/** Personal data inside free text: e-mails, phone numbers in international form, tokens, SQL parameters. */
+export function scrubText(text: string): string {
+  return text
+    .replace(SQL_PARAMS, `params: ${REDACTED}`)
+    .replace(JWT, REDACTED)
+    .replace(BEARER, `$1 ${REDACTED}`)
+    .replace(EMAIL, REDACTED)
+    .replace(PHONE, REDACTED);
+}
+
+function scrubValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return scrubText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 32) return REDACTED;
+  if (Array.isArray(value)) return value.map((item) => scrubValue(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    out[key] = PERSONAL_KEYS.has(key.toLowerCase()) ? REDACTED : scrubValue(child, depth + 1);
+  }
+  return out;
+}
+
+/** One finished log line (pino's JSON) with personal data taken out. */
+export function scrubLogLine(line: string): string {
+  try {
+    return `${JSON.stringify(scrubValue(JSON.parse(line), 0))}\n`;
+  } catch {
+    return `${scrubText(line.replace(/\n$/, ''))}\n`;
+  }
+}
+
+interface SerializedError {
+  [key: string]: unknown;
+  type: string;
+  message: string;
+  stack: string;
+  code?: string;
+  sql?: string;
+  sqlState?: string;
+  constraint?: string;
+  table?: string;
+  column?: string;
+  statusCode?: number;
+  cause?: SerializedError;
+}
+
+/** The stack without its first line(s), which repeat the message (and a failed query's parameters). */
+function framesOf(error: Error): string {
+  return (error.stack ?? '')
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line))
+    .join('\n');
+}
+
+/**
+ * Errors as log fields. A Drizzle query error (`query` + `params`) keeps its SQL text and the
+ * database's SQLSTATE code, never its parameters; a database error keeps code, constraint, table
+ * and column, never `detail` (which quotes the row's values).
+ */
+export function serializeError(error: unknown, depth = 0): SerializedError {
+  if (!(error instanceof Error)) {
+    const message = scrubText(String(error));
+    return { type: typeof error, message, stack: message };
+  }
+  const fields = error as Error & Record<string, unknown>;
+  const type = error.constructor?.name || error.name || 'Error';
+  const isQueryError = typeof fields.query === 'string' && Array.isArray(fields.params);
+  const message = isQueryError ? `Failed query: ${fields.query as string}` : scrubText(error.message);
+  const out: SerializedError = { type, message, stack: `${type}: ${message}\n${framesOf(error)}` };
+  if (isQueryError) out.sql = fields.query as string;
+  if (typeof fields.code === 'string') {
+    // PostgreSQL's SQLSTATE is five characters; other codes are ours or Fastify's.
+    if (/^[0-9A-Z]{5}$/.test(fields.code) && !fields.code.startsWith('FST')) out.sqlState = fields.code;
+    else out.code = fields.code;
+  }
+  for (const key of ['constraint', 'table', 'column'] as const) {
+    if (typeof fields[key] === 'string') out[key] = fields[key] as string;
+  }
+  if (typeof fields.statusCode === 'number') out.statusCode = fields.statusCode;
+  if (error.cause !== undefined && depth < 3) {
+    out.cause = serializeError(error.cause, depth + 1);
+    out.sqlState ??= out.cause.sqlState;
+  }
+  return out;
+}
+
+/** A destination pino can write to: a stream, or anything with `write(line)`. */
+export interface LogDestination {
+  write(line: string): unknown;
+}
+
+/** Fastify's logger options for the app: level, serializers and the scrubbing destination. */
+export function loggerOptions(
+  level: string,
+  destination: LogDestination = process.stdout,
+): FastifyServerOptions['logger'] {
+  return {
+    level,
+    serializers: {
+      err: serializeError,
+      req: (request: { method?: string; url?: string; ip?: string }) => {
+        const url = request.url ?? '';
+        const queryAt = url.indexOf('?');
+        return {
+          method: request.method,
+          url: queryAt === -1 ? url : `${url.slice(0, queryAt)}?${REDACTED}`,
+          remoteAddress: request.ip,
+        };
+      },
+    },
+    stream: { write: (line: string) => destination.write(scrubLogLine(line)) },
+  };
+}
