@@ -1,11 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { schema } from '../db/client.ts';
 import type { Viewer } from '../lib/authorize.ts';
 import type { Auth } from '../modules/auth/auth.ts';
-import type { TokenService } from '../modules/auth/token.ts';
+import type { TokenClaims, TokenService } from '../modules/auth/token.ts';
 
 /** Fastify request headers as Web Headers, for better-auth. */
 export function toWebHeaders(request: FastifyRequest): Headers {
@@ -35,18 +35,37 @@ async function loadViewer(db: Db, userId: string): Promise<Viewer | null> {
 }
 
 /**
+ * Whether the better-auth session a token names still exists, is unexpired and is the token
+ * subject's: sign-out, revocation, a password change and account deletion all delete the row.
+ */
+async function isSessionLive(db: Db, claims: TokenClaims, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: schema.sessions.id })
+    .from(schema.sessions)
+    .where(
+      and(
+        eq(schema.sessions.id, claims.sessionId),
+        eq(schema.sessions.userId, claims.userId),
+        gt(schema.sessions.expiresAt, now),
+      ),
+    );
+  return row !== undefined;
+}
+
+/**
  * Who is calling: `Authorization: Bearer <token>` (spec §7) or the better-auth session cookie.
- * Either way the user row is read again, so a deleted user is anonymous at once (issue 3 §3).
+ * Either way the user row is read again, so a deleted user is anonymous at once (issue 3 §3); a
+ * token also needs its session to be live (decision 009).
  */
 export const authPlugin = fp(
-  async function auth(app: FastifyInstance, opts: { db: Db; auth: Auth; tokens: TokenService }) {
+  async function auth(app: FastifyInstance, opts: { db: Db; auth: Auth; tokens: TokenService; now: () => Date }) {
     const cache = new WeakMap<FastifyRequest, Promise<Viewer | null>>();
 
     async function resolve(request: FastifyRequest): Promise<Viewer | null> {
       const authorization = request.headers.authorization;
       if (authorization?.startsWith('Bearer ')) {
-        const userId = await opts.tokens.verify(authorization.slice('Bearer '.length).trim());
-        if (userId) return loadViewer(opts.db, userId);
+        const claims = await opts.tokens.verify(authorization.slice('Bearer '.length).trim());
+        if (claims && (await isSessionLive(opts.db, claims, opts.now()))) return loadViewer(opts.db, claims.userId);
         // An invalid token falls through to the cookie: a stale token must not mask a live session.
       }
       if (!request.headers.cookie) return null;
