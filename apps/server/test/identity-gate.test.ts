@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@skillhive/shared/auth';
 import { schema } from '../src/db/client.ts';
+import { createAuth } from '../src/modules/auth/auth.ts';
 import { cookieHeader, createTestApp, signUp, TEST_PASSWORD, uniqueEmail, type TestContext } from './harness.ts';
 
 /**
@@ -396,5 +397,47 @@ describe('sign-up when the database cannot store the user', () => {
     } finally {
       await ctx.db.execute(sql`alter table users drop constraint test_refuse_inserts`);
     }
+  });
+});
+
+describe('better-auth itself, reached without the gate (defence in depth)', () => {
+  const direct = () =>
+    createAuth({
+      db: ctx.db,
+      secret: 'test-secret-that-is-long-enough-1234567890',
+      publicUrl: ORIGIN,
+      adminEmails: [],
+    });
+  const post = (auth: ReturnType<typeof direct>, path: string, body: unknown) =>
+    auth.handler(
+      new Request(`${ORIGIN}/api/auth/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: ORIGIN },
+        body: JSON.stringify(body),
+      }),
+    );
+
+  it('refuses endpoints off the allow-list', async () => {
+    const auth = direct();
+    expect((await auth.handler(new Request(`${ORIGIN}/api/auth/ok`))).status).toBe(404);
+    expect((await auth.handler(new Request(`${ORIGIN}/api/auth/list-accounts`))).status).toBe(404);
+  });
+
+  it('applies the shared schemas and the password rule', async () => {
+    const auth = direct();
+    const body = {
+      name: 'Direct Caller',
+      email: uniqueEmail('direct'),
+      password: 'Direct#1',
+      phone: '+1 555-010-12345',
+      image: 'https://example.test/d.png',
+    };
+    for (const change of [{ image: 'javascript:alert(1)' }, { phone: undefined }, { password: 'weakpassword' }]) {
+      expect((await post(auth, 'sign-up/email', { ...body, ...change })).status).toBe(400);
+      expect(await storedUser(body.email)).toBeUndefined();
+    }
+    const created = await post(auth, 'sign-up/email', body);
+    expect(created.status).toBe(200);
+    expect(await storedUser(body.email)).toMatchObject({ name: body.name });
   });
 });
