@@ -18,30 +18,31 @@ export function toWebHeaders(request: FastifyRequest): Headers {
   return headers;
 }
 
+const VIEWER_COLUMNS = {
+  id: schema.users.id,
+  email: schema.users.email,
+  name: schema.users.name,
+  image: schema.users.image,
+  phone: schema.users.phone,
+  isAdmin: schema.users.isAdmin,
+  isTeacher: schema.users.isTeacher,
+};
+
 async function loadViewer(db: Db, userId: string): Promise<Viewer | null> {
-  const [user] = await db
-    .select({
-      id: schema.users.id,
-      email: schema.users.email,
-      name: schema.users.name,
-      image: schema.users.image,
-      phone: schema.users.phone,
-      isAdmin: schema.users.isAdmin,
-      isTeacher: schema.users.isTeacher,
-    })
-    .from(schema.users)
-    .where(eq(schema.users.id, userId));
+  const [user] = await db.select(VIEWER_COLUMNS).from(schema.users).where(eq(schema.users.id, userId));
   return user ?? null;
 }
 
 /**
- * Whether the better-auth session a token names still exists, is unexpired and is the token
- * subject's: sign-out, revocation, a password change and account deletion all delete the row.
+ * The token's user, if the better-auth session the token names still exists, is unexpired and is
+ * that user's (decision 009): sign-out, revocation, a password change and account deletion all
+ * delete the row. One query: the session and the user row together.
  */
-async function isSessionLive(db: Db, claims: TokenClaims, now: Date): Promise<boolean> {
-  const [row] = await db
-    .select({ id: schema.sessions.id })
+async function loadTokenViewer(db: Db, claims: TokenClaims, now: Date): Promise<Viewer | null> {
+  const [user] = await db
+    .select(VIEWER_COLUMNS)
     .from(schema.sessions)
+    .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
     .where(
       and(
         eq(schema.sessions.id, claims.sessionId),
@@ -49,7 +50,7 @@ async function isSessionLive(db: Db, claims: TokenClaims, now: Date): Promise<bo
         gt(schema.sessions.expiresAt, now),
       ),
     );
-  return row !== undefined;
+  return user ?? null;
 }
 
 /**
@@ -65,7 +66,8 @@ export const authPlugin = fp(
       const authorization = request.headers.authorization;
       if (authorization?.startsWith('Bearer ')) {
         const claims = await opts.tokens.verify(authorization.slice('Bearer '.length).trim());
-        if (claims && (await isSessionLive(opts.db, claims, opts.now()))) return loadViewer(opts.db, claims.userId);
+        const viewer = claims ? await loadTokenViewer(opts.db, claims, opts.now()) : null;
+        if (viewer) return viewer;
         // An invalid token falls through to the cookie: a stale token must not mask a live session.
       }
       if (!request.headers.cookie) return null;
