@@ -334,6 +334,36 @@ describe('change-password (spec §5 password rule)', () => {
   });
 });
 
+describe('change-password as a password oracle', () => {
+  it('counts wrong current passwords toward the account’s lockout, shared with sign-in', async () => {
+    const user = await signUp(ctx);
+    const headers = { ...user.headers, origin: ORIGIN };
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const wrong = await send(ctx, {
+        method: 'POST',
+        url: attempt === 2 ? '/api/auth/./change-password' : '/api/auth/change-password',
+        headers,
+        payload: { currentPassword: `Guess#${attempt}a`, newPassword: 'Taken#Over1' },
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().code).toBe('INVALID_PASSWORD');
+    }
+    const right = await send(ctx, {
+      method: 'POST',
+      url: '/api/auth/change-password',
+      headers,
+      payload: { currentPassword: TEST_PASSWORD, newPassword: 'Taken#Over1' },
+    });
+    expect(right.statusCode).toBe(429);
+    const signIn = await send(ctx, {
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email: user.email, password: TEST_PASSWORD },
+    });
+    expect(signIn.statusCode).toBe(429);
+  });
+});
+
 describe('bodies the gate refuses before anything runs', () => {
   const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 

@@ -13,6 +13,7 @@ import {
   isNestedDeeperThan,
   MAX_BODY_DEPTH,
   resolveIdentityRoute,
+  type PasswordLockout,
 } from './identity-gate.ts';
 import type { TokenService } from './token.ts';
 
@@ -117,7 +118,12 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
   });
 
   /** Hands a request to better-auth as a Web Request at the gate's URL, and copies its answer back. */
-  async function forward(request: FastifyRequest, reply: FastifyReply, url: URL, body: unknown) {
+  async function forward(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    url: URL,
+    body: unknown,
+  ): Promise<{ sent: FastifyReply; authCode: string | null }> {
     const headers = toWebHeaders(request);
     headers.delete('content-length');
     // better-auth reads the client address from this header only: Fastify's request.ip, which
@@ -140,17 +146,18 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
       const status = response.status === 422 ? statusFor422(upstream?.code) : response.status;
       if (status >= 500) request.log.error({ status, body: text.slice(0, 500) }, 'better-auth failed');
       if (status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      return reply
+      const sent = reply
         .status(status)
         .type('application/json; charset=utf-8')
         .send(toAuthErrorBody(status, request.id, upstream));
+      return { sent, authCode: typeof upstream?.code === 'string' ? upstream.code : null };
     }
     reply.status(response.status);
     for (const [name, value] of response.headers) {
       if (name === 'set-cookie' || name === 'content-length' || name === 'content-encoding') continue;
       reply.header(name, value);
     }
-    return reply.send(text.length > 0 ? text : null);
+    return { sent: reply.send(text.length > 0 ? text : null), authCode: null };
   }
 
   /**
@@ -176,17 +183,34 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
       }
       throw validationError(checked.error);
     }
-    if (!endpoint.lockoutAccount || !checked.body) return forward(request, reply, url, checked.body);
+    const lockout = endpoint.lockout;
+    const account = lockout && checked.body ? await lockoutAccount(request, lockout, checked.body) : null;
+    if (!lockout || !account) return (await forward(request, reply, url, checked.body)).sent;
 
     // Every attempt is counted before the password is checked, so a burst of parallel guesses
-    // cannot all slip past the limit; a success clears the count, a non-credential error gives
-    // its point back (issue 3 §6).
-    const failureKey = `${endpoint.lockoutAccount(checked.body)}|${request.ip}`;
+    // cannot all slip past the limit; a success clears the count, any answer but a wrong password
+    // gives its point back (issue 3 §6).
+    const failureKey = `${account}|${request.ip}`;
     await limits.loginFailures.consume(failureKey);
-    const sent = await forward(request, reply, url, checked.body);
+    const { sent, authCode } = await forward(request, reply, url, checked.body);
+    const { status, code } = lockout.wrongPassword;
     if (reply.statusCode < 300) await limits.loginFailures.reset(failureKey);
-    else if (reply.statusCode !== 401) await limits.loginFailures.refund(failureKey);
+    else if (reply.statusCode !== status || (code !== undefined && authCode !== code)) {
+      await limits.loginFailures.refund(failureKey);
+    }
     return sent;
+  }
+
+  /** The e-mail whose password the request tries, lower-cased; null when there is none (not signed in). */
+  async function lockoutAccount(
+    request: FastifyRequest,
+    lockout: PasswordLockout,
+    body: Record<string, unknown>,
+  ): Promise<string | null> {
+    if (lockout.account === 'body-email') return typeof body.email === 'string' ? body.email : null;
+    if (!request.headers.cookie) return null;
+    const session = await auth.api.getSession({ headers: toWebHeaders(request) });
+    return session ? session.user.email.toLowerCase() : null;
   }
 
   for (const url of [`${AUTH_BASE_PATH}/*`, `${AUTH_BASE_PATH}/`]) {

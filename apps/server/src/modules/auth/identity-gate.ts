@@ -23,8 +23,18 @@ export interface IdentityEndpoint {
   readonly force?: Readonly<Record<string, unknown>>;
   /** Counts against the per-address cap on sign-ins and sign-ups (issue 3 §6). */
   readonly perAddress?: boolean;
-  /** The account a password attempt is for: failures are counted per (account, address). */
-  readonly lockoutAccount?: (body: Record<string, unknown>) => string;
+  /**
+   * A password is checked here: attempts count per (account e-mail, address) before better-auth
+   * checks it, a success clears the count, and any answer but a wrong password gives the point back.
+   */
+  readonly lockout?: PasswordLockout;
+}
+
+export interface PasswordLockout {
+  /** Whose password: the e-mail in the body, or the signed-in user's (their session cookie). */
+  readonly account: 'body-email' | 'session';
+  /** better-auth's answer to a wrong password. */
+  readonly wrongPassword: { status: number; code?: string };
 }
 
 /**
@@ -39,7 +49,7 @@ export const IDENTITY_ENDPOINTS: readonly IdentityEndpoint[] = [
     methods: ['POST'],
     body: LoginBody,
     perAddress: true,
-    lockoutAccount: (body) => String(body.email),
+    lockout: { account: 'body-email', wrongPassword: { status: 401 } },
   },
   { path: 'sign-in/social', methods: ['POST'], perAddress: true },
   { path: 'sign-in/oauth2', methods: ['POST'], perAddress: true },
@@ -51,8 +61,15 @@ export const IDENTITY_ENDPOINTS: readonly IdentityEndpoint[] = [
   { path: 'get-session', methods: ['GET'] },
   // Profile fields follow the sign-up rules; better-auth itself refuses roles (input: false) and e-mail.
   { path: 'update-user', methods: ['POST'], body: UpdateUserBody },
-  // A password change ends every older session and the API tokens issued against them.
-  { path: 'change-password', methods: ['POST'], body: ChangePasswordBody, force: { revokeOtherSessions: true } },
+  // A password change ends every older session and the API tokens issued against them. A wrong
+  // current password counts toward the same lockout as sign-in: a stolen cookie is no oracle.
+  {
+    path: 'change-password',
+    methods: ['POST'],
+    body: ChangePasswordBody,
+    force: { revokeOtherSessions: true },
+    lockout: { account: 'session', wrongPassword: { status: 400, code: 'INVALID_PASSWORD' } },
+  },
   { path: 'list-sessions', methods: ['GET'] },
   { path: 'revoke-session', methods: ['POST'] },
   { path: 'revoke-sessions', methods: ['POST'] },
