@@ -199,6 +199,11 @@ export function flowStudentIds(plan: GenPlan): string[] {
   );
 }
 
+/** The session each flow student's API token names (a token ends with its session, decision 009). */
+export function flowStudentSessionId(userId: string): string {
+  return `bench-session-${userId}`;
+}
+
 export type GenTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string };
 
 export interface StepTiming {
@@ -279,6 +284,14 @@ export class Generator {
         insert into accounts (id, account_id, provider_id, user_id, password, created_at, updated_at)
         select 'bench-account-' || n, ${userIdSql('n')}, 'credential', ${userIdSql('n')}, ${lit(opts.passwordHash)}, now(), now()
         from generate_series(1, ${users}) as n`),
+    );
+    const flowIds = flowStudentIds(this.plan);
+    await this.timed('sessions', flowIds.length, () =>
+      this.exec(`
+        insert into sessions (id, token, user_id, expires_at, created_at, updated_at)
+        select 'bench-session-' || id, 'bench-session-token-' || id, id, now() + interval '7 days', now(), now()
+        from unnest(array[${flowIds.map(lit).join(', ') || "''"}]::text[]) as id
+        where id <> ''`),
     );
     await this.timed('uploads', 1, async () => {
       const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="675"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#1d4ed8"/><stop offset="1" stop-color="#60a5fa"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="900" cy="200" r="160" fill="#fff" fill-opacity="0.25"/></svg>`;

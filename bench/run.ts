@@ -13,6 +13,7 @@ import {
   classUuid,
   flowStudentEmails,
   flowStudentIds,
+  flowStudentSessionId,
   Generator,
   type GenPlan,
   type GenTarget,
@@ -189,7 +190,10 @@ async function flowScenario(
   const ids = flowStudentIds(plan);
   const emails = flowStudentEmails(plan);
   const students: FlowStudent[] = await Promise.all(
-    emails.map(async (email, i) => ({ email, token: await tokens.issue({ id: ids[i]!, email }) })),
+    emails.map(async (email, i) => ({
+      email,
+      token: await tokens.issue({ id: ids[i]!, email }, flowStudentSessionId(ids[i]!)),
+    })),
   );
   // A few flows first, unmeasured, with the last students (JIT, pools).
   const warmup = students.splice(-Math.min(20, Math.floor(students.length / 10)));

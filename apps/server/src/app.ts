@@ -112,7 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         : undefined,
   });
   const tokens = createTokenService(deps.authSecret, now);
-  await app.register(authPlugin, { db, auth, tokens });
+  await app.register(authPlugin, { db, auth, tokens, now });
 
   await app.register(healthRoutes, { ping: database.ping });
   await app.register(authRoutes, {

@@ -59,12 +59,20 @@ async function createStudents(n: number): Promise<Caller[]> {
     email: uniqueEmail('shopper'),
   }));
   await ctx.db.insert(schema.users).values(accounts);
+  // A token lives only as long as the session it names (decision 009): one session per student.
+  const sessions = accounts.map((row) => ({
+    id: randomUUID(),
+    token: randomUUID(),
+    userId: row.id,
+    expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
+  }));
+  await ctx.db.insert(schema.sessions).values(sessions);
   const tokens = createTokenService(AUTH_SECRET);
   return Promise.all(
-    accounts.map(async (row) => ({
+    accounts.map(async (row, i) => ({
       id: row.id,
       email: row.email,
-      headers: { authorization: `Bearer ${await tokens.issue(row)}` },
+      headers: { authorization: `Bearer ${await tokens.issue(row, sessions[i]!.id)}` },
     })),
   );
 }

@@ -4,6 +4,7 @@ import { Email } from './forms.ts';
 // The sign-up, login and profile schemas live with the other form schemas (zod/mini).
 export {
   AUTH_MESSAGES,
+  ChangePasswordBody,
   Email,
   LoginBody,
   Name,

@@ -33,6 +33,7 @@ export const AUTH_MESSAGES = {
   passwordMax: 'Password must be at most 20 characters',
   passwordPattern: 'Password must have one Upper case one lower case, one number and one special characters',
   invalidCredentials: 'Invalid email or password',
+  currentPasswordRequired: 'Current password is required',
 } as const;
 
 export const CLASS_MESSAGES = {
@@ -132,6 +133,15 @@ export const LoginBody = z.object({
   password: z.string({ error: AUTH_MESSAGES.passwordRequired }).check(z.minLength(1, AUTH_MESSAGES.passwordRequired)),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
+
+/** POST /api/auth/change-password: the new password follows the sign-up rule of spec §5. */
+export const ChangePasswordBody = z.object({
+  currentPassword: z
+    .string({ error: AUTH_MESSAGES.currentPasswordRequired })
+    .check(z.minLength(1, AUTH_MESSAGES.currentPasswordRequired)),
+  newPassword: Password,
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 
 /** Price as a decimal number (spec §5 converts it so); the server stores cents. */
 export const Price = z.coerce.number({ error: CLASS_MESSAGES.priceRequired }).check(

@@ -1,12 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { JwtBody, JwtResponse, LoginBody, SignUpBody, UpdateUserBody } from '@skillhive/shared/auth';
+import { JwtBody, JwtResponse } from '@skillhive/shared/auth';
 import type { ErrorBody } from '@skillhive/shared/errors';
 import { AppError, ErrorCode, forbidden, unauthenticated } from '../../lib/app-error.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
 import { toWebHeaders } from '../../plugins/auth.ts';
 import { CLIENT_IP_HEADER, type Auth } from './auth.ts';
+import {
+  AUTH_BASE_PATH,
+  checkIdentityBody,
+  isNestedDeeperThan,
+  MAX_BODY_DEPTH,
+  resolveIdentityRoute,
+  type PasswordLockout,
+} from './identity-gate.ts';
 import type { TokenService } from './token.ts';
 
 export interface AuthRoutesOptions {
@@ -32,9 +40,25 @@ function codeForStatus(status: number): ErrorCode {
   if (status === 401) return ErrorCode.UNAUTHENTICATED;
   if (status === 403) return ErrorCode.FORBIDDEN;
   if (status === 404) return ErrorCode.NOT_FOUND;
-  if (status === 409 || status === 422) return ErrorCode.CONFLICT;
+  if (status === 409) return ErrorCode.CONFLICT;
   if (status === 429) return ErrorCode.RATE_LIMITED;
+  if (status === 503) return ErrorCode.UNAVAILABLE;
   return status >= 500 ? ErrorCode.INTERNAL : ErrorCode.VALIDATION;
+}
+
+/** How long a client should wait before retrying a sign-up the database could not store. */
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * better-auth answers 422 both for a duplicate e-mail and for a user it failed to insert. Only the
+ * duplicate is a conflict (DESIGN §3: 409); a failed insert is the database's fault, so 503 and
+ * the client retries. Any other 422 is bad input.
+ */
+function statusFor422(authCode: unknown): number {
+  if (typeof authCode !== 'string') return 400;
+  if (authCode.startsWith('USER_ALREADY_EXISTS')) return 409;
+  if (authCode.startsWith('FAILED_TO_CREATE')) return 503;
+  return 400;
 }
 
 /** better-auth's error codes that belong to one form field, for the web forms. */
@@ -59,12 +83,14 @@ function toAuthErrorBody(
 ): AuthErrorBody {
   const authCode = typeof upstream?.code === 'string' ? upstream.code : codeForStatus(status);
   const message =
-    status >= 500
-      ? 'Something went wrong on our side. Please try again.'
-      : typeof upstream?.message === 'string' && upstream.message !== ''
-        ? upstream.message
-        : 'The request could not be completed';
-  const field = FIELD_OF_AUTH_CODE[authCode];
+    status === 503
+      ? 'We could not complete this just now. Please try again in a moment.'
+      : status >= 500
+        ? 'Something went wrong on our side. Please try again.'
+        : typeof upstream?.message === 'string' && upstream.message !== ''
+          ? upstream.message
+          : 'The request could not be completed';
+  const field = status < 500 ? FIELD_OF_AUTH_CODE[authCode] : undefined;
   return {
     error: { code: codeForStatus(status), message, ...(field ? { fields: { [field]: message } } : {}) },
     requestId,
@@ -86,14 +112,20 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
 
   // Our own failures here (validation, rate limits) also carry better-auth's top-level fields.
   app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode < 400 || typeof payload !== 'string' || !request.url.startsWith('/api/auth/')) return payload;
+    if (reply.statusCode < 400 || typeof payload !== 'string' || !request.url.startsWith(`${AUTH_BASE_PATH}/`))
+      return payload;
     const body = parseJson(payload) as Partial<AuthErrorBody> | null;
     if (!body?.error || body.message !== undefined) return payload;
     return JSON.stringify({ ...body, code: body.error.code, message: body.error.message });
   });
 
-  /** Hands a request to better-auth as a Web Request and copies its answer back. */
-  async function forward(request: FastifyRequest, reply: FastifyReply, body: unknown) {
+  /** Hands a request to better-auth as a Web Request at the gate's URL, and copies its answer back. */
+  async function forward(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    url: URL,
+    body: unknown,
+  ): Promise<{ sent: FastifyReply; authCode: string | null }> {
     const headers = toWebHeaders(request);
     headers.delete('content-length');
     // better-auth reads the client address from this header only: Fastify's request.ip, which
@@ -102,7 +134,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     const hasBody = body !== undefined && request.method !== 'GET' && request.method !== 'HEAD';
     if (hasBody) headers.set('content-type', 'application/json');
     const response = await auth.handler(
-      new Request(new URL(request.url, opts.publicUrl), {
+      new Request(url, {
         method: request.method,
         headers,
         body: hasBody ? JSON.stringify(body) : undefined,
@@ -112,72 +144,80 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     if (cookies.length > 0) reply.header('set-cookie', cookies);
     const text = await response.text();
     if (response.status >= 400) {
-      // A duplicate e-mail is a conflict with existing state (DESIGN §3: 409), not better-auth's 422.
-      const status = response.status === 422 ? 409 : response.status;
-      if (status >= 500) request.log.error({ status, body: text.slice(0, 500) }, 'better-auth failed');
       const upstream = parseJson(text) as { code?: unknown; message?: unknown } | null;
-      return reply
+      const status = response.status === 422 ? statusFor422(upstream?.code) : response.status;
+      if (status >= 500) request.log.error({ status, body: text.slice(0, 500) }, 'better-auth failed');
+      if (status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      const sent = reply
         .status(status)
         .type('application/json; charset=utf-8')
         .send(toAuthErrorBody(status, request.id, upstream));
+      return { sent, authCode: typeof upstream?.code === 'string' ? upstream.code : null };
     }
     reply.status(response.status);
     for (const [name, value] of response.headers) {
       if (name === 'set-cookie' || name === 'content-length' || name === 'content-encoding') continue;
       reply.header(name, value);
     }
-    return reply.send(text.length > 0 ? text : null);
+    return { sent: reply.send(text.length > 0 ? text : null), authCode: null };
   }
 
-  // Sign-up: the shared schema of spec §5 first, so the server says what the form says.
-  app.post('/api/auth/sign-up/email', { schema: { hide: true } }, async (request, reply) => {
-    await limits.authPerIp.consume(request.ip);
-    const parsed = SignUpBody.safeParse(request.body ?? {});
-    if (!parsed.success) throw validationError(parsed.error);
-    return forward(request, reply, parsed.data);
-  });
-
-  // Sign-in: per-IP volume, and failed attempts per (account, IP) (issue 3 §6).
-  app.post('/api/auth/sign-in/email', { schema: { hide: true } }, async (request, reply) => {
-    await limits.authPerIp.consume(request.ip);
-    const parsed = LoginBody.safeParse(request.body ?? {});
-    if (!parsed.success) throw validationError(parsed.error);
-    // Every attempt is counted before the password is checked, so a burst of parallel guesses
-    // cannot all slip past the limit; a success clears the count, a non-credential error gives
-    // its point back.
-    const failureKey = `${parsed.data.email}|${request.ip}`;
-    await limits.loginFailures.consume(failureKey);
-    const sent = await forward(request, reply, { ...(request.body as object), ...parsed.data });
-    if (reply.statusCode < 300) await limits.loginFailures.reset(failureKey);
-    else if (reply.statusCode !== 401) await limits.loginFailures.refund(failureKey);
-    return sent;
-  });
-
-  // Profile changes (spec §7: displayName, photoURL) follow the sign-up rules. Other keys go on to
-  // better-auth, which refuses the role flags (input: false) and the e-mail.
-  app.post('/api/auth/update-user', { schema: { hide: true } }, async (request, reply) => {
-    const body = request.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new AppError(ErrorCode.VALIDATION, 'The request body must be a JSON object');
+  /**
+   * The one gate for every identity request (decision 009). Fastify routes on the raw path, but
+   * better-auth runs the path the URL parser makes of it, so the gate resolves that path first,
+   * applies that endpoint's checks (per-address cap, schema and password rule, lockout), and
+   * forwards the normalised URL. Paths off the allow-list are 404 and never reach better-auth.
+   */
+  async function gate(request: FastifyRequest, reply: FastifyReply) {
+    const route = resolveIdentityRoute(request.url, request.method, opts.publicUrl);
+    if (!route) {
+      throw new AppError(ErrorCode.NOT_FOUND, `No route for ${request.method} ${request.url.split('?')[0]}`);
     }
-    const parsed = UpdateUserBody.safeParse(body);
-    if (!parsed.success) throw validationError(parsed.error);
-    return forward(request, reply, { ...body, ...parsed.data });
-  });
-
-  // Everything else better-auth offers (sign-out, get-session, social/OIDC flows, callbacks).
-  app.route({
-    method: ['GET', 'POST'],
-    url: '/api/auth/*',
-    schema: { hide: true },
-    handler: async (request, reply) => {
-      const path = request.url.split('?')[0] ?? '';
-      if (path.startsWith('/api/auth/sign-in') || path.startsWith('/api/auth/sign-up')) {
-        await limits.authPerIp.consume(request.ip);
+    const { endpoint, url } = route;
+    if (endpoint.perAddress) await limits.authPerIp.consume(request.ip);
+    if (isNestedDeeperThan(request.body, MAX_BODY_DEPTH)) {
+      throw new AppError(ErrorCode.VALIDATION, 'The request body is nested too deeply');
+    }
+    const checked = checkIdentityBody(endpoint, request.body);
+    if (!checked.ok) {
+      if (checked.error === 'not-an-object') {
+        throw new AppError(ErrorCode.VALIDATION, 'The request body must be a JSON object');
       }
-      return forward(request, reply, request.body);
-    },
-  });
+      throw validationError(checked.error);
+    }
+    const lockout = endpoint.lockout;
+    const account = lockout && checked.body ? await lockoutAccount(request, lockout, checked.body) : null;
+    if (!lockout || !account) return (await forward(request, reply, url, checked.body)).sent;
+
+    // Every attempt is counted before the password is checked, so a burst of parallel guesses
+    // cannot all slip past the limit; a success clears the count, any answer but a wrong password
+    // gives its point back (issue 3 §6).
+    const failureKey = `${account}|${request.ip}`;
+    await limits.loginFailures.consume(failureKey);
+    const { sent, authCode } = await forward(request, reply, url, checked.body);
+    const { status, code } = lockout.wrongPassword;
+    if (reply.statusCode < 300) await limits.loginFailures.reset(failureKey);
+    else if (reply.statusCode !== status || (code !== undefined && authCode !== code)) {
+      await limits.loginFailures.refund(failureKey);
+    }
+    return sent;
+  }
+
+  /** The e-mail whose password the request tries, lower-cased; null when there is none (not signed in). */
+  async function lockoutAccount(
+    request: FastifyRequest,
+    lockout: PasswordLockout,
+    body: Record<string, unknown>,
+  ): Promise<string | null> {
+    if (lockout.account === 'body-email') return typeof body.email === 'string' ? body.email : null;
+    if (!request.headers.cookie) return null;
+    const session = await auth.api.getSession({ headers: toWebHeaders(request) });
+    return session ? session.user.email.toLowerCase() : null;
+  }
+
+  for (const url of [`${AUTH_BASE_PATH}/*`, `${AUTH_BASE_PATH}/`]) {
+    app.route({ method: ['GET', 'POST'], url, schema: { hide: true }, handler: gate });
+  }
 
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
@@ -194,13 +234,14 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
       },
     },
     async (request) => {
-      // The session cookie only: a token cannot renew itself, so a leaked token dies within the hour.
+      // The session cookie only: a token cannot renew itself. It names this session (`sid`) and
+      // ends with it: at sign-out, revocation, a password change, or the hour's end (decision 009).
       const session = request.headers.cookie ? await auth.api.getSession({ headers: toWebHeaders(request) }) : null;
       if (!session) throw unauthenticated('Sign in to get a token');
       const user = { id: session.user.id, email: session.user.email.toLowerCase() };
       if (request.body.email !== user.email) throw forbidden('You can only get a token for your own account');
       await limits.tokens.consume(user.id);
-      return { token: await opts.tokens.issue(user) };
+      return { token: await opts.tokens.issue(user, session.session.id) };
     },
   );
 

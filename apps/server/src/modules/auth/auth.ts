@@ -1,9 +1,11 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { schema } from '../../db/client.ts';
+import { checkIdentityBody, findEndpointByTemplate } from './identity-gate.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
 
 /** The header our Fastify wrapper sets to the socket's address (request.ip); see auth.routes.ts. */
@@ -135,6 +137,26 @@ export function createAuth(config: AuthConfig) {
       useSecureCookies: secure,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    hooks: {
+      // Defence in depth behind the identity gate (auth.routes.ts, decision 009): should a request
+      // ever reach better-auth by another way than the gate, an endpoint off the allow-list is
+      // still refused and the shared schemas (spec §5 password rule included) still hold. Server
+      // calls (auth.api.*, no request) are the app's own and pass. The gate stays the main check:
+      // it alone knows the client address the limits key on, and it forces the fields it forces.
+      before: createAuthMiddleware(async (ctx) => {
+        if (!ctx.request) return;
+        const endpoint = findEndpointByTemplate(ctx.path);
+        if (!endpoint) throw new APIError('NOT_FOUND', { message: 'Not found' });
+        const checked = checkIdentityBody(endpoint, ctx.body);
+        if (!checked.ok) {
+          const message =
+            checked.error === 'not-an-object'
+              ? 'The request body must be a JSON object'
+              : (checked.error.issues[0]?.message ?? 'Invalid request');
+          throw new APIError('BAD_REQUEST', { message });
+        }
+      }),
     },
     databaseHooks: {
       user: {

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { ChangePasswordBody, LoginBody, SignUpBody, UpdateUserBody } from '@skillhive/shared/auth';
+
+/**
+ * The identity gate (decision 009): which better-auth endpoints the app forwards, and what each one
+ * must pass first. Requests are judged on the path better-auth will run, never on Fastify's raw
+ * path: `/api/auth/x/../sign-in/email` IS sign-in, and gets sign-in's checks.
+ */
+export const AUTH_BASE_PATH = '/api/auth';
+
+export type IdentityMethod = 'GET' | 'POST';
+
+/** What the gate checks before a request of one endpoint reaches better-auth. */
+export interface IdentityEndpoint {
+  /** better-auth's route below /api/auth, as better-auth names it; `:name` is one id-like segment. */
+  readonly path: string;
+  readonly methods: readonly IdentityMethod[];
+  /** The shared schema the JSON body must pass (spec §5); its parsed values are what is forwarded. */
+  readonly body?: z.core.$ZodType;
+  /** Forward only the schema's fields (true), or the caller's other fields too (better-auth checks those). */
+  readonly schemaFieldsOnly?: boolean;
+  /** Fields set whatever the caller sent. */
+  readonly force?: Readonly<Record<string, unknown>>;
+  /** Counts against the per-address cap on sign-ins and sign-ups (issue 3 §6). */
+  readonly perAddress?: boolean;
+  /**
+   * A password is checked here: attempts count per (account e-mail, address) before better-auth
+   * checks it, a success clears the count, and any answer but a wrong password gives the point back.
+   */
+  readonly lockout?: PasswordLockout;
+}
+
+export interface PasswordLockout {
+  /** Whose password: the e-mail in the body, or the signed-in user's (their session cookie). */
+  readonly account: 'body-email' | 'session';
+  /** better-auth's answer to a wrong password. */
+  readonly wrongPassword: { status: number; code?: string };
+}
+
+/**
+ * The allow-list: the endpoints the web app, the e-2-e suite and the social/OIDC flows use.
+ * Anything else under /api/auth is 404. A later endpoint (password reset) is one more row here,
+ * with its schema and limits.
+ */
+export const IDENTITY_ENDPOINTS: readonly IdentityEndpoint[] = [
+  { path: 'sign-up/email', methods: ['POST'], body: SignUpBody, schemaFieldsOnly: true, perAddress: true },
+  {
+    path: 'sign-in/email',
+    methods: ['POST'],
+    body: LoginBody,
+    perAddress: true,
+    lockout: { account: 'body-email', wrongPassword: { status: 401 } },
+  },
+  { path: 'sign-in/social', methods: ['POST'], perAddress: true },
+  { path: 'sign-in/oauth2', methods: ['POST'], perAddress: true },
+  { path: 'callback/:provider', methods: ['GET', 'POST'] },
+  { path: 'oauth2/callback/:provider', methods: ['GET'] },
+  // better-auth sends the browser here when a provider's answer is refused (e.g. a forged state).
+  { path: 'error', methods: ['GET'] },
+  { path: 'sign-out', methods: ['POST'] },
+  { path: 'get-session', methods: ['GET'] },
+  // Profile fields follow the sign-up rules; better-auth itself refuses roles (input: false) and e-mail.
+  { path: 'update-user', methods: ['POST'], body: UpdateUserBody },
+  // A password change ends every older session and the API tokens issued against them. A wrong
+  // current password counts toward the same lockout as sign-in: a stolen cookie is no oracle.
+  {
+    path: 'change-password',
+    methods: ['POST'],
+    body: ChangePasswordBody,
+    force: { revokeOtherSessions: true },
+    lockout: { account: 'session', wrongPassword: { status: 400, code: 'INVALID_PASSWORD' } },
+  },
+  { path: 'list-sessions', methods: ['GET'] },
+  { path: 'revoke-session', methods: ['POST'] },
+  { path: 'revoke-sessions', methods: ['POST'] },
+  { path: 'revoke-other-sessions', methods: ['POST'] },
+];
+
+const PARAM_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
+
+function matchesPath(pattern: string, path: string): boolean {
+  const expected = pattern.split('/');
+  const actual = path.split('/');
+  return (
+    expected.length === actual.length &&
+    expected.every((segment, i) =>
+      segment.startsWith(':') ? PARAM_SEGMENT.test(actual[i] ?? '') : segment === actual[i],
+    )
+  );
+}
+
+/** The endpoint of a better-auth route template (`/callback/:id`), for better-auth's own hooks. */
+export function findEndpointByTemplate(template: string): IdentityEndpoint | undefined {
+  const path = template.replace(/^\//, '').replace(/:[^/]+/g, ':');
+  return IDENTITY_ENDPOINTS.find((endpoint) => endpoint.path.replace(/:[^/]+/g, ':') === path);
+}
+
+export interface IdentityRoute {
+  endpoint: IdentityEndpoint;
+  /** The URL to hand to better-auth: our public origin, the normalised path, the query. */
+  url: URL;
+}
+
+/**
+ * The endpoint a raw request target names, or null when it names none we forward. The target is
+ * normalised as the WHATWG URL parser does (dot segments, `%2e`), which is what better-auth's
+ * Request sees; anything not spelled exactly as an allowed route after that (double or trailing
+ * slashes, other letter case, encoded slashes) is not forwarded at all.
+ */
+export function resolveIdentityRoute(rawTarget: string, method: string, publicUrl: string): IdentityRoute | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(rawTarget, publicUrl);
+  } catch {
+    return null;
+  }
+  const prefix = `${AUTH_BASE_PATH}/`;
+  if (!parsed.pathname.startsWith(prefix)) return null;
+  const path = parsed.pathname.slice(prefix.length);
+  const endpoint = IDENTITY_ENDPOINTS.find(
+    (candidate) => candidate.methods.includes(method as IdentityMethod) && matchesPath(candidate.path, path),
+  );
+  if (!endpoint) return null;
+  const url = new URL(`${prefix}${path}`, new URL(publicUrl).origin);
+  url.search = parsed.search;
+  return { endpoint, url };
+}
+
+/** How deep a JSON body may nest: identity bodies are flat, and deep ones overflow the stack. */
+export const MAX_BODY_DEPTH = 8;
+
+/** Whether a parsed JSON value nests deeper than `max` (iterative: no recursion to overflow). */
+export function isNestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+export type IdentityBodyCheck =
+  { ok: true; body: Record<string, unknown> | undefined } | { ok: false; error: z.core.$ZodError | 'not-an-object' };
+
+/** The body an endpoint's schema allows, as it will be forwarded; unchanged without a schema. */
+export function checkIdentityBody(endpoint: IdentityEndpoint, body: unknown): IdentityBodyCheck {
+  if (!endpoint.body) {
+    return { ok: true, body: body as Record<string, unknown> | undefined };
+  }
+  const raw = body ?? {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, error: 'not-an-object' };
+  const parsed = z.safeParse(endpoint.body, raw);
+  if (!parsed.success) return { ok: false, error: parsed.error };
+  const data = parsed.data as Record<string, unknown>;
+  return {
+    ok: true,
+    body: { ...(endpoint.schemaFieldsOnly ? {} : raw), ...data, ...endpoint.force },
+  };
+}
