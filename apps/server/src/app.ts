@@ -12,6 +12,9 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createTokenService } from './modules/auth/token.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { checkDirectoryWritable, type ReadinessCheck } from './modules/health/health.service.ts';
+import { lifecyclePlugin, type Lifecycle } from './modules/health/lifecycle.ts';
+import { pingRedis } from './lib/redis.ts';
 import { enrollmentsRoutes } from './modules/enrollments/enrollments.routes.ts';
 import { createGateway } from './modules/payments/create-gateway.ts';
 import type { PaymentGateway } from './modules/payments/gateway.ts';
@@ -41,11 +44,14 @@ export interface AppDeps {
   gateway?: PaymentGateway | undefined;
   webRoot?: string;
   logger?: boolean;
+  /** Moved by server.ts on SIGTERM (modules/health/lifecycle.ts); running when omitted. */
+  lifecycle?: Lifecycle;
 }
 
 export interface App {
   app: ReturnType<typeof Fastify>;
   auth: Auth;
+  lifecycle: Lifecycle;
 }
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -68,6 +74,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     trustProxy: env.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // While closing, lifecyclePlugin answers new requests with 503 in our error envelope.
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -78,6 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const gateway = deps.gateway ?? createGateway(env, db, now);
   const isStripe = gateway.name === 'stripe';
   await app.register(errorHandlerPlugin);
+  const lifecycle: Lifecycle = deps.lifecycle ?? { phase: 'running' };
+  await app.register(lifecyclePlugin, { lifecycle });
   await app.register(securityPlugin, { stripe: isStripe, secure: env.publicUrl.startsWith('https://') });
   await app.register(swaggerPlugin);
 
@@ -99,7 +109,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const tokens = createTokenService(deps.authSecret, now);
   await app.register(authPlugin, { db, auth, tokens });
 
-  await app.register(healthRoutes, { ping: database.ping });
+  const checks: Record<string, ReadinessCheck> = { database: database.ping };
+  const redis = deps.redis;
+  if (redis) checks.redis = () => pingRedis(redis);
+  if (!env.S3_BUCKET) checks.storage = checkDirectoryWritable(env.uploadDir);
+  await app.register(healthRoutes, { checks, timeoutMs: env.READY_CHECK_TIMEOUT_MS, lifecycle });
   await app.register(authRoutes, {
     auth,
     tokens,
@@ -149,5 +163,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(auditRoutes, { db });
 
   await app.register(staticWebPlugin, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
-  return { app, auth };
+  return { app, auth, lifecycle };
 }

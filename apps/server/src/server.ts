@@ -1,15 +1,43 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
-import { DataDirLockedError, openDatabase } from './db/client.ts';
+import { DataDirLockedError, openDatabase, type Database } from './db/client.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { EnvError, loadEnv, resolveAuthSecret } from './env.ts';
+import { createRedis } from './lib/redis.ts';
+import type { Lifecycle } from './modules/health/lifecycle.ts';
 import { createStorage } from './modules/uploads/create-storage.ts';
+
+/** Exit code after an unrecoverable embedded-database failure: a supervisor should restart us. */
+const EXIT_DATABASE_FAILED = 70;
 
 /** Starts SkillHive: validate settings, open and migrate the database, seed, listen, shut down cleanly. */
 async function main() {
   const startedAt = performance.now();
   const env = loadEnv();
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir });
+  const lifecycle: Lifecycle = { phase: 'running' };
+  // Declared before opening so that onFatal can release the lock of the database being opened.
+  let database: Database | undefined;
+  database = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.dataDir,
+    postgres: {
+      connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+      queryTimeoutMs: env.DB_QUERY_TIMEOUT_MS,
+    },
+    pglite: {
+      durable: env.DB_EMBEDDED_FSYNC,
+      waitTimeoutMs: env.DB_EMBEDDED_WAIT_MS,
+      // A PANIC leaves PGlite unusable (every later query fails): say so, fail readiness, give up
+      // the data-directory lock and exit so that a supervisor restarts a healthy process.
+      onFatal: (error) => {
+        lifecycle.phase = 'closing';
+        console.error('The embedded database failed and cannot recover in this process; exiting.', error);
+        database?.releaseLock();
+        setImmediate(() => process.exit(EXIT_DATABASE_FAILED));
+      },
+    },
+  });
   const storage = createStorage(env);
   let redis: Redis | undefined;
   try {
@@ -21,8 +49,14 @@ async function main() {
     // Awaited below; the handler only stops a seed failure during buildApp from crashing the process
     // as an unhandled rejection before that.
     seeding.catch(() => {});
-    redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
-    const { app } = await buildApp({ env, database, storage, authSecret: resolveAuthSecret(env), redis });
+    redis = env.REDIS_URL
+      ? createRedis(env.REDIS_URL, {
+          connectTimeoutMs: env.REDIS_CONNECT_TIMEOUT_MS,
+          commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+          log: { info: (m) => console.log(m), warn: (m) => console.warn(m) },
+        })
+      : undefined;
+    const { app } = await buildApp({ env, database, storage, authSecret: resolveAuthSecret(env), redis, lifecycle });
     const seeded = await seeding;
     if (seeded) {
       console.log('\nDemo data loaded. Sign in with any of these (password for all: %s):', seeded.password);
@@ -30,23 +64,29 @@ async function main() {
       console.log('');
     }
 
-    let closing = false;
+    const open = { database, redis };
     const shutdown = async (signal: string) => {
-      if (closing) return;
-      closing = true;
+      if (lifecycle.phase !== 'running') return;
+      // 1. /api/ready answers 503, so load balancers stop routing here.
+      lifecycle.phase = 'draining';
       app.log.info({ signal }, 'shutting down');
       const force = setTimeout(() => {
-        app.log.error('shutdown took too long; exiting');
+        app.log.error({ timeoutMs: env.SHUTDOWN_TIMEOUT_MS }, 'shutdown took too long; exiting');
+        open.database.releaseLock();
         process.exit(1);
-      }, 10_000);
+      }, env.SHUTDOWN_TIMEOUT_MS);
       force.unref();
       try {
+        // 2. Stop listening; requests in flight finish, new ones get 503 + Connection: close.
+        lifecycle.phase = 'closing';
         await app.close();
-        await redis?.quit();
-        await database.close();
+        // 3. Only then the database and Redis.
+        await open.redis?.quit().catch(() => {});
+        await open.database.close();
         process.exit(0);
       } catch (error) {
         app.log.error({ err: error }, 'error during shutdown');
+        open.database.releaseLock();
         process.exit(1);
       }
     };
@@ -58,7 +98,7 @@ async function main() {
     app.log.info(`SkillHive is ready at ${env.publicUrl} (${database.kind}, started in ${ms} ms)`);
   } catch (error) {
     await redis?.quit().catch(() => {});
-    await database.close().catch(() => {});
+    await database?.close().catch(() => {});
     throw error;
   }
 }
