@@ -15,11 +15,6 @@ export interface Lifecycle {
 }
 
 export const lifecyclePlugin = fp(async function lifecycle(app: FastifyInstance, opts: { lifecycle: Lifecycle }) {
-  // A response finishing during shutdown closes its connection, so a kept-alive socket does not
-  // hold the server open until its keep-alive timeout.
-  app.addHook('onSend', async (_request, reply) => {
-    if (opts.lifecycle.phase !== 'running') reply.header('connection', 'close');
-  });
   app.addHook('onRequest', async (request, reply) => {
     if (opts.lifecycle.phase !== 'closing') return;
     return reply
