@@ -113,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const redis = deps.redis;
   if (redis) checks.redis = () => pingRedis(redis);
   if (!env.S3_BUCKET) checks.storage = checkDirectoryWritable(env.uploadDir);
+  if (database.kind === 'pglite') checks.dataDir = checkDirectoryWritable(env.dataDir);
   await app.register(healthRoutes, { checks, timeoutMs: env.READY_CHECK_TIMEOUT_MS, lifecycle });
   await app.register(authRoutes, {
     auth,

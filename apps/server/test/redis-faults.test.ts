@@ -37,12 +37,13 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   return [result, Date.now() - started];
 }
 
-function signIn(user: TestUser) {
-  return ctx.app.inject({
+async function signIn(user: TestUser) {
+  const response = await ctx.app.inject({
     method: 'POST',
     url: '/api/auth/sign-in/email',
     payload: { email: user.email, password: TEST_PASSWORD },
   });
+  return response;
 }
 
 describe.skipIf(!hasRedisServer)('Redis faults', () => {

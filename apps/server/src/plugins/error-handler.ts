@@ -91,6 +91,8 @@ const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection is closed|Command timed out|enableOfflineQueue|Reached the max retries per request/i;
 
+const STORAGE_FAILURE = /^could not (open|read|write|extend|create|fsync|truncate)\b.*\b(file|directory)\b/;
+
 /** True when `error`, or an error it wraps (Drizzle wraps driver errors in `cause`), means a dependency is unavailable. */
 export function isDependencyUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; current = (current as Error).cause, depth++) {
@@ -100,6 +102,8 @@ export function isDependencyUnavailable(error: unknown): boolean {
     const severity = (current as { severity?: unknown }).severity;
     if (severity === 'PANIC' || severity === 'FATAL') return true;
     if (current instanceof Error && UNAVAILABLE_MESSAGE.test(current.message)) return true;
+    // The database could not read or write its own files (permissions, disk full, I/O errors).
+    if (severity === 'ERROR' && current instanceof Error && STORAGE_FAILURE.test(current.message)) return true;
   }
   return false;
 }
