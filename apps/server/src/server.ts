@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
-import { DataDirLockedError, openDatabase, type Database } from './db/client.ts';
+import { DataDirLockedError, openDatabase } from './db/client.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { EnvError, loadEnv, resolveAuthSecret } from './env.ts';
 import { createRedis } from './lib/redis.ts';
@@ -15,9 +15,9 @@ async function main() {
   const startedAt = performance.now();
   const env = loadEnv();
   const lifecycle: Lifecycle = { phase: 'running' };
-  // Declared before opening so that onFatal can release the lock of the database being opened.
-  let database: Database | undefined;
-  database = await openDatabase({
+  // Set once the database is open; onFatal may run before that (during migrations it already can).
+  let releaseLock = () => {};
+  const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.dataDir,
     postgres: {
@@ -33,11 +33,12 @@ async function main() {
       onFatal: (error) => {
         lifecycle.phase = 'closing';
         console.error('The embedded database failed and cannot recover in this process; exiting.', error);
-        database?.releaseLock();
+        releaseLock();
         setImmediate(() => process.exit(EXIT_DATABASE_FAILED));
       },
     },
   });
+  releaseLock = () => database.releaseLock();
   const storage = createStorage(env);
   let redis: Redis | undefined;
   try {
@@ -101,7 +102,7 @@ async function main() {
     app.log.info(`SkillHive is ready at ${env.publicUrl} (${database.kind}, started in ${ms} ms)`);
   } catch (error) {
     await redis?.quit().catch(() => {});
-    await database?.close().catch(() => {});
+    await database.close().catch(() => {});
     throw error;
   }
 }

@@ -92,7 +92,10 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('embedded database fault
     const ready = await app.inject('/api/ready');
     expect(ready.statusCode).toBe(503);
     expect(ErrorBody.parse(ready.json()).error.code).toBe('unavailable');
-    expect(ready.json().checks).toMatchObject({ database: 'ok', storage: expect.stringMatching(/EEXIST|ENOTDIR|not writable/) });
+    expect(ready.json().checks).toMatchObject({
+      database: 'ok',
+      storage: expect.stringMatching(/EEXIST|ENOTDIR|not writable/),
+    });
     rmSync(uploadDir);
     expect((await app.inject('/api/ready')).statusCode).toBe(200);
   });

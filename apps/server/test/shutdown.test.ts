@@ -40,7 +40,10 @@ function responseReader(socket: Socket) {
       if (end !== -1) {
         const [statusLine, ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
         const headers = Object.fromEntries(
-          lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+          lines.map((line) => [
+            line.slice(0, line.indexOf(':')).toLowerCase(),
+            line.slice(line.indexOf(':') + 1).trim(),
+          ]),
         );
         const length = Number(headers['content-length'] ?? 0);
         if (buffer.length >= end + 4 + length) {
@@ -69,7 +72,13 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('graceful shutdown', () 
     const signUp = await fetch(`${origin}/api/auth/sign-up/email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin },
-      body: JSON.stringify({ name: 'Down', email, password, phone: '+1 555 010 12345', image: 'https://example.test/a.png' }),
+      body: JSON.stringify({
+        name: 'Down',
+        email,
+        password,
+        phone: '+1 555 010 12345',
+        image: 'https://example.test/a.png',
+      }),
     });
     expect(signUp.status).toBe(200);
 
