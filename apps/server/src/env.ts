@@ -66,6 +66,8 @@ const EnvSchema = z
     REDIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(2_000),
     REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).default(500),
     READY_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).default(2_000),
+    /** The main thread running no JavaScript this long means a wedged engine: exit (0 disables). */
+    STALL_EXIT_MS: z.coerce.number().int().min(0).default(30_000),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
     TRUST_PROXY: z.string().default('false'),
     SEED: bool.optional(),

@@ -1,9 +1,10 @@
 import type { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
-import { DataDirLockedError, openDatabase } from './db/client.ts';
+import { DataDirLockedError, lockFileOf, openDatabase } from './db/client.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { EnvError, loadEnv, resolveAuthSecret } from './env.ts';
 import { createRedis } from './lib/redis.ts';
+import { startStallWatchdog } from './lib/stall-watchdog.ts';
 import type { Lifecycle } from './modules/health/lifecycle.ts';
 import { createStorage } from './modules/uploads/create-storage.ts';
 
@@ -98,6 +99,12 @@ async function main() {
     process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
     await app.listen({ port: env.PORT, host: env.HOST });
+    if (env.STALL_EXIT_MS > 0) {
+      startStallWatchdog({
+        stallMs: env.STALL_EXIT_MS,
+        lockFile: database.kind === 'pglite' ? lockFileOf(env.dataDir) : undefined,
+      });
+    }
     const ms = Math.round(performance.now() - startedAt);
     app.log.info(`SkillHive is ready at ${env.publicUrl} (${database.kind}, started in ${ms} ms)`);
   } catch (error) {

@@ -8,6 +8,8 @@ import { buildApp } from '../src/app.ts';
 import { openPglite, type Database, type PgliteOptions } from '../src/db/client.ts';
 import { loadEnv } from '../src/env.ts';
 import { createLocalStorage } from '../src/modules/uploads/storage.ts';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { sleep } from './fault-helpers.ts';
 import { rawRows } from './harness.ts';
 
@@ -148,4 +150,45 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('embedded database fault
     const rows = await rawRows<{ n: number }>(reopened.db, sql`select count(*)::int as n from filler`);
     expect(rows[0]!.n).toBe(0);
   }, 60_000);
+
+  it('a WAL failure that makes PGlite spin ends the process: logged, lock released, killed', async () => {
+    // Before the fix the process spun at 100% CPU for ever, ignoring SIGTERM and keeping the lock.
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'skillhive-pglite-spin-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const src = (file: string) => fileURLToPath(new URL(`../src/${file}`, import.meta.url));
+    const script = path.join(dataDir, 'spin.mjs');
+    writeFileSync(
+      script,
+      `
+      import { renameSync } from 'node:fs';
+      import { openPglite, lockFileOf } from ${JSON.stringify(src('db/client.ts'))};
+      import { startStallWatchdog } from ${JSON.stringify(src('lib/stall-watchdog.ts'))};
+      const dir = ${JSON.stringify(path.join(dataDir, 'data'))};
+      const database = await openPglite(dir);
+      startStallWatchdog({ stallMs: 1500, lockFile: lockFileOf(dir) });
+      process.on('SIGTERM', () => console.log('SIGTERM handled'));
+      const client = database.db.$client;
+      await client.exec('create table t (x int)');
+      renameSync(dir + '/pglite/pg_wal', dir + '/pglite/pg_wal.away');
+      await client.exec('checkpoint').catch(() => {});
+      await client.exec('select pg_switch_wal()');
+      console.log('breaking');
+      await client.exec('insert into t values (1)');
+      console.log('not reached');
+      `,
+    );
+    const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+      child.on('exit', (code, signal) => resolve(signal ?? code)),
+    );
+    cleanups.push(() => void child.kill('SIGKILL'));
+    const outcome = await Promise.race([exited, sleep(45_000).then(() => 'still running')]);
+    expect(output).toContain('breaking');
+    expect(outcome).toBe('SIGKILL');
+    expect(output).toMatch(/stopped responding for 1500 ms/);
+    expect(existsSync(path.join(dataDir, 'data', 'skillhive.lock'))).toBe(false);
+  }, 90_000);
 });

@@ -40,8 +40,10 @@ export class DataDirLockedError extends Error {
  * it. A pid file taken with O_EXCL keeps the second one out; a lock left by a killed process
  * (its pid no longer alive) is taken over.
  */
+export const lockFileOf = (dataDir: string) => path.join(dataDir, 'skillhive.lock');
+
 function lockDataDir(dir: string): () => void {
-  const lockPath = path.join(dir, 'skillhive.lock');
+  const lockPath = lockFileOf(dir);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx', 0o600);
