@@ -66,7 +66,6 @@ async function main() {
       console.log('');
     }
 
-    const open = { database, redis };
     const shutdown = async (signal: string) => {
       if (lifecycle.phase !== 'running') return;
       // 1. /api/ready answers 503, so load balancers stop routing here.
@@ -74,7 +73,7 @@ async function main() {
       app.log.info({ signal }, 'shutting down');
       const force = setTimeout(() => {
         app.log.error({ timeoutMs: env.SHUTDOWN_TIMEOUT_MS }, 'shutdown took too long; exiting');
-        open.database.releaseLock();
+        database.releaseLock();
         process.exit(1);
       }, env.SHUTDOWN_TIMEOUT_MS);
       force.unref();
@@ -86,12 +85,12 @@ async function main() {
         app.server.keepAliveTimeout = Math.min(app.server.keepAliveTimeout, 1_000);
         await app.close();
         // 3. Only then the database and Redis.
-        await open.redis?.quit().catch(() => {});
-        await open.database.close();
+        await redis?.quit().catch(() => {});
+        await database.close();
         process.exit(0);
       } catch (error) {
         app.log.error({ err: error }, 'error during shutdown');
-        open.database.releaseLock();
+        database.releaseLock();
         process.exit(1);
       }
     };
