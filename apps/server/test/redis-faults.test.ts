@@ -74,6 +74,13 @@ describe.skipIf(!hasRedisServer)('Redis faults', () => {
     } finally {
       server.thaw();
     }
+    // Back without a restart.
+    await waitFor(
+      async () => (await ctx.app.inject('/api/ready')).statusCode === 200,
+      10_000,
+      'readiness after the thaw',
+    );
+    expect(logged.filter((line) => line.startsWith('warn'))).toEqual([]);
   }, 30_000);
 
   it('keeps serving when Redis is killed, logging the outage once', async () => {
