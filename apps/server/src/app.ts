@@ -16,6 +16,9 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { mailRoutes } from './modules/mail/mail.routes.ts';
 import { createSmtpSender } from './modules/mail/mail.transport.ts';
 import { createMailWorker } from './modules/mail/mail.worker.ts';
+import { checkDirectoryWritable, type ReadinessCheck } from './modules/health/health.service.ts';
+import { lifecyclePlugin, type Lifecycle } from './modules/health/lifecycle.ts';
+import { pingRedis } from './lib/redis.ts';
 import { enrollmentsRoutes } from './modules/enrollments/enrollments.routes.ts';
 import { createGateway } from './modules/payments/create-gateway.ts';
 import type { PaymentGateway } from './modules/payments/gateway.ts';
@@ -54,6 +57,8 @@ export interface AppDeps {
   logger?: boolean;
   /** Where log lines go (default stdout), after personal data is scrubbed; tests read them here. */
   logStream?: LogDestination | undefined;
+  /** Moved by server.ts on SIGTERM (modules/health/lifecycle.ts); running when omitted. */
+  lifecycle?: Lifecycle;
 }
 
 export interface App {
@@ -61,6 +66,7 @@ export interface App {
   auth: Auth;
   /** Settles charges nobody came back for (decision 010); runs every RECONCILE_INTERVAL_SECONDS. */
   reconciler: Reconciler;
+  lifecycle: Lifecycle;
 }
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -79,6 +85,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: sendFrameworkError,
     clientErrorHandler: sendClientError,
+    // While closing, lifecyclePlugin answers new requests with 503 in our error envelope.
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -92,6 +100,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const isStripe = gateway.name === 'stripe';
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);
+  const lifecycle: Lifecycle = deps.lifecycle ?? { phase: 'running' };
+  await app.register(lifecyclePlugin, { lifecycle });
   await app.register(securityPlugin, { stripe: isStripe, secure: env.publicUrl.startsWith('https://') });
   await app.register(csrfPlugin, { publicUrl: env.publicUrl });
   await app.register(swaggerPlugin);
@@ -114,7 +124,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const tokens = createTokenService(deps.authSecret, now);
   await app.register(authPlugin, { db, auth, tokens, now });
 
-  await app.register(healthRoutes, { ping: database.ping });
+  const checks: Record<string, ReadinessCheck> = { database: database.ping };
+  const redis = deps.redis;
+  if (redis) checks.redis = () => pingRedis(redis);
+  if (!env.S3_BUCKET) checks.storage = checkDirectoryWritable(env.uploadDir);
+  if (database.kind === 'pglite') checks.dataDir = checkDirectoryWritable(env.dataDir);
+  await app.register(healthRoutes, { checks, timeoutMs: env.READY_CHECK_TIMEOUT_MS, lifecycle });
   await app.register(authRoutes, {
     auth,
     tokens,
@@ -222,5 +237,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.addHook('onReady', async () => reconciler.start());
   app.addHook('onClose', async () => reconciler.stop());
-  return { app, auth, reconciler };
+  return { app, auth, reconciler, lifecycle };
 }

@@ -63,6 +63,18 @@ const EnvSchema = z
       .string()
       .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL')
       .optional(),
+    /** Fault tolerance (reliability issue): bounded waits so a sick dependency yields 503, not a hang. */
+    DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+    DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+    DB_EMBEDDED_WAIT_MS: z.coerce.number().int().min(100).default(10_000),
+    DB_EMBEDDED_FSYNC: bool.default(true),
+    REDIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(2_000),
+    REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).default(500),
+    READY_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).default(2_000),
+    /** The main thread running no JavaScript this long means a wedged engine: exit (0 disables). */
+    STALL_EXIT_MS: z.coerce.number().int().min(0).default(30_000),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
     TRUST_PROXY: z.string().default('false'),
     /** E-mail delivery (smtp:// or smtps://). Without it mail waits in the outbox (mailbox page outside production). */
     SMTP_URL: z

@@ -37,7 +37,10 @@ describe('foundation', () => {
 
   it('answers liveness and readiness', async () => {
     expect((await ctx.app.inject('/api/health')).json()).toEqual({ status: 'ok' });
-    expect((await ctx.app.inject('/api/ready')).json()).toEqual({ status: 'ready' });
+    expect((await ctx.app.inject('/api/ready')).json()).toMatchObject({
+      status: 'ready',
+      checks: { database: 'ok', storage: 'ok' },
+    });
   });
 
   it('gives malformed JSON a 400 in the standard error shape', async () => {

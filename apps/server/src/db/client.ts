@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -27,6 +27,8 @@ export interface Database {
   /** Cheap round trip for /api/ready. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Gives up the data-directory lock at once (a process exiting after a fatal database error). */
+  releaseLock(): void;
 }
 
 export class DataDirLockedError extends Error {
@@ -38,8 +40,10 @@ export class DataDirLockedError extends Error {
  * it. A pid file taken with O_EXCL keeps the second one out; a lock left by a killed process
  * (its pid no longer alive) is taken over.
  */
+export const lockFileOf = (dataDir: string) => path.join(dataDir, 'skillhive.lock');
+
 function lockDataDir(dir: string): () => void {
-  const lockPath = path.join(dir, 'skillhive.lock');
+  const lockPath = lockFileOf(dir);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx', 0o600);
@@ -76,8 +80,89 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The database cannot answer right now (connection lost, timed out, busy, or the embedded engine
+ * failed): the error handler answers 503 with Retry-After, never 500.
+ */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError';
+}
+
+export interface PgliteOptions {
+  /**
+   * Real fsync of the WAL at each commit and of data files at checkpoints (default true; decision
+   * 011). PGlite starts with fsync off and its Node file system ignores fsync/fdatasync, so both
+   * are turned on here.
+   */
+  durable?: boolean;
+  /** How long a query may wait for the single PGlite connection before failing with 503. */
+  waitTimeoutMs?: number;
+  /**
+   * Called once when PGlite reports a PANIC or its WebAssembly runtime aborts: the engine is
+   * unusable until the process restarts (every later query fails, even `select 1` may).
+   */
+  onFatal?: (error: unknown) => void;
+}
+
+/** A PANIC, a FATAL, or a WebAssembly abort: PGlite cannot recover from these in-process. */
+export function isFatalPgliteError(error: unknown): boolean {
+  // WebAssembly.RuntimeError (an abort or a trap of the engine).
+  if (error instanceof Error && error.name === 'RuntimeError') return true;
+  const severity = (error as { severity?: unknown } | null)?.severity;
+  if (severity === 'PANIC' || severity === 'FATAL') return true;
+  return error instanceof Error && /^Aborted\(/.test(error.message);
+}
+
+/**
+ * PGlite runs one statement at a time. Callers queue here, not inside PGlite, so that one waiting
+ * longer than `waitMs` can leave the queue without its statement ever running (a write that timed
+ * out must not happen later behind the caller's back).
+ */
+function createGate(waitMs: number) {
+  let busy = false;
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else busy = false;
+  };
+  return async function run<T>(work: () => Promise<T>): Promise<T> {
+    if (busy) {
+      await new Promise<void>((resolve, reject) => {
+        const enter = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(enter), 1);
+          reject(new DatabaseUnavailableError(`The embedded database stayed busy for ${waitMs} ms`));
+        }, waitMs);
+        waiting.push(enter);
+      });
+    } else {
+      busy = true;
+    }
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  };
+}
+
+/** Turns on real fsync in PGlite's Node file system (Emscripten's NODEFS has none). */
+function enableFsync(client: PGlite) {
+  const nodefs = (client.Module as unknown as { NODEFS?: { stream_ops: Record<string, unknown> } }).NODEFS;
+  if (!nodefs) return;
+  nodefs.stream_ops.fsync = (stream: { nfd?: number }) => {
+    if (stream.nfd !== undefined) fsyncSync(stream.nfd);
+    return 0;
+  };
+}
+
 /** Embedded PostgreSQL (PGlite) persisted in `dir`, or in memory when dir is undefined. */
-export async function openPglite(dir?: string): Promise<Database> {
+export async function openPglite(dir?: string, options: PgliteOptions = {}): Promise<Database> {
+  const durable = Boolean(dir) && (options.durable ?? true);
   let unlock = () => {};
   let client: PGlite;
   if (dir) {
@@ -87,7 +172,21 @@ export async function openPglite(dir?: string): Promise<Database> {
     try {
       // A new directory starts as a copy of the cluster `npm install` made, skipping initdb.
       seedDataDirFromTemplate(pgDir);
-      client = await PGlite.create(pgDir);
+      client = await PGlite.create(
+        pgDir,
+        durable
+          ? {
+              // Without -F PostgreSQL fsyncs; wal_sync_method=fsync because PGlite's fdatasync is a no-op.
+              startParams: [...PGlite.defaultStartParams.filter((p) => p !== '-F'), '-c', 'wal_sync_method=fsync'],
+            }
+          : {},
+      );
+      if (durable) enableFsync(client);
+      // Emscripten's file system checks permissions against the mode each file had when it first
+      // looked it up, and keeps it: a file first touched while DATA_DIR was read-only stayed
+      // "Permission denied" forever after the directory was writable again (reliability issue
+      // §5). The operating system checks the real permissions on every open anyway.
+      client.Module.FS.ignorePermissions = true;
     } catch (error) {
       unlock();
       throw error;
@@ -95,27 +194,85 @@ export async function openPglite(dir?: string): Promise<Database> {
   } else {
     client = await PGlite.create();
   }
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+
+  let fatal: unknown = null;
   let closed = false;
+  const gate = createGate(options.waitTimeoutMs ?? 10_000);
+  const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (fatal) throw new DatabaseUnavailableError('The embedded database failed; the server must restart');
+    try {
+      return await gate(work);
+    } catch (error) {
+      if (!fatal && isFatalPgliteError(error)) {
+        fatal = error;
+        options.onFatal?.(error);
+      }
+      throw error;
+    }
+  };
+  // Drizzle calls only query() and transaction() on the client; both go through the gate. PGlite
+  // keeps its state in private fields, so every other member is read from the real instance.
+  const gated = new Proxy(client, {
+    get(target, property) {
+      if (property === 'query' || property === 'transaction' || property === 'exec') {
+        const method = Reflect.get(target, property, target) as (...args: unknown[]) => Promise<unknown>;
+        return (...args: unknown[]) => guarded(() => method.apply(target, args));
+      }
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const db = drizzlePglite({ client: gated, schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
-    migrate: () => migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: MIGRATIONS_DIR }),
+    migrate: () => migratePglite(drizzlePglite({ client: gated, schema }), { migrationsFolder: MIGRATIONS_DIR }),
     ping: async () => {
-      await client.query('select 1');
+      await gated.query('select 1');
     },
     close: async () => {
       if (closed) return;
       closed = true;
-      await client.close();
+      // After a PANIC the engine may never answer: release the lock without waiting for it.
+      if (!fatal) await client.close();
       unlock();
     },
+    releaseLock: unlock,
   };
 }
 
+export interface PostgresOptions {
+  poolSize?: number;
+  /** Connecting, and waiting for a free pooled connection (pg's connectionTimeoutMillis). */
+  connectTimeoutMs?: number;
+  /** Server-side statement_timeout. */
+  statementTimeoutMs?: number;
+  /** Client-side bound on one query, for a server that stops answering (frozen, network lost). */
+  queryTimeoutMs?: number;
+}
+
 /** A PostgreSQL server through a pg pool. */
-export async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: poolSize });
+export async function openPostgres(
+  connectionString: string,
+  poolSizeOrOptions: number | PostgresOptions = 10,
+): Promise<Database> {
+  const options = typeof poolSizeOrOptions === 'number' ? { poolSize: poolSizeOrOptions } : poolSizeOrOptions;
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    statement_timeout: options.statementTimeoutMs ?? 10_000,
+    query_timeout: options.queryTimeoutMs ?? 15_000,
+    // TCP keep-alive notices a peer that vanished without closing the connection.
+    keepAlive: true,
+  });
+  // A connection can drop while a client is checked out (between the statements of a transaction,
+  // pg_terminate_backend, a server restart). Without a listener on the client itself, its 'error'
+  // event would crash the process; the statement in progress fails on its own, and the pool
+  // discards the broken client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it. Queries surface their own errors.
   });
@@ -133,9 +290,19 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
       closed = true;
       await pool.end();
     },
+    releaseLock: () => {},
   };
 }
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+export interface OpenDatabaseOptions {
+  databaseUrl?: string | undefined;
+  dataDir?: string;
+  postgres?: PostgresOptions;
+  pglite?: PgliteOptions;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.postgres ?? {})
+    : openPglite(options.dataDir, options.pglite ?? {});
 }

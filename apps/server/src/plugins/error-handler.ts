@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '@skillhive/shared/errors';
+import { DatabaseUnavailableError } from '../db/client.ts';
 import { AppError, ErrorCode } from '../lib/app-error.ts';
 
 /**
@@ -107,6 +108,11 @@ export const errorHandlerPlugin = fp(async function errorHandler(app: FastifyIns
         error.message,
       );
     }
+    if (isDependencyUnavailable(error)) {
+      request.log.error({ err: error }, 'a dependency is unavailable');
+      reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      return send(503, ErrorCode.UNAVAILABLE, 'The service is temporarily unavailable. Please try again shortly.');
+    }
     request.log.error({ err: error }, 'unhandled error');
     return send(500, ErrorCode.INTERNAL, 'Something went wrong on our side. Please try again.');
   });
@@ -131,3 +137,32 @@ export const errorHandlerPlugin = fp(async function errorHandler(app: FastifyIns
     return reply.status(404).send(body);
   });
 });
+
+// --- Dependency unavailability (reliability issue §1-3) ---------------------------------------
+// A database or Redis that is down, frozen, restarting or overloaded is not a bug of ours: the
+// caller should retry, so it is a 503 with Retry-After, not a 500.
+
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** SQLSTATE classes and codes meaning "the server cannot serve you now", not "your SQL is wrong". */
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P0|57014|58)/;
+const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection is closed|Command timed out|enableOfflineQueue|Reached the max retries per request/i;
+
+const STORAGE_FAILURE = /^could not (open|read|write|extend|create|fsync|truncate)\b.*\b(file|directory)\b/;
+
+/** True when `error`, or an error it wraps (Drizzle wraps driver errors in `cause`), means a dependency is unavailable. */
+export function isDependencyUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; current = (current as Error).cause, depth++) {
+    if (current instanceof DatabaseUnavailableError) return true;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) return true;
+    const severity = (current as { severity?: unknown }).severity;
+    if (severity === 'PANIC' || severity === 'FATAL') return true;
+    if (current instanceof Error && UNAVAILABLE_MESSAGE.test(current.message)) return true;
+    // The database could not read or write its own files (permissions, disk full, I/O errors).
+    if (severity === 'ERROR' && current instanceof Error && STORAGE_FAILURE.test(current.message)) return true;
+  }
+  return false;
+}

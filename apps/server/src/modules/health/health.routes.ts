@@ -1,9 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, ErrorCode } from '../../lib/app-error.ts';
+import { ErrorCode } from '../../lib/app-error.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../plugins/error-handler.ts';
+import { runChecks, type ReadinessCheck } from './health.service.ts';
+import type { Lifecycle } from './lifecycle.ts';
 
-export async function healthRoutes(app: FastifyInstance, opts: { ping: () => Promise<void> }) {
+const CheckResults = z.record(z.string(), z.string());
+
+export interface HealthRoutesOptions {
+  /** One check per dependency (database, Redis when configured, storage). */
+  checks: Record<string, ReadinessCheck>;
+  /** Each check fails when it has not answered within this time. */
+  timeoutMs: number;
+  lifecycle: Lifecycle;
+}
+
+export async function healthRoutes(app: FastifyInstance, opts: HealthRoutesOptions) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     '/api/health',
@@ -23,18 +36,37 @@ export async function healthRoutes(app: FastifyInstance, opts: { ping: () => Pro
       schema: {
         tags: ['health'],
         operationId: 'ready',
-        summary: 'Readiness: the database answers (public)',
-        response: { 200: z.object({ status: z.literal('ready') }) },
+        summary: 'Readiness: every dependency answers in time and the server is not shutting down (public)',
+        response: {
+          200: z.object({ status: z.literal('ready'), checks: CheckResults }),
+          503: z.object({
+            status: z.literal('unavailable'),
+            checks: CheckResults,
+            error: z.object({ code: z.string(), message: z.string() }),
+            requestId: z.string(),
+          }),
+        },
       },
     },
-    async (request) => {
-      try {
-        await opts.ping();
-      } catch (error) {
-        request.log.error({ err: error }, 'database ping failed');
-        throw new AppError(ErrorCode.UNAVAILABLE, 'The database is not reachable');
-      }
-      return { status: 'ready' as const };
+    async (request, reply) => {
+      const shuttingDown = opts.lifecycle.phase !== 'running';
+      const checks = shuttingDown ? { server: 'shutting down' } : await runChecks(opts.checks, opts.timeoutMs);
+      const failed = Object.entries(checks).filter(([, result]) => result !== 'ok');
+      if (failed.length === 0) return { status: 'ready' as const, checks };
+      request.log.warn({ checks }, 'not ready');
+      return reply
+        .code(503)
+        .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
+        .header('cache-control', 'no-store')
+        .send({
+          status: 'unavailable' as const,
+          checks,
+          error: {
+            code: ErrorCode.UNAVAILABLE,
+            message: `Not ready: ${failed.map(([name, result]) => `${name} (${result})`).join(', ')}`,
+          },
+          requestId: request.id,
+        });
     },
   );
 }
