@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
 import type { ImageStorage } from './modules/uploads/storage.ts';
@@ -23,6 +24,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { createMetricsRegistry, metricsPlugin, type PoolStats } from './plugins/metrics.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { staticWebPlugin } from './plugins/static-web.ts';
 import { swaggerPlugin } from './plugins/swagger.ts';
@@ -41,6 +43,8 @@ export interface AppDeps {
   gateway?: PaymentGateway | undefined;
   webRoot?: string;
   logger?: boolean;
+  /** Prometheus registry (plugins/metrics.ts); other modules add their gauges to it. */
+  metrics?: Registry;
 }
 
 export interface App {
@@ -78,6 +82,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const gateway = deps.gateway ?? createGateway(env, db, now);
   const isStripe = gateway.name === 'stripe';
   await app.register(errorHandlerPlugin);
+  await app.register(metricsPlugin, {
+    registry: deps.metrics ?? createMetricsRegistry(),
+    token: env.METRICS_TOKEN,
+    // drizzle's node-postgres database keeps its pg.Pool as $client.
+    pool: database.kind === 'postgres' ? (db as unknown as { $client: PoolStats }).$client : undefined,
+  });
   await app.register(securityPlugin, { stripe: isStripe, secure: env.publicUrl.startsWith('https://') });
   await app.register(swaggerPlugin);
 
