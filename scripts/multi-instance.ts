@@ -65,7 +65,10 @@ function start(name: string, command: string, args: string[], env: NodeJS.Proces
 
 function tail(name: string): string {
   try {
-    return readFileSync(path.join(work, `${name}.log`), 'utf8').split('\n').slice(-30).join('\n');
+    return readFileSync(path.join(work, `${name}.log`), 'utf8')
+      .split('\n')
+      .slice(-30)
+      .join('\n');
   } catch {
     return '(no log)';
   }
@@ -134,7 +137,16 @@ async function main() {
   log(`database ${dbName}`);
 
   // Redis, without persistence.
-  start('redis', 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+  start('redis', 'redis-server', [
+    '--port',
+    String(redisPort),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ]);
 
   // S3-compatible server on loopback with one bucket.
   const s3 = new S3rver({
@@ -240,7 +252,13 @@ async function main() {
 
   const email = `multi.${process.pid}.${randomBytes(3).toString('hex')}@example.test`;
   const signUp = await call('POST', '/api/auth/sign-up/email', {
-    body: { name: 'Multi Instance', email, password: PASSWORD, phone: '+1 555-010-12345', image: 'https://example.test/a.png' },
+    body: {
+      name: 'Multi Instance',
+      email,
+      password: PASSWORD,
+      phone: '+1 555-010-12345',
+      image: 'https://example.test/a.png',
+    },
   });
   ok(signUp, 'sign-up');
   const signIn = await call('POST', '/api/auth/sign-in/email', { body: { email, password: PASSWORD } });
@@ -267,7 +285,13 @@ async function main() {
   const { clientSecret, cartIds } = intent.json() as { clientSecret: string; cartIds: string[] };
   const confirmed = await call('POST', '/api/test-gateway/confirm', {
     headers: bearer,
-    body: { clientSecret, cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvc: '123' },
+    body: {
+      clientSecret,
+      cardNumber: '4242 4242 4242 4242',
+      expMonth: 12,
+      expYear: new Date().getUTCFullYear() + 3,
+      cvc: '123',
+    },
   });
   ok(confirmed, 'card confirmation');
   const transactionId = String(confirmed.json().transactionId);
@@ -293,17 +317,25 @@ async function main() {
   // Round-robin: each answer from the other instance than the one before.
   check(!servedBy.includes('?'), 'an answer had no x-served-by header');
   for (let i = 1; i < servedBy.length; i++) {
-    check(servedBy[i] !== servedBy[i - 1], `requests ${i} and ${i + 1} both went to ${servedBy[i]}: ${servedBy.join(' ')}`);
+    check(
+      servedBy[i] !== servedBy[i - 1],
+      `requests ${i} and ${i + 1} both went to ${servedBy[i]}: ${servedBy.join(' ')}`,
+    );
   }
   log(`round-robin over ${servedBy.length} requests: ${servedBy.join(' ')}`);
 
   // Each instance's metrics saw part of the traffic, and its PostgreSQL pool.
   for (const port of [port1, port2]) {
-    const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     const text = await res.text();
     check(res.ok, `metrics on :${port}: ${res.status}`);
     check(/^skillhive_db_pool_total \d+/m.test(text), `metrics on :${port} lack the pool gauges`);
-    check(text.includes('route="/api/auth/*"') || text.includes('skillhive_http_requests_total{'), 'no request metrics');
+    check(
+      text.includes('route="/api/auth/*"') || text.includes('skillhive_http_requests_total{'),
+      'no request metrics',
+    );
   }
   log('all flows passed through the balancer');
 }

@@ -9,9 +9,7 @@ const TOKEN = 'metrics-token-for-tests-0123456789';
 /** The value of one sample line `name{labels} value` whose labels include every given pair. */
 function sample(text: string, name: string, labels: Record<string, string>): number {
   const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  const line = text
-    .split('\n')
-    .find((l) => l.startsWith(`${name}{`) && wanted.every((pair) => l.includes(pair)));
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && wanted.every((pair) => l.includes(pair)));
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }
 
@@ -88,17 +86,21 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     }
     await ctx.app.inject({ method: 'GET', url: '/api/health' });
     const after = await scrape();
-    expect(sample(after, 'skillhive_http_request_duration_seconds_count', { route, method: 'GET', status_class: '4xx' })).toBe(
-      countBefore + 2,
+    expect(
+      sample(after, 'skillhive_http_request_duration_seconds_count', { route, method: 'GET', status_class: '4xx' }),
+    ).toBe(countBefore + 2);
+    expect(sample(after, 'skillhive_http_errors_total', { route, method: 'GET', status: '404' })).toBe(
+      errorsBefore + 2,
     );
-    expect(sample(after, 'skillhive_http_errors_total', { route, method: 'GET', status: '404' })).toBe(errorsBefore + 2);
     expect(
       sample(after, 'skillhive_http_requests_total', { route: '/api/health', method: 'GET', status_class: '2xx' }),
     ).toBeGreaterThanOrEqual(1);
     // Never the raw URL as a label.
     expect(after).not.toContain('00000000-0000-4000-8000-000000000001');
     // A bucket line exists for the pattern.
-    expect(after).toMatch(/skillhive_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/health"/);
+    expect(after).toMatch(
+      /skillhive_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/health"/,
+    );
   });
 
   it('compares tokens in constant time, whatever their lengths', () => {
@@ -128,7 +130,11 @@ describe('request ids', () => {
   it('makes its own id when there is none or the upstream one is malformed', async () => {
     const none = await ctx.app.inject({ method: 'GET', url: '/api/health' });
     expect(none.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    const bad = await ctx.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'bad id<script>' } });
+    const bad = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-request-id': 'bad id<script>' },
+    });
     expect(bad.headers['x-request-id']).not.toBe('bad id<script>');
     expect(bad.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });

@@ -128,7 +128,10 @@ describe.runIf(serverUrl)('instances starting together on a fresh PostgreSQL dat
     opened.push(...instances);
     const results = await Promise.allSettled(instances.map((d) => withMigrationLock(url, () => d.migrate())));
     expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok', 'ok']);
-    const applied = await rawRows<{ hash: string }>(instances[0]!.db, sql`select hash from drizzle.__drizzle_migrations`);
+    const applied = await rawRows<{ hash: string }>(
+      instances[0]!.db,
+      sql`select hash from drizzle.__drizzle_migrations`,
+    );
     expect(new Set(applied.map((m) => m.hash)).size).toBe(applied.length);
     expect(applied.length).toBeGreaterThan(0);
     // The schema is whole: a query over the last tables works.

@@ -27,7 +27,10 @@ async function tableCounts(db: Db): Promise<Record<string, number>> {
 }
 
 async function paymentsTotal(db: Db): Promise<number> {
-  const [row] = await rawRows<{ total: number }>(db, sql`select coalesce(sum(amount_cents), 0)::int as total from payments`);
+  const [row] = await rawRows<{ total: number }>(
+    db,
+    sql`select coalesce(sum(amount_cents), 0)::int as total from payments`,
+  );
   return row?.total ?? 0;
 }
 
@@ -45,7 +48,12 @@ describe('db:export then db:import', () => {
     const result = await seedIfEmpty(source.db, createLocalStorage(path.join(work, 'source-uploads')), []);
     if (!result) throw new Error('the source database was not empty');
     seeded = result;
-    manifest = await exportDatabase(source.db, createLocalStorage(path.join(work, 'source-uploads')), archive, 'pglite');
+    manifest = await exportDatabase(
+      source.db,
+      createLocalStorage(path.join(work, 'source-uploads')),
+      archive,
+      'pglite',
+    );
     target = await createTestDatabase();
     await importDatabase(target.db, createLocalStorage(path.join(work, 'target-uploads')), archive);
   }, 180_000);
@@ -95,7 +103,12 @@ describe('db:export then db:import', () => {
 
   it('lets a demo account sign in on the target with the same password', async () => {
     const dataDir = path.join(work, 'app-data');
-    const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost:3000', LOG_LEVEL: 'silent' });
+    const env = loadEnv({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: 'http://localhost:3000',
+      LOG_LEVEL: 'silent',
+    });
     const { app } = await buildApp({
       env,
       database: target,
@@ -126,9 +139,9 @@ describe('db:export then db:import', () => {
     await expect(importDatabase(target.db, createLocalStorage(path.join(work, 'x')), archive)).rejects.toThrow(
       /not empty/,
     );
-    await expect(exportDatabase(source.db, createLocalStorage(path.join(work, 'x')), archive, 'pglite')).rejects.toThrow(
-      /not empty/,
-    );
+    await expect(
+      exportDatabase(source.db, createLocalStorage(path.join(work, 'x')), archive, 'pglite'),
+    ).rejects.toThrow(/not empty/);
     const foreign = path.join(work, 'foreign');
     rmSync(foreign, { recursive: true, force: true });
     await exportDatabase(source.db, createLocalStorage(path.join(work, 'source-uploads')), foreign, 'pglite');
