@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { secretsEqual } from '../src/plugins/metrics.ts';
+import { Gauge } from 'prom-client';
+import { createMetricsRegistry, secretsEqual } from '../src/plugins/metrics.ts';
 import { createTestApp, type TestContext } from './harness.ts';
 
 /** Prometheus metrics at GET /metrics (docs/OPERATIONS.md "Metrics"). */
@@ -34,8 +35,9 @@ describe('GET /metrics without METRICS_TOKEN', () => {
 
 describe('GET /metrics with METRICS_TOKEN', () => {
   let ctx: TestContext;
+  const registry = createMetricsRegistry();
   beforeAll(async () => {
-    ctx = await createTestApp({ METRICS_TOKEN: TOKEN });
+    ctx = await createTestApp({ METRICS_TOKEN: TOKEN }, { metrics: registry });
   });
   afterAll(() => ctx.close());
 
@@ -101,6 +103,12 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     expect(after).toMatch(
       /skillhive_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/health"/,
     );
+  });
+
+  it('serves gauges other modules add to the registry after start-up', async () => {
+    const depth = new Gauge({ name: 'skillhive_test_outbox_depth', help: 'test gauge', registers: [registry] });
+    depth.set(3);
+    expect(await scrape()).toMatch(/^skillhive_test_outbox_depth 3$/m);
   });
 
   it('compares tokens in constant time, whatever their lengths', () => {

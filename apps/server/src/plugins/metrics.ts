@@ -17,9 +17,18 @@ export interface PoolStats {
  * registry into buildApp (AppDeps.metrics) after adding them.
  */
 export function createMetricsRegistry(): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'skillhive_' });
-  return registry;
+  return new Registry();
+}
+
+let processRegistry: Registry | undefined;
+
+/** CPU, memory, event loop and GC: one set per process (their observers are process-wide). */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry, prefix: 'skillhive_' });
+  }
+  return processRegistry;
 }
 
 /** 2xx, 4xx, 5xx: the label stays small whatever the status. */
@@ -95,6 +104,7 @@ export const metricsPlugin = fp(async function metrics(app: FastifyInstance, opt
   });
 
   const token = opts.token;
+  if (token) processMetrics();
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     // Without METRICS_TOKEN the endpoint does not exist (and must not fall back to the web app).
     if (!token) throw new AppError(ErrorCode.NOT_FOUND, 'No route for GET /metrics');
@@ -103,7 +113,9 @@ export const metricsPlugin = fp(async function metrics(app: FastifyInstance, opt
     if (!given || !secretsEqual(given, token)) {
       throw new AppError(ErrorCode.UNAUTHENTICATED, 'A valid metrics token is required');
     }
-    reply.header('content-type', registry.contentType);
-    return registry.metrics();
+    // Merged at each scrape, so metrics added to the registry after start-up are included.
+    const scraped = Registry.merge([processMetrics(), registry]);
+    reply.header('content-type', scraped.contentType);
+    return scraped.metrics();
   });
 });
