@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { openDatabase } from './client.ts';
-import { exportDatabase } from './portable.ts';
+import { exportDatabase, PortableError } from './portable.ts';
 import { loadEnv } from '../env.ts';
 import { createStorage } from '../modules/uploads/create-storage.ts';
 
@@ -23,6 +23,11 @@ try {
   if (manifest.images.missing.length > 0) {
     console.warn(`Missing from storage (not exported): ${manifest.images.missing.join(', ')}`);
   }
+} catch (error) {
+  // A refused export or import is the operator's to fix: the message, without a stack.
+  if (!(error instanceof PortableError)) throw error;
+  console.error(`db:export refused: ${error.message}`);
+  process.exitCode = 1;
 } finally {
   await database.close();
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { openDatabase } from './client.ts';
-import { importDatabase } from './portable.ts';
+import { importDatabase, PortableError } from './portable.ts';
 import { loadEnv } from '../env.ts';
 import { createStorage } from '../modules/uploads/create-storage.ts';
 
@@ -21,6 +21,11 @@ try {
   const manifest = await importDatabase(database.db, createStorage(env), path.resolve(source));
   for (const table of manifest.tables) console.log(`  ${table.name.padEnd(24)} ${table.rows}`);
   console.log(`Imported ${manifest.tables.length} tables and ${manifest.images.count} images (${database.kind}).`);
+} catch (error) {
+  // A refused export or import is the operator's to fix: the message, without a stack.
+  if (!(error instanceof PortableError)) throw error;
+  console.error(`db:import refused: ${error.message}`);
+  process.exitCode = 1;
 } finally {
   await database.close();
 }
