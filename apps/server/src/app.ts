@@ -4,6 +4,7 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { UPLOAD_MESSAGES } from '@skillhive/shared/uploads';
+import type { Registry } from 'prom-client';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
 import type { ImageStorage } from './modules/uploads/storage.ts';
@@ -37,6 +38,7 @@ import { loggerOptions, type LogDestination } from './lib/log-redaction.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { errorHandlerPlugin, sendClientError, sendFrameworkError } from './plugins/error-handler.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
+import { createMetricsRegistry, metricsPlugin, type PoolStats } from './plugins/metrics.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { staticWebPlugin } from './plugins/static-web.ts';
 import { swaggerPlugin } from './plugins/swagger.ts';
@@ -59,6 +61,8 @@ export interface AppDeps {
   logStream?: LogDestination | undefined;
   /** Moved by server.ts on SIGTERM (modules/health/lifecycle.ts); running when omitted. */
   lifecycle?: Lifecycle;
+  /** Prometheus registry (plugins/metrics.ts); other modules add their gauges to it. */
+  metrics?: Registry;
 }
 
 export interface App {
@@ -102,6 +106,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(inputGuardPlugin);
   const lifecycle: Lifecycle = deps.lifecycle ?? { phase: 'running' };
   await app.register(lifecyclePlugin, { lifecycle });
+  await app.register(metricsPlugin, {
+    registry: deps.metrics ?? createMetricsRegistry(),
+    token: env.METRICS_TOKEN,
+    // drizzle's node-postgres database keeps its pg.Pool as $client.
+    pool: database.kind === 'postgres' ? (db as unknown as { $client: PoolStats }).$client : undefined,
+  });
   await app.register(securityPlugin, { stripe: isStripe, secure: env.publicUrl.startsWith('https://') });
   await app.register(csrfPlugin, { publicUrl: env.publicUrl });
   await app.register(swaggerPlugin);

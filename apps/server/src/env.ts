@@ -85,6 +85,8 @@ const EnvSchema = z
     /** How often the mail worker looks at the outbox. */
     MAIL_WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5_000),
     SEED: bool.optional(),
+    /** Bearer token for GET /metrics (Prometheus); without it /metrics answers 404. */
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Rate limits (issue 3 §6). */
     RATE_LIMIT_LOGIN_FAILURES: z.coerce.number().int().min(1).default(5),

@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { withMigrationLock } from './migration-lock.ts';
 import { seedDataDirFromTemplate } from './pglite-template.ts';
 import * as schema from './schema/index.ts';
 
@@ -281,7 +282,11 @@ export async function openPostgres(
   return {
     db,
     kind: 'postgres',
-    migrate: () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder: MIGRATIONS_DIR }),
+    // Instances starting together migrate one after another (migration-lock.ts).
+    migrate: () =>
+      withMigrationLock(connectionString, () =>
+        migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder: MIGRATIONS_DIR }),
+      ),
     ping: async () => {
       await db.execute(sql`select 1`);
     },
