@@ -79,7 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const isStripe = gateway.name === 'stripe';
   await app.register(errorHandlerPlugin);
   await app.register(securityPlugin, { stripe: isStripe, secure: env.publicUrl.startsWith('https://') });
-  await app.register(swaggerPlugin);
+  await app.register(swaggerPlugin, { publicUrl: env.publicUrl });
 
   const auth = createAuth({
     db,
