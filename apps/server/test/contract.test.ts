@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -104,7 +104,9 @@ describe('the contract check of every test response', () => {
           response: { 200: z.object({ status: z.literal('ok') }) },
         },
       },
-      async (request, reply) => {
+      async (request, typedReply) => {
+        // An untyped reply: these answers break the declared schema on purpose.
+        const reply = typedReply as FastifyReply;
         if (request.query.answer === 'teapot') return reply.status(418).send({ status: 'ok' });
         if (request.query.answer === 'extra-field') {
           return reply.type('application/json').send(JSON.stringify({ status: 'ok', debug: 'leaked' }));
@@ -159,7 +161,9 @@ describe('the contract check of every test response', () => {
   it('fails an answer from a path no operation documents, unless it is the not-found envelope', async () => {
     const app = await misbehavingApp();
     checkResponsesAgainstDocument(app);
-    await expect(app.inject({ method: 'GET', url: '/api/nothing-here' })).rejects.toThrow(/does not match the document/);
+    await expect(app.inject({ method: 'GET', url: '/api/nothing-here' })).rejects.toThrow(
+      /does not match the document/,
+    );
     await app.close();
   });
 

@@ -182,8 +182,6 @@ export function checkResponsesAgainstDocument(app: FastifyInstance): void {
   };
   Object.assign(app, {
     inject: (options?: InjectOptions | string, callback?: unknown) =>
-      options === undefined || callback !== undefined
-        ? original(options, callback)
-        : checked(options),
+      options === undefined || callback !== undefined ? original(options, callback) : checked(options),
   });
 }
