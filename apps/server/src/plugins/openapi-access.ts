@@ -175,7 +175,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'validation_error: the body, path or query is invalid (`fields` names each bad field)',
   401: 'unauthenticated: no valid session cookie or Bearer token',
   402: 'card_declined or insufficient_funds: the gateway refused the card',
-  403: 'forbidden: signed in, but without the role or ownership this call needs',
+  403: 'forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin)',
   404: 'not_found: no such resource, or the caller may not know it exists',
   409: "conflict: the call conflicts with the resource's current state",
   413: 'payload_too_large: the body or upload is too large',

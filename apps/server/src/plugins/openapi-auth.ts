@@ -27,6 +27,9 @@ export const AUTH_ENDPOINTS = [
 
 type Json = Record<string, unknown>;
 
+// Every POST here can be a 403: better-auth refuses a request whose Origin (or callbackURL) is not
+// PUBLIC_URL when it carries a cookie (CSRF check).
+
 function jsonSchemaOf(schema: z.core.$ZodType): Json {
   const out = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as Json;
   delete out.$schema;
@@ -128,7 +131,7 @@ interface AuthOperation {
 /** Each endpoint of AUTH_ENDPOINTS: its contract (who may call, errors) and its operation object. */
 export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperation> = {
   'POST /api/auth/sign-up/email': {
-    contract: { access: 'public', errors: [400, 409, 429] },
+    contract: { access: 'public', errors: [400, 403, 409, 429] },
     operation: {
       operationId: 'signUpEmail',
       summary: 'Create an account with e-mail and password and sign in (public)',
@@ -149,7 +152,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'POST /api/auth/sign-in/email': {
-    contract: { access: 'public', errors: [400, 401, 429] },
+    contract: { access: 'public', errors: [400, 401, 403, 429] },
     operation: {
       operationId: 'signInEmail',
       summary: 'Sign in with e-mail and password (public)',
@@ -182,7 +185,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'POST /api/auth/sign-out': {
-    contract: { access: 'public-session-aware', errors: [400] },
+    contract: { access: 'public-session-aware', errors: [400, 403] },
     operation: {
       operationId: 'signOut',
       summary: 'End the current session and clear its cookie',
@@ -220,7 +223,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'POST /api/auth/update-user': {
-    contract: { access: 'session-cookie-only', errors: [400] },
+    contract: { access: 'session-cookie-only', errors: [400, 403] },
     operation: {
       operationId: 'updateUser',
       summary: "Change the signed-in user's name, photo URL or phone (spec §7 profile update)",
@@ -230,7 +233,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'POST /api/auth/change-password': {
-    contract: { access: 'session-cookie-only', errors: [400] },
+    contract: { access: 'session-cookie-only', errors: [400, 403] },
     operation: {
       operationId: 'changePassword',
       summary: "Change the signed-in user's password",
@@ -267,7 +270,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'POST /api/auth/revoke-session': {
-    contract: { access: 'session-cookie-only', errors: [400] },
+    contract: { access: 'session-cookie-only', errors: [400, 403] },
     operation: {
       operationId: 'revokeSession',
       summary: "End one of the signed-in user's sessions by its token",
@@ -276,7 +279,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'POST /api/auth/revoke-sessions': {
-    contract: { access: 'session-cookie-only' },
+    contract: { access: 'session-cookie-only', errors: [403] },
     operation: {
       operationId: 'revokeSessions',
       summary: 'End every session of the signed-in user, this one included',
@@ -284,7 +287,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'POST /api/auth/revoke-other-sessions': {
-    contract: { access: 'session-cookie-only' },
+    contract: { access: 'session-cookie-only', errors: [403] },
     operation: {
       operationId: 'revokeOtherSessions',
       summary: 'End every session of the signed-in user but this one',
@@ -292,7 +295,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'POST /api/auth/sign-in/social': {
-    contract: { access: 'public', errors: [400, 404, 429] },
+    contract: { access: 'public', errors: [400, 403, 404, 429] },
     operation: {
       operationId: 'signInSocial',
       summary: 'Start signing in with Google (public; only when Google is configured, see GET /api/config)',
@@ -305,7 +308,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'POST /api/auth/sign-in/oauth2': {
-    contract: { access: 'public', errors: [400, 404, 429] },
+    contract: { access: 'public', errors: [400, 403, 404, 429] },
     operation: {
       operationId: 'signInOAuth2',
       summary: 'Start signing in with the OpenID Connect provider (public; only when one is configured)',

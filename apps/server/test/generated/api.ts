@@ -1111,7 +1111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1260,7 +1260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1478,7 +1478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1601,7 +1601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1689,7 +1689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1792,7 +1792,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1952,7 +1952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2064,7 +2064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2262,7 +2262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2341,7 +2341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2635,7 +2635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2733,7 +2733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2868,7 +2868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2959,7 +2959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3061,7 +3061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3132,7 +3132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3218,7 +3218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3315,7 +3315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3385,7 +3385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3463,7 +3463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3540,7 +3540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3622,7 +3622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3757,7 +3757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3848,7 +3848,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3926,7 +3926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3996,7 +3996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs */
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4069,6 +4069,15 @@ export interface operations {
             };
             /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4175,6 +4184,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description payload_too_large: the body or upload is too large */
             413: {
                 headers: {
@@ -4237,6 +4255,15 @@ export interface operations {
             };
             /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4333,6 +4360,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description payload_too_large: the body or upload is too large */
             413: {
                 headers: {
@@ -4404,6 +4440,15 @@ export interface operations {
             };
             /** @description unauthenticated: no valid session cookie or Bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4522,6 +4567,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description payload_too_large: the body or upload is too large */
             413: {
                 headers: {
@@ -4580,6 +4634,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description internal_error: something unexpected; the requestId is in our logs */
             500: {
                 headers: {
@@ -4613,6 +4676,15 @@ export interface operations {
             };
             /** @description unauthenticated: no valid session cookie or Bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4669,6 +4741,15 @@ export interface operations {
             };
             /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4761,6 +4842,15 @@ export interface operations {
             };
             /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
