@@ -8,6 +8,7 @@ import { swaggerPlugin } from '../src/plugins/swagger.ts';
 import { checkResponsesAgainstDocument, ContractViolation, isOutsideContract } from './contract.ts';
 import { createTestApp, type TestContext } from './harness.ts';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- walking the parsed JSON document, checked by expect
 type Json = Record<string, any>;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 

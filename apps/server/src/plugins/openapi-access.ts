@@ -119,8 +119,8 @@ export const OPERATIONS: Record<string, OperationContract> = {
   'POST /api/create-payment-intent': { access: 'signed-in', errors: [409, 503] },
   'POST /api/payments': { access: 'signed-in', who: 'the student who paid', errors: [403, 404, 409, 503] },
   'GET /api/payments/{email}': { access: 'self-or-admin', list: true },
-  'POST /api/test-gateway/confirm': { access: 'owner', who: "the intent's owner", errors: [402, 409] },
-  'POST /api/test-gateway/authenticate': { access: 'owner', who: "the intent's owner", errors: [402, 409] },
+  'POST /api/test-gateway/confirm': { access: 'owner', who: "the intent's owner", errors: [402, 404, 409] },
+  'POST /api/test-gateway/authenticate': { access: 'owner', who: "the intent's owner", errors: [402, 404, 409] },
   'POST /api/webhooks/stripe': { access: 'signature', errors: [503] },
 
   'GET /api/reviews': { access: 'public', list: true },
