@@ -87,6 +87,7 @@ export default tseslint.config(
       '**/dist/**',
       '**/data/**',
       'apps/server/src/db/migrations/**',
+      'apps/server/test/generated/**',
       'e2e/test-results/**',
       'e2e/artifacts/**',
       'e2e/playwright-report/**',

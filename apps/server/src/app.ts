@@ -114,7 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(securityPlugin, { stripe: isStripe, secure: env.publicUrl.startsWith('https://') });
   await app.register(csrfPlugin, { publicUrl: env.publicUrl });
-  await app.register(swaggerPlugin);
+  await app.register(swaggerPlugin, { publicUrl: env.publicUrl });
 
   const auth = createAuth({
     db,

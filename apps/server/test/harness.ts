@@ -9,6 +9,7 @@ import { openPglite, openPostgres, schema, type Database, type Db } from '../src
 import { loadEnv, type Env } from '../src/env.ts';
 import type { Reconciler } from '../src/modules/payments/reconciler.ts';
 import { createLocalStorage, type ImageStorage } from '../src/modules/uploads/storage.ts';
+import { checkResponsesAgainstDocument } from './contract.ts';
 
 /**
  * Tests run against a real, freshly migrated database: an in-memory PGlite by default, or a
@@ -88,6 +89,8 @@ export async function createTestApp(
     ...deps,
   });
   await app.ready();
+  // Every response a test receives is checked against the OpenAPI document (decision 012).
+  checkResponsesAgainstDocument(app);
   return {
     app,
     db: database.db,

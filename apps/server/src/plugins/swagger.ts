@@ -3,25 +3,128 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import {
+  applyContract,
+  ERROR_RESPONSE_SCHEMA,
+  OPERATIONS,
+  operationKey,
+  PATH_ALIASES,
+  USER_PATH_PARAM_DESCRIPTION,
+} from './openapi-access.ts';
+import { AUTH_COMPONENT_SCHEMAS, AUTH_OPERATIONS } from './openapi-auth.ts';
 
-/** OpenAPI from the routes' Zod schemas, with its UI at /api/docs. */
-export const swaggerPlugin = fp(async function swaggerDocs(app: FastifyInstance) {
+type Json = Record<string, unknown>;
+type PathItem = Record<string, Json>;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Operations under one template with different parameter names share one path (decision 012). */
+function mergeAliasedPaths(paths: Record<string, PathItem>): void {
+  for (const [from, alias] of Object.entries(PATH_ALIASES)) {
+    const item = paths[from];
+    if (!item) continue;
+    delete paths[from];
+    const target = (paths[alias.path] ??= {});
+    for (const [method, operation] of Object.entries(item)) {
+      for (const parameter of (operation.parameters as Json[] | undefined) ?? []) {
+        if (parameter.in === 'path' && parameter.name === alias.from) {
+          parameter.name = alias.to;
+          parameter.description = alias.description;
+        }
+      }
+      target[method] = operation;
+    }
+  }
+  for (const operation of Object.values(paths['/api/users/admin/{user}'] ?? {})) {
+    for (const parameter of (operation.parameters as Json[] | undefined) ?? []) {
+      if (parameter.in === 'path' && parameter.name === 'user') parameter.description = USER_PATH_PARAM_DESCRIPTION;
+    }
+  }
+}
+
+/**
+ * The generated document completed from the contract table: who may call each operation, its
+ * error responses, list headers, the better-auth endpoints, servers (decision 012). A route with
+ * no row in OPERATIONS makes the document fail, so it cannot be published undescribed.
+ */
+export function completeDocument(document: Json, publicUrl: string): Json {
+  const paths = (document.paths ??= {}) as Record<string, PathItem>;
+  mergeAliasedPaths(paths);
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!METHODS.includes(method)) continue;
+      const contract = OPERATIONS[operationKey(method, path)];
+      if (!contract) {
+        throw new Error(`${operationKey(method, path)} has no row in apps/server/src/plugins/openapi-access.ts`);
+      }
+      applyContract(operation, contract, method);
+    }
+  }
+  const image = paths['/api/uploads/images/{key}']?.get;
+  if (image) {
+    (image.responses as Json)['200'] = {
+      description: 'The image (WebP), cacheable forever',
+      headers: { 'Cache-Control': { schema: { type: 'string' }, description: 'public, max-age=31536000, immutable' } },
+      content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } },
+    };
+  }
+  for (const [key, { contract, operation }] of Object.entries(AUTH_OPERATIONS)) {
+    const [method = '', path = ''] = key.split(' ');
+    const copy = structuredClone({ tags: ['auth'], ...operation });
+    applyContract(copy, contract, method);
+    (paths[path] ??= {})[method.toLowerCase()] = copy;
+  }
+  const components = (document.components ??= {}) as Json;
+  components.schemas = {
+    ...(components.schemas as Json),
+    ErrorResponse: ERROR_RESPONSE_SCHEMA,
+    ...AUTH_COMPONENT_SCHEMAS,
+  };
+  // Stripe's scheme only where its webhook is served (a Stripe gateway): no unused component.
+  const schemes = components.securitySchemes as Json | undefined;
+  if (schemes && !paths['/api/webhooks/stripe']) delete schemes.stripeSignature;
+  document.servers = [{ url: publicUrl, description: 'This SkillHive server (PUBLIC_URL)' }];
+  return document;
+}
+
+/** OpenAPI from the routes' Zod schemas and the contract table, with its UI at /api/docs. */
+export const swaggerPlugin = fp(async function swaggerDocs(app: FastifyInstance, opts: { publicUrl: string }) {
   await app.register(swagger, {
     openapi: {
       info: {
         title: 'SkillHive API',
         description:
-          'Every call states who may make it. Secured calls take the session cookie or `Authorization: Bearer <token>` from POST /api/jwt.',
+          'Every call states who may make it. Secured calls take the session cookie or `Authorization: Bearer <token>` from POST /api/jwt. Every error answers the ErrorResponse envelope `{error:{code,message,fields?},requestId}`; lists answer their total in X-Total-Count.',
         version: '1.0.0',
       },
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          session: { type: 'apiKey', in: 'cookie', name: 'better-auth.session_token' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'A one-hour token from POST /api/jwt.',
+          },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'better-auth.session_token',
+            description:
+              'The session cookie set by sign-up, sign-in or an OAuth callback (`__Secure-` prefixed over HTTPS).',
+          },
+          stripeSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Stripe-Signature',
+            description: "Stripe's signature of the raw body with the webhook secret.",
+          },
         },
       },
     },
     transform: jsonSchemaTransform,
+    // openapi mode: the object is always { openapiObject } (the swagger 2 form is never built).
+    transformObject: (input) =>
+      completeDocument(structuredClone((input as { openapiObject: Json }).openapiObject), opts.publicUrl),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 });

@@ -26,25 +26,33 @@ async function flagsFor(db: Db, viewer: Viewer, email: string): Promise<{ isAdmi
   return viewer.email === email ? viewer : users.getUserByEmail(db, email);
 }
 
+/**
+ * GET and PATCH /api/users/admin/:user share one template (spec §7 URLs): an e-mail for GET, a
+ * user id for PATCH, so the OpenAPI document has one path, not two identical ones (decision 012).
+ */
+const UserEmailParam = z.object({ user: EmailParam.shape.email });
+const UserIdParam = z.object({ user: IdParam.shape.id });
+
 /** Users API of spec §7, each call with its permission (issue 3 §4). */
 export async function usersRoutes(app: FastifyInstance, opts: { db: Db }) {
   const { db } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.get(
-    '/api/users/admin/:email',
+    '/api/users/admin/:user',
     {
       schema: {
         tags: ['users'],
         operationId: 'getAdminFlag',
-        summary: 'Whether a user is an admin (the user themself, or an admin)',
-        params: EmailParam,
+        summary: 'Whether a user, by e-mail, is an admin (the user themself, or an admin)',
+        params: UserEmailParam,
         response: { 200: AdminFlagResponse },
       },
     },
     async (request) => {
-      const viewer = await requireSelfOrAdmin(request, request.params.email);
-      return { admin: (await flagsFor(db, viewer, request.params.email)).isAdmin };
+      const email = request.params.user;
+      const viewer = await requireSelfOrAdmin(request, email);
+      return { admin: (await flagsFor(db, viewer, email)).isAdmin };
     },
   );
 
@@ -120,19 +128,19 @@ export async function usersRoutes(app: FastifyInstance, opts: { db: Db }) {
   );
 
   typed.patch(
-    '/api/users/admin/:id',
+    '/api/users/admin/:user',
     {
       schema: {
         tags: ['users'],
         operationId: 'promoteUserToAdmin',
-        summary: 'Make a user an admin, keeping their teacher role (admins only)',
-        params: IdParam,
+        summary: 'Make a user, by id, an admin, keeping their teacher role (admins only)',
+        params: UserIdParam,
         response: { 200: ModifiedCountResponse },
       },
     },
     async (request) => {
       const actor = await requireAdmin(request);
-      return users.promoteToAdmin(db, actor, request.params.id);
+      return users.promoteToAdmin(db, actor, request.params.user);
     },
   );
 

@@ -1,0 +1,349 @@
+import { z } from 'zod';
+import { LoginBody, SignUpBody, UpdateUserBody } from '@skillhive/shared/auth';
+import type { OperationContract } from './openapi-access.ts';
+
+/**
+ * The better-auth endpoints people call, described by us (auth.routes.ts forwards them; their
+ * routes are hidden from the generated document). Bodies come from the shared Zod schemas, answers
+ * are written as better-auth gives them. The list is the one the allow-list gate in front of
+ * better-auth must agree with (decision 012).
+ */
+export const AUTH_ENDPOINTS = [
+  'POST /api/auth/sign-up/email',
+  'POST /api/auth/sign-in/email',
+  'POST /api/auth/sign-out',
+  'GET /api/auth/get-session',
+  'POST /api/auth/update-user',
+  'POST /api/auth/change-password',
+  'GET /api/auth/list-sessions',
+  'POST /api/auth/revoke-session',
+  'POST /api/auth/revoke-sessions',
+  'POST /api/auth/revoke-other-sessions',
+  'POST /api/auth/sign-in/social',
+  'POST /api/auth/sign-in/oauth2',
+  'GET /api/auth/callback/{provider}',
+  'GET /api/auth/oauth2/callback/{providerId}',
+] as const;
+
+type Json = Record<string, unknown>;
+
+// Every POST here can be a 403: better-auth refuses a request whose Origin (or callbackURL) is not
+// PUBLIC_URL when it carries a cookie (CSRF check).
+
+function jsonSchemaOf(schema: z.core.$ZodType): Json {
+  const out = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+const timestamp = { type: 'string', description: 'ISO 8601 date-time' };
+
+/** The user as better-auth answers it, with our additional fields. */
+const AUTH_USER = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'email', 'name', 'emailVerified', 'createdAt', 'updatedAt'],
+  properties: {
+    id: { type: 'string' },
+    email: { type: 'string' },
+    name: { type: 'string' },
+    image: { type: 'string', nullable: true },
+    emailVerified: { type: 'boolean' },
+    phone: { type: 'string', nullable: true },
+    isAdmin: { type: 'boolean' },
+    isTeacher: { type: 'boolean' },
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  },
+};
+
+const AUTH_SESSION = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'token', 'userId', 'expiresAt', 'createdAt', 'updatedAt'],
+  properties: {
+    id: { type: 'string' },
+    token: { type: 'string' },
+    userId: { type: 'string' },
+    expiresAt: timestamp,
+    ipAddress: { type: 'string', nullable: true },
+    userAgent: { type: 'string', nullable: true },
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  },
+};
+
+const USER_REF = { $ref: '#/components/schemas/AuthUser' };
+const SESSION_REF = { $ref: '#/components/schemas/AuthSession' };
+
+/** Component schemas the auth operations refer to. */
+export const AUTH_COMPONENT_SCHEMAS: Record<string, Json> = { AuthUser: AUTH_USER, AuthSession: AUTH_SESSION };
+
+const SET_COOKIE = {
+  'Set-Cookie': {
+    description: 'The better-auth session cookie (HttpOnly, SameSite=Lax).',
+    schema: { type: 'string' },
+  },
+};
+
+function ok(schema: Json, description: string, headers?: Json): Json {
+  return { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } };
+}
+
+function body(schema: Json, required = true): Json {
+  return { required, content: { 'application/json': { schema } } };
+}
+
+const STATUS_TRUE = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['status'],
+  properties: { status: { type: 'boolean' } },
+};
+
+const REDIRECT_URL = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url', 'redirect'],
+  properties: {
+    url: { type: 'string', description: "The provider's authorization URL to send the browser to." },
+    redirect: { type: 'boolean' },
+  },
+};
+
+const CALLBACK_URLS = {
+  callbackURL: { type: 'string', description: 'Where the browser lands after signing in (same origin).' },
+  errorCallbackURL: { type: 'string', description: 'Where the browser lands when signing in fails.' },
+  newUserCallbackURL: { type: 'string', description: 'Where a first-time user lands.' },
+  disableRedirect: { type: 'boolean' },
+};
+
+const FOUND = {
+  description: 'A redirect to the callbackURL (or its error URL), setting the session cookie on success.',
+  headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string' } }, ...SET_COOKIE },
+};
+
+interface AuthOperation {
+  contract: OperationContract;
+  operation: Json;
+}
+
+/** Each endpoint of AUTH_ENDPOINTS: its contract (who may call, errors) and its operation object. */
+export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperation> = {
+  'POST /api/auth/sign-up/email': {
+    contract: { access: 'public', errors: [400, 403, 409, 429] },
+    operation: {
+      operationId: 'signUpEmail',
+      summary: 'Create an account with e-mail and password and sign in (public)',
+      description: 'The fields follow the sign-up form rules (spec §5). 409 when the e-mail is taken.',
+      requestBody: body(jsonSchemaOf(SignUpBody)),
+      responses: {
+        200: ok(
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['token', 'user'],
+            properties: { token: { type: 'string', nullable: true }, user: USER_REF },
+          },
+          'Signed up and signed in',
+          SET_COOKIE,
+        ),
+      },
+    },
+  },
+  'POST /api/auth/sign-in/email': {
+    contract: { access: 'public', errors: [400, 401, 403, 429] },
+    operation: {
+      operationId: 'signInEmail',
+      summary: 'Sign in with e-mail and password (public)',
+      description: '401 for a wrong e-mail or password; 429 after too many failures for the account from one address.',
+      requestBody: body({
+        ...jsonSchemaOf(LoginBody),
+        properties: {
+          ...(jsonSchemaOf(LoginBody).properties as Json),
+          rememberMe: { type: 'boolean' },
+          callbackURL: { type: 'string' },
+        },
+      }),
+      responses: {
+        200: ok(
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['redirect', 'token', 'user'],
+            properties: {
+              redirect: { type: 'boolean' },
+              token: { type: 'string' },
+              url: { type: 'string' },
+              user: USER_REF,
+            },
+          },
+          'Signed in',
+          SET_COOKIE,
+        ),
+      },
+    },
+  },
+  'POST /api/auth/sign-out': {
+    contract: { access: 'public-session-aware', errors: [400, 403] },
+    operation: {
+      operationId: 'signOut',
+      summary: 'End the current session and clear its cookie',
+      responses: {
+        200: ok(
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['success'],
+            properties: { success: { type: 'boolean' } },
+          },
+          'Signed out',
+          SET_COOKIE,
+        ),
+      },
+    },
+  },
+  'GET /api/auth/get-session': {
+    contract: { access: 'public-session-aware' },
+    operation: {
+      operationId: 'getSession',
+      summary: 'The current session and user, or null without one',
+      responses: {
+        200: ok(
+          {
+            type: 'object',
+            nullable: true,
+            additionalProperties: false,
+            required: ['session', 'user'],
+            properties: { session: SESSION_REF, user: USER_REF },
+          },
+          'The session, or null',
+        ),
+      },
+    },
+  },
+  'POST /api/auth/update-user': {
+    contract: { access: 'session-cookie-only', errors: [400, 403] },
+    operation: {
+      operationId: 'updateUser',
+      summary: "Change the signed-in user's name, photo URL or phone (spec §7 profile update)",
+      description: 'E-mail and roles cannot be changed here.',
+      requestBody: body(jsonSchemaOf(UpdateUserBody)),
+      responses: { 200: ok(STATUS_TRUE, 'Updated') },
+    },
+  },
+  'POST /api/auth/change-password': {
+    contract: { access: 'session-cookie-only', errors: [400, 403] },
+    operation: {
+      operationId: 'changePassword',
+      summary: "Change the signed-in user's password",
+      description: '400 when the current password is wrong or the new one breaks the rules.',
+      requestBody: body({
+        type: 'object',
+        required: ['currentPassword', 'newPassword'],
+        properties: {
+          currentPassword: { type: 'string' },
+          newPassword: { type: 'string', minLength: 6, maxLength: 128 },
+          revokeOtherSessions: { type: 'boolean' },
+        },
+      }),
+      responses: {
+        200: ok(
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['token', 'user'],
+            properties: { token: { type: 'string', nullable: true }, user: USER_REF },
+          },
+          'Changed',
+          SET_COOKIE,
+        ),
+      },
+    },
+  },
+  'GET /api/auth/list-sessions': {
+    contract: { access: 'session-cookie-only' },
+    operation: {
+      operationId: 'listSessions',
+      summary: "The signed-in user's active sessions",
+      responses: { 200: ok({ type: 'array', items: SESSION_REF }, 'The sessions') },
+    },
+  },
+  'POST /api/auth/revoke-session': {
+    contract: { access: 'session-cookie-only', errors: [400, 403] },
+    operation: {
+      operationId: 'revokeSession',
+      summary: "End one of the signed-in user's sessions by its token",
+      requestBody: body({ type: 'object', required: ['token'], properties: { token: { type: 'string' } } }),
+      responses: { 200: ok(STATUS_TRUE, 'Revoked') },
+    },
+  },
+  'POST /api/auth/revoke-sessions': {
+    contract: { access: 'session-cookie-only', errors: [403] },
+    operation: {
+      operationId: 'revokeSessions',
+      summary: 'End every session of the signed-in user, this one included',
+      responses: { 200: ok(STATUS_TRUE, 'Revoked') },
+    },
+  },
+  'POST /api/auth/revoke-other-sessions': {
+    contract: { access: 'session-cookie-only', errors: [403] },
+    operation: {
+      operationId: 'revokeOtherSessions',
+      summary: 'End every session of the signed-in user but this one',
+      responses: { 200: ok(STATUS_TRUE, 'Revoked') },
+    },
+  },
+  'POST /api/auth/sign-in/social': {
+    contract: { access: 'public', errors: [400, 403, 404, 429] },
+    operation: {
+      operationId: 'signInSocial',
+      summary: 'Start signing in with Google (public; only when Google is configured, see GET /api/config)',
+      requestBody: body({
+        type: 'object',
+        required: ['provider'],
+        properties: { provider: { type: 'string', enum: ['google'] }, ...CALLBACK_URLS },
+      }),
+      responses: { 200: ok(REDIRECT_URL, "The provider's URL to open") },
+    },
+  },
+  'POST /api/auth/sign-in/oauth2': {
+    contract: { access: 'public', errors: [400, 403, 404, 429] },
+    operation: {
+      operationId: 'signInOAuth2',
+      summary: 'Start signing in with the OpenID Connect provider (public; only when one is configured)',
+      requestBody: body({
+        type: 'object',
+        required: ['providerId'],
+        properties: { providerId: { type: 'string', enum: ['oidc'] }, ...CALLBACK_URLS },
+      }),
+      responses: { 200: ok(REDIRECT_URL, "The provider's URL to open") },
+    },
+  },
+  'GET /api/auth/callback/{provider}': {
+    contract: { access: 'public' },
+    operation: {
+      operationId: 'socialCallback',
+      summary: 'Where Google sends the browser back (public; the browser follows it, not API clients)',
+      parameters: [
+        { in: 'path', name: 'provider', required: true, schema: { type: 'string' }, description: 'google' },
+        { in: 'query', name: 'code', required: false, schema: { type: 'string' } },
+        { in: 'query', name: 'state', required: false, schema: { type: 'string' } },
+      ],
+      responses: { 302: FOUND },
+    },
+  },
+  'GET /api/auth/oauth2/callback/{providerId}': {
+    contract: { access: 'public' },
+    operation: {
+      operationId: 'oauth2Callback',
+      summary: 'Where the OpenID Connect provider sends the browser back (public; the browser follows it)',
+      parameters: [
+        { in: 'path', name: 'providerId', required: true, schema: { type: 'string' }, description: 'oidc' },
+        { in: 'query', name: 'code', required: false, schema: { type: 'string' } },
+        { in: 'query', name: 'state', required: false, schema: { type: 'string' } },
+      ],
+      responses: { 302: FOUND },
+    },
+  },
+};
