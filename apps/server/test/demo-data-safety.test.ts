@@ -7,7 +7,7 @@ import { schema } from '../src/db/client.ts';
 import { DEMO_PASSWORD, revokeDemoAdmins, seed, seedIfEmpty } from '../src/db/seed.ts';
 import { DEMO_ADMIN_EMAIL, EnvError, loadEnv } from '../src/env.ts';
 import { cookieHeader, createTestApp, type TestContext } from './harness.ts';
-import { freePort, startServerProcess, waitReady, type ServerProcess } from './server-process.ts';
+import { freePort, spawnServer, waitReady, type ServerProcess } from './fault-helpers.ts';
 
 /**
  * Security issue §1 and §11: demo data never opens an admin door, a production start never seeds
@@ -155,7 +155,8 @@ describe('a production start (embedded)', () => {
     return dir;
   };
   const start = async (env: Record<string, string>) => {
-    const server = startServerProcess(await freePort(), env);
+    // SEED '' is unset (env.ts ignores empty settings): the default decides.
+    const server = spawnServer(await freePort(), { SEED: '', ...env });
     servers.push(server);
     return server;
   };
@@ -193,7 +194,7 @@ describe('a production start (embedded)', () => {
     const base = `http://127.0.0.1:${server.port}`;
     const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: `http://localhost:${server.port}` },
+      headers: { 'content-type': 'application/json', origin: server.origin },
       body: JSON.stringify({ email: DEMO_ADMIN_EMAIL, password: DEMO_PASSWORD }),
     });
     expect(signIn.status).toBe(200);

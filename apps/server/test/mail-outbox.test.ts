@@ -6,7 +6,7 @@ import { loadEnv } from '../src/env.ts';
 import { queueMail, teacherRequestDecidedMail } from '../src/modules/mail/mail.service.ts';
 import { buy, createCaller, createClass } from './commerce-fixtures.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
-import { freePort } from './server-process.ts';
+import { freePort } from './fault-helpers.ts';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ClassFields, ClassRevision } from '@skillhive/shared/classes';
 import { CATEGORY_LABELS } from '@skillhive/shared/constants';
@@ -6,6 +6,7 @@ import { formatPrice } from '@skillhive/shared/money';
 import { notify } from '../../../lib/toast.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { DataTable } from '../../../components/ui/data-table.tsx';
+import { useModalDialog } from '../../../components/ui/use-modal-dialog.ts';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { REVISIONS_PAGE_SIZE, pendingRevisionsQueryOptions, useDecideRevision } from '../api/admin.ts';
 
@@ -138,24 +139,11 @@ interface ReviewRevisionDialogProps {
 
 /** The diff of one revision, field by field, with Approve and Reject (an optional reason). */
 function ReviewRevisionDialog({ revision, busy, onCancel, onDecide }: ReviewRevisionDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const opener = useRef<HTMLElement | null>(null);
   const titleId = useId();
   const reasonId = useId();
   const [reason, setReason] = useState('');
   const open = revision !== null;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      dialog.showModal();
-    } else if (!open && dialog.open) {
-      dialog.close();
-      opener.current?.focus();
-    }
-  }, [open]);
+  const ref = useModalDialog(open);
 
   const reject = (event: FormEvent) => {
     event.preventDefault();

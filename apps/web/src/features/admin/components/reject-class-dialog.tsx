@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
+import { useModalDialog } from '../../../components/ui/use-modal-dialog.ts';
 
 interface RejectClassDialogProps {
   /** The class being rejected, or null when the dialog is closed. */
@@ -10,24 +11,11 @@ interface RejectClassDialogProps {
 
 /** Rejecting a class asks for an optional reason that its teacher will see (issue 4). */
 export function RejectClassDialog({ classTitle, busy, onCancel, onReject }: RejectClassDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const opener = useRef<HTMLElement | null>(null);
   const titleId = useId();
   const reasonId = useId();
   const [reason, setReason] = useState('');
   const open = classTitle !== null;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      dialog.showModal();
-    } else if (!open && dialog.open) {
-      dialog.close();
-      opener.current?.focus();
-    }
-  }, [open]);
+  const ref = useModalDialog(open);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
