@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/db/client.ts';
 import { keyFromImageUrl } from '../src/modules/uploads/storage.ts';
 import { buy } from './commerce-fixtures.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
+import { uploadPicture } from './upload-fixtures.ts';
 
 /**
  * Edits of accepted classes go through moderation (DESIGN §4): the edit is a pending revision,
@@ -27,35 +26,13 @@ beforeAll(async () => {
   actors.owner = await createUser(ctx, 'teacher', { name: 'Olivia Owner' });
   actors.otherTeacher = await createUser(ctx, 'teacher', { name: 'Otto Other' });
   actors.admin = await createUser(ctx, 'admin', { name: 'Ada Admin' });
-  imageUrl = await uploadPicture(actors.owner, [30, 90, 160]);
+  imageUrl = await uploadPicture(ctx, actors.owner, [30, 90, 160]);
   imageKey = keyFromImageUrl(imageUrl, ctx.storage)!;
-  secondImageUrl = await uploadPicture(actors.owner, [200, 60, 20]);
+  secondImageUrl = await uploadPicture(ctx, actors.owner, [200, 60, 20]);
 });
 afterAll(async () => {
   await ctx?.close();
 });
-
-async function uploadPicture(user: TestUser, [r, g, b]: number[]): Promise<string> {
-  const png = await sharp({ create: { width: 320, height: 180, channels: 3, background: { r: r!, g: g!, b: b! } } })
-    .png()
-    .toBuffer();
-  const boundary = `----revisions${randomBytes(6).toString('hex')}`;
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="c.png"\r\nContent-Type: image/png\r\n\r\n`,
-    ),
-    png,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/uploads/images',
-    payload,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...user.headers },
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json().data.display_url;
-}
 
 const headersOf = (role: Role) => (role === 'anonymous' ? {} : actors[role].headers);
 

@@ -11,18 +11,7 @@ import { createStorage } from '../src/modules/uploads/create-storage.ts';
 import { objectKeyFor, s3PublicUrl } from '../src/modules/uploads/s3-storage.ts';
 import { IMAGE_KEY_PATTERN, keyFromImageUrl, UPLOAD_ROUTE_PREFIX } from '../src/modules/uploads/storage.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
-
-/** A multipart/form-data body with one file part, as a browser's FormData sends it. */
-function multipartBody(bytes: Buffer, options: { field?: string; filename?: string; type?: string } = {}) {
-  const boundary = `----skillhive${randomBytes(8).toString('hex')}`;
-  const head =
-    `--${boundary}\r\nContent-Disposition: form-data; name="${options.field ?? 'image'}"; filename="${options.filename ?? 'picture.bin'}"\r\n` +
-    `Content-Type: ${options.type ?? 'application/octet-stream'}\r\n\r\n`;
-  return {
-    payload: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
+import { multipartBody } from './upload-fixtures.ts';
 
 /** A PNG chunk with its CRC. */
 function pngChunk(type: string, data: Buffer): Buffer {
