@@ -232,15 +232,10 @@ async function main() {
   const acknowledged = tallies.flatMap((t) => t.tally.acknowledged);
   const db = new pg.Client({ connectionString: backing.dbUrl });
   await db.connect();
-  let found = 0;
-  try {
-    const { rows } = await db.query<{ n: string }>('select count(*) as n from users where id = any($1::text[])', [
-      acknowledged,
-    ]);
-    found = Number(rows[0]?.n ?? 0);
-  } finally {
-    await db.end();
-  }
+  const found = await db
+    .query<{ n: string }>('select count(*) as n from users where id = any($1::text[])', [acknowledged])
+    .then(({ rows }) => Number(rows[0]?.n ?? 0))
+    .finally(() => db.end());
 
   const totalRequests = tallies.reduce((n, t) => n + t.tally.requests, 0);
   const totalFailed = tallies.reduce((n, t) => n + t.tally.failed, 0);
