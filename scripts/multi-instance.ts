@@ -1,14 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
-// s3rver ships no types.
-// @ts-expect-error -- untyped CommonJS module
-import S3rver from 's3rver';
 import sharp from 'sharp';
+import { check, createHarness, freePort, readyOn, startBacking, startInstance } from './cluster.ts';
 
 /**
  * npm run test:multi (docs/OPERATIONS.md "Scale out"): two built SkillHive instances
@@ -22,186 +16,26 @@ import sharp from 'sharp';
  * `npm run build` done.
  */
 const TIME_LIMIT_MS = 150_000;
-const ROOT = path.resolve(import.meta.dirname, '..');
-const SERVER = path.join(ROOT, 'apps/server/dist/server.js');
 const PG_ADMIN_URL = process.env.MULTI_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PASSWORD = 'Multi!Pass1';
 const METRICS_TOKEN = randomBytes(24).toString('hex');
 
-const work = mkdtempSync(path.join(tmpdir(), 'skillhive-multi-'));
-const children: { name: string; child: ChildProcess }[] = [];
-const cleanups: (() => Promise<void>)[] = [];
-let failed = false;
-
-function log(message: string) {
-  console.log(`[multi] ${message}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-function start(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
-  const out = createWriteStream(path.join(work, `${name}.log`));
-  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.pipe(out);
-  child.stderr?.pipe(out);
-  child.on('exit', (code, signal) => {
-    if (!stopping) {
-      log(`${name} exited early (code ${code}, signal ${signal}); its log:\n${tail(name)}`);
-      failed = true;
-    }
-  });
-  children.push({ name, child });
-  return child;
-}
-
-function tail(name: string): string {
-  try {
-    return readFileSync(path.join(work, `${name}.log`), 'utf8')
-      .split('\n')
-      .slice(-30)
-      .join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (failed) throw new Error(`${what}: a process it needs exited`);
-    try {
-      if (await probe()) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${what} did not come up within ${timeoutMs} ms`);
-}
-
-let stopping = false;
-async function cleanUp() {
-  stopping = true;
-  for (const { child } of children.reverse()) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
-  }
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch (error) {
-      log(`clean-up step failed: ${String(error)}`);
-    }
-  }
-  rmSync(work, { recursive: true, force: true });
-}
-
-function check(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Error(message);
-}
+const h = createHarness('multi');
+const log = h.log;
 
 async function main() {
-  check(existsSync(SERVER), `${SERVER} is missing: run "npm run build" first`);
-  for (const tool of ['redis-server', 'haproxy']) {
-    check(spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0, `${tool} is not installed`);
-  }
-  const [redisPort, s3Port, port1, port2, lbPort] = await Promise.all([1, 2, 3, 4, 5].map(() => freePort()));
-
-  // PostgreSQL: a database of our own.
-  const dbName = `skillhive_multi_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database "${dbName}"`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await c.connect();
-    await c.query(`drop database if exists "${dbName}" with (force)`);
-    await c.end();
-  });
-  const dbUrl = new URL(PG_ADMIN_URL);
-  dbUrl.pathname = `/${dbName}`;
-  log(`database ${dbName}`);
-
-  // Redis, without persistence.
-  start('redis', 'redis-server', [
-    '--port',
-    String(redisPort),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-  ]);
-
-  // S3-compatible server on loopback with one bucket.
-  const s3 = new S3rver({
-    address: '127.0.0.1',
-    port: s3Port,
-    silent: true,
-    directory: path.join(work, 's3'),
-    configureBuckets: [{ name: 'skillhive', configs: [] }],
-  });
-  await s3.run();
-  cleanups.push(() => s3.close());
-
+  const [port1, port2, lbPort] = await Promise.all([1, 2, 3].map(() => freePort()));
   const lbUrl = `http://127.0.0.1:${lbPort}`;
-  const sharedEnv: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PUBLIC_URL: lbUrl,
-    DATABASE_URL: dbUrl.toString(),
-    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-    S3_BUCKET: 'skillhive',
-    S3_REGION: 'us-east-1',
-    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
-    AUTH_SECRET: randomBytes(32).toString('base64url'),
-    PAYMENTS_GATEWAY: 'test',
-    TRUST_PROXY: '127.0.0.1',
-    METRICS_TOKEN,
-    LOG_LEVEL: 'info',
-  };
+  const backing = await startBacking(h, { pgAdminUrl: PG_ADMIN_URL, lbUrl, extraEnv: { METRICS_TOKEN } });
 
-  // Migrations once, before the instances (docs/OPERATIONS.md "Deploy").
-  const migrated = spawnSync(process.execPath, [path.join(ROOT, 'apps/server/src/db/migrate-cli.ts')], {
-    env: sharedEnv,
-    encoding: 'utf8',
-  });
-  check(migrated.status === 0, `migrations failed:\n${migrated.stdout}${migrated.stderr}`);
-
-  const instance = (name: string, port: number, extra: NodeJS.ProcessEnv = {}) =>
-    start(name, process.execPath, [SERVER], {
-      ...sharedEnv,
-      PORT: String(port),
-      DATA_DIR: path.join(work, `${name}-data`),
-      ...extra,
-    });
-  const ready = (port: number) => async () => (await fetch(`http://127.0.0.1:${port}/api/ready`)).ok;
   // The first instance loads the demo classes (images into the bucket); the second starts once it is up.
-  instance('app1', port1!, { SEED: 'true' });
-  await waitFor('app1', ready(port1!), 90_000);
-  instance('app2', port2!);
-  await waitFor('app2', ready(port2!), 60_000);
+  startInstance(h, backing, 'app1', port1!, { SEED: 'true' });
+  await h.waitFor('app1', readyOn(port1!), 90_000);
+  startInstance(h, backing, 'app2', port2!);
+  await h.waitFor('app2', readyOn(port2!), 60_000);
   log(`instances on :${port1} and :${port2}`);
 
-  const config = path.join(work, 'haproxy.cfg');
+  const config = path.join(h.work, 'haproxy.cfg');
   writeFileSync(
     config,
     [
@@ -225,8 +59,8 @@ async function main() {
       '',
     ].join('\n'),
   );
-  start('haproxy', 'haproxy', ['-f', config, '-db']);
-  await waitFor('haproxy', async () => (await fetch(`${lbUrl}/api/health`)).ok, 20_000);
+  h.start('haproxy', 'haproxy', ['-f', config, '-db']);
+  await h.waitFor('haproxy', async () => (await fetch(`${lbUrl}/api/health`)).ok, 20_000);
 
   // Every request through the balancer; x-served-by must alternate.
   const servedBy: string[] = [];
@@ -340,19 +174,4 @@ async function main() {
   log('all flows passed through the balancer');
 }
 
-const limit = setTimeout(() => {
-  log(`time limit of ${TIME_LIMIT_MS} ms reached`);
-  failed = true;
-  void cleanUp().finally(() => process.exit(1));
-}, TIME_LIMIT_MS);
-
-try {
-  await main();
-} catch (error) {
-  failed = true;
-  log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
-  for (const name of ['app1', 'app2', 'haproxy']) log(`${name} log tail:\n${tail(name)}`);
-}
-clearTimeout(limit);
-await cleanUp();
-process.exit(failed ? 1 : 0);
+await h.run(main, TIME_LIMIT_MS, ['app1', 'app2', 'haproxy']);
