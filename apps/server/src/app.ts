@@ -14,6 +14,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createTokenService } from './modules/auth/token.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { registerMailMetrics } from './modules/mail/mail.metrics.ts';
 import { mailRoutes } from './modules/mail/mail.routes.ts';
 import { createSmtpSender } from './modules/mail/mail.transport.ts';
 import { createMailWorker } from './modules/mail/mail.worker.ts';
@@ -106,8 +107,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(inputGuardPlugin);
   const lifecycle: Lifecycle = deps.lifecycle ?? { phase: 'running' };
   await app.register(lifecyclePlugin, { lifecycle });
+  const metrics = deps.metrics ?? createMetricsRegistry();
+  registerMailMetrics(metrics, db, now);
   await app.register(metricsPlugin, {
-    registry: deps.metrics ?? createMetricsRegistry(),
+    registry: metrics,
     token: env.METRICS_TOKEN,
     // drizzle's node-postgres database keeps its pg.Pool as $client.
     pool: database.kind === 'postgres' ? (db as unknown as { $client: PoolStats }).$client : undefined,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gauge } from 'prom-client';
+import { queueMail, teacherRequestDecidedMail } from '../src/modules/mail/mail.service.ts';
 import { createMetricsRegistry, secretsEqual } from '../src/plugins/metrics.ts';
 import { createTestApp, type TestContext } from './harness.ts';
 
@@ -103,6 +104,18 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     expect(after).toMatch(
       /skillhive_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/health"/,
     );
+  });
+
+  it('shows the outbox: mails waiting and how long the oldest has waited', async () => {
+    const before = await scrape();
+    expect(before).toMatch(/^skillhive_mail_outbox_pending 0$/m);
+    expect(before).toMatch(/^skillhive_mail_outbox_oldest_pending_seconds 0$/m);
+    for (const to of ['a@example.test', 'b@example.test']) {
+      await queueMail(ctx.db, to, teacherRequestDecidedMail({ publicUrl: 'http://x', name: 'A', approved: true }));
+    }
+    const after = await scrape();
+    expect(after).toMatch(/^skillhive_mail_outbox_pending 2$/m);
+    expect(after).toMatch(/^skillhive_mail_outbox_oldest_pending_seconds \d/m);
   });
 
   it('serves gauges other modules add to the registry after start-up', async () => {

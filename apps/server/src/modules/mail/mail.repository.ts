@@ -74,3 +74,13 @@ export async function countPending(db: Db): Promise<number> {
   const [row] = await db.select({ n: count() }).from(mailOutbox).where(eq(mailOutbox.status, 'pending'));
   return row?.n ?? 0;
 }
+
+export async function oldestPendingCreatedAt(db: Db): Promise<Date | null> {
+  const [row] = await db
+    .select({ createdAt: mailOutbox.createdAt })
+    .from(mailOutbox)
+    .where(eq(mailOutbox.status, 'pending'))
+    .orderBy(mailOutbox.createdAt)
+    .limit(1);
+  return row?.createdAt ?? null;
+}
