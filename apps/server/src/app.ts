@@ -143,6 +143,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (!env.S3_BUCKET) checks.storage = checkDirectoryWritable(env.uploadDir);
   if (database.kind === 'pglite') checks.dataDir = checkDirectoryWritable(env.dataDir);
   await app.register(healthRoutes, { checks, timeoutMs: env.READY_CHECK_TIMEOUT_MS, lifecycle });
+  // One lockout for every place a password is tried: sign-in, change-password, account deletion.
+  const loginFailures = createLimiter({
+    name: 'login-failures',
+    points: env.RATE_LIMIT_LOGIN_FAILURES,
+    durationSeconds: env.RATE_LIMIT_LOGIN_WINDOW_SECONDS,
+    redis: deps.redis,
+  });
   await app.register(authRoutes, {
     auth,
     tokens,
@@ -154,11 +161,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         durationSeconds: 60,
         redis: deps.redis,
       }),
-      loginFailures: createLimiter({
-        name: 'login-failures',
-        points: env.RATE_LIMIT_LOGIN_FAILURES,
-        durationSeconds: env.RATE_LIMIT_LOGIN_WINDOW_SECONDS,
+      loginFailures,
+      // Verification and reset mails per address (accounts and e-mail issue §2–§3): a mailbox
+      // cannot be flooded, and the per-address cap above still holds for each client.
+      mailRequests: createLimiter({
+        name: 'mail-requests',
+        points: env.RATE_LIMIT_MAIL_REQUESTS,
+        durationSeconds: env.RATE_LIMIT_MAIL_WINDOW_SECONDS,
         redis: deps.redis,
+        message: 'You asked for several e-mails just now. Please wait a few minutes and try again.',
       }),
       tokens: createLimiter({
         name: 'tokens',
@@ -217,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // createShortCache; measured by bench/, BENCHMARKS.md).
     catalogueCacheMs: env.NODE_ENV === 'production' ? 1_000 : 0,
   });
-  await app.register(usersRoutes, { db });
+  await app.register(usersRoutes, { db, now, passwordFailures: loginFailures });
   await app.register(auditRoutes, { db });
   await app.register(mailRoutes, { db, mailboxEnabled });
 

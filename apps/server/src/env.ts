@@ -93,6 +93,9 @@ const EnvSchema = z
     RATE_LIMIT_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(100),
     RATE_LIMIT_TOKENS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /** Verification and password-reset mails per e-mail address within the window. */
+    RATE_LIMIT_MAIL_REQUESTS: z.coerce.number().int().min(1).default(3),
+    RATE_LIMIT_MAIL_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     /** Uploads: rate, quota, bounded processing and collection of unused images (uploads module). */
     RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     UPLOAD_QUOTA_MB: z.coerce.number().positive().default(100),

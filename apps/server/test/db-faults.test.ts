@@ -94,7 +94,7 @@ describe.skipIf(!hasPostgresBinaries)('PostgreSQL faults', () => {
   });
 
   it('answers 503 with Retry-After while the server is down, and recovers when it returns', async () => {
-    const user = await signUp({ app });
+    const user = await signUp({ app, db: database.db });
     cluster.stop();
     try {
       expectUnavailable(await app.inject('/api/classes'));

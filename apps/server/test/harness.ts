@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp, type AppDeps } from '../src/app.ts';
 import { openPglite, openPostgres, schema, type Database, type Db } from '../src/db/client.ts';
@@ -123,10 +123,49 @@ export interface TestUser {
   headers: { cookie: string };
 }
 
-/** Signs a user up through the real better-auth route and returns their session cookie. */
+/** The newest mail of `kind` to `to` in the outbox, and the first link in it to our own API. */
+export async function latestMail(
+  ctx: Pick<TestContext, 'db'>,
+  to: string,
+  kind: string,
+): Promise<{ text: string; html: string; subject: string; link: URL }> {
+  const [mail] = await ctx.db
+    .select({ text: schema.mailOutbox.text, html: schema.mailOutbox.html, subject: schema.mailOutbox.subject })
+    .from(schema.mailOutbox)
+    .where(and(eq(schema.mailOutbox.to, to.toLowerCase()), eq(schema.mailOutbox.kind, kind)))
+    .orderBy(desc(schema.mailOutbox.createdAt))
+    .limit(1);
+  if (!mail) throw new Error(`no ${kind} mail to ${to}`);
+  const link = mail.text.match(/https?:\/\/\S+\/api\/auth\/\S+/)?.[0];
+  if (!link) throw new Error(`no link in the ${kind} mail to ${to}`);
+  return { ...mail, link: new URL(link) };
+}
+
+/** Follows the link of the newest verification mail to `email`, as its owner would. */
+export async function verifyEmail(ctx: Pick<TestContext, 'app' | 'db'>, email: string): Promise<void> {
+  const { link } = await latestMail(ctx, email, 'verify-email');
+  const response = await ctx.app.inject({ method: 'GET', url: link.pathname + link.search });
+  const location = String(response.headers.location ?? '');
+  if (response.statusCode !== 302 || location.includes('error=')) {
+    throw new Error(`verification failed: ${response.statusCode} ${location}`);
+  }
+}
+
+/**
+ * Signs a user up through the real better-auth route and returns their session cookie. Unless
+ * `verified: false`, the address is then verified by following the link of the mail sign-up sent
+ * (paying and applying to teach need a verified address).
+ */
 export async function signUp(
-  ctx: Pick<TestContext, 'app'>,
-  overrides: Partial<{ email: string; name: string; password: string; phone: string; image: string }> = {},
+  ctx: Pick<TestContext, 'app' | 'db'>,
+  overrides: Partial<{
+    email: string;
+    name: string;
+    password: string;
+    phone: string;
+    image: string;
+    verified: boolean;
+  }> = {},
 ): Promise<TestUser> {
   const body = {
     name: overrides.name ?? 'Test User',
@@ -139,6 +178,7 @@ export async function signUp(
   if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
   const cookie = cookieHeader(response.headers['set-cookie']);
   const user = response.json() as { user: { id: string; email: string; name: string } };
+  if (overrides.verified !== false) await verifyEmail(ctx, user.user.email);
   return { id: user.user.id, email: user.user.email, name: user.user.name, cookie, headers: { cookie } };
 }
 

@@ -5,7 +5,7 @@ import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/db/client.ts';
-import { createTestApp, type TestContext } from './harness.ts';
+import { createTestApp, signUp, verifyEmail, type TestContext } from './harness.ts';
 
 /**
  * Third-party sign-in end to end (issue 3 §2): a real OpenID Connect provider (oidc-provider) on
@@ -20,6 +20,16 @@ const PERSON = {
   name: 'Ada Lovelace',
   picture: 'https://idp.example.test/pictures/ada.png',
 };
+/** Someone whose address another person registered first, with a password of their own. */
+const VICTIM = {
+  sub: 'oidc-subject-7',
+  email: 'victim@example.test',
+  name: 'Vic Tim',
+  picture: 'https://idp.example.test/pictures/vic.png',
+};
+const PEOPLE = [PERSON, VICTIM];
+/** Who logs in at the provider next (its login page, played by `interact`). */
+let loggingIn = PERSON;
 const CLIENT_ID = 'skillhive-test';
 const CLIENT_SECRET = 'skillhive-test-client-secret';
 
@@ -72,7 +82,7 @@ async function interact(provider: Provider, req: IncomingMessage, res: ServerRes
     await provider.interactionFinished(
       req,
       res,
-      { login: { accountId: PERSON.sub } },
+      { login: { accountId: loggingIn.sub } },
       { mergeWithLastSubmission: false },
     );
     return;
@@ -170,19 +180,21 @@ beforeAll(async () => {
     // The provider refuses any authorization request without PKCE.
     pkce: { required: () => true },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    findAccount: async (_ctx, sub) =>
-      sub === PERSON.sub
+    findAccount: async (_ctx, sub) => {
+      const person = PEOPLE.find((p) => p.sub === sub);
+      return person
         ? {
             accountId: sub,
             claims: async () => ({
               sub,
-              email: PERSON.email,
+              email: person.email,
               email_verified: true,
-              name: PERSON.name,
-              picture: PERSON.picture,
+              name: person.name,
+              picture: person.picture,
             }),
           }
-        : undefined,
+        : undefined;
+    },
   });
   // Every successful code exchange, and whether the app proved the PKCE verifier in it.
   provider.on('grant.success', (koa) => {
@@ -375,5 +387,40 @@ describe('OpenID Connect sign-in against a real provider', () => {
     expect(((await session.json()) as { user: { email: string } }).user.email).toBe(PERSON.email.toLowerCase());
     const rows = await ctx.db.select().from(schema.users).where(eq(schema.users.email, PERSON.email.toLowerCase()));
     expect(rows).toHaveLength(1);
+  });
+
+  it('never joins an existing password account whose address is unverified (account pre-hijacking)', async () => {
+    // Someone registers the victim's address first, with a password they know.
+    const squatter = await signUp(ctx, { email: VICTIM.email, verified: false });
+    loggingIn = VICTIM;
+    try {
+      const jar = new CookieJar();
+      const callback = await followToApp((await startSignIn(jar)).toString(), jar);
+      const back = await fetch(callback, { redirect: 'manual', headers: { cookie: jar.header(appUrl) } });
+      jar.store(appUrl, back);
+      expect(back.status).toBe(302);
+      const landing = new URL(back.headers.get('location')!);
+      expect(landing.origin + landing.pathname).toBe(`${appUrl}/login`);
+      expect(landing.searchParams.get('error')).toBe('account_not_linked');
+      const session = await fetch(`${appUrl}/api/auth/get-session`, { headers: { cookie: jar.header(appUrl) } });
+      expect(await session.json()).toBeNull();
+      const linked = await ctx.db
+        .select()
+        .from(schema.accounts)
+        .where(and(eq(schema.accounts.userId, squatter.id), eq(schema.accounts.providerId, 'oidc')));
+      expect(linked).toHaveLength(0);
+
+      // Once the address is proven (its owner follows the verification link), the provider joins it.
+      await verifyEmail(ctx, VICTIM.email);
+      const again = new CookieJar();
+      const callback2 = await followToApp((await startSignIn(again)).toString(), again);
+      const back2 = await fetch(callback2, { redirect: 'manual', headers: { cookie: again.header(appUrl) } });
+      again.store(appUrl, back2);
+      expect(back2.headers.get('location')).toBe(`${appUrl}/dashboard`);
+      const session2 = await fetch(`${appUrl}/api/auth/get-session`, { headers: { cookie: again.header(appUrl) } });
+      expect(((await session2.json()) as { user: { id: string } }).user.id).toBe(squatter.id);
+    } finally {
+      loggingIn = PERSON;
+    }
   });
 });

@@ -11,6 +11,8 @@ export interface TestSmtpServer {
   messages: ParsedMail[];
   /** Resolves once `count` messages have arrived (or rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
+  /** Resolves with the first message to `to` whose subject starts with `subject`, once it arrives. */
+  waitForMail(to: string, subject: string, timeoutMs?: number): Promise<ParsedMail>;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,17 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
         await new Promise((r) => setTimeout(r, 50));
       }
       return messages;
+    },
+    async waitForMail(to, subject, timeoutMs = 15_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.find(
+          (m) => m.subject?.startsWith(subject) && (Array.isArray(m.to) ? m.to : [m.to]).some((a) => a?.text === to),
+        );
+        if (found) return found;
+        if (Date.now() > until) throw new Error(`no mail "${subject}" to ${to}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -4,8 +4,13 @@ import { Email } from './forms.ts';
 // The sign-up, login and profile schemas live with the other form schemas (zod/mini).
 export {
   AUTH_MESSAGES,
+  ChangeEmailBody,
   ChangePasswordBody,
   Email,
+  LocalCallbackPath,
+  RequestPasswordResetBody,
+  ResetPasswordBody,
+  SendVerificationBody,
   LoginBody,
   Name,
   Password,

@@ -8,6 +8,8 @@ export const ErrorCode = {
   UNAUTHENTICATED: 'unauthenticated',
   /** The caller is known but lacks the role or ownership the call needs. */
   FORBIDDEN: 'forbidden',
+  /** The call needs a verified e-mail address (applying to teach, paying); the body says how to verify. */
+  EMAIL_NOT_VERIFIED: 'email_not_verified',
   /** The resource does not exist, or the caller may not know it exists. */
   NOT_FOUND: 'not_found',
   /** The call conflicts with the resource's current state (spec §4 state machines). */

@@ -180,3 +180,32 @@ export const CreateTeacherRequestBody = z.object({
   category: z.enum(CATEGORIES, { error: TEACH_MESSAGES.categoryRequired }),
 });
 export type CreateTeacherRequestBody = z.infer<typeof CreateTeacherRequestBody>;
+
+/**
+ * Callback paths the web app hands to the identity endpoints: a path on our own origin (one
+ * leading slash, no scheme, no `//`), so a mail link can never send someone elsewhere.
+ */
+export const LocalCallbackPath = z
+  .string()
+  .check(z.maxLength(200), z.regex(/^\/(?![/\\])[A-Za-z0-9/_?=&.-]*$/, 'The callback must be a path on this site'));
+
+/** POST /api/auth/send-verification-email: send the verification link again. */
+export const SendVerificationBody = z.object({ email: Email, callbackURL: z.optional(LocalCallbackPath) });
+export type SendVerificationBody = z.infer<typeof SendVerificationBody>;
+
+/** POST /api/auth/request-password-reset (forgot-password form). */
+export const RequestPasswordResetBody = z.object({ email: Email, redirectTo: z.optional(LocalCallbackPath) });
+export type RequestPasswordResetBody = z.infer<typeof RequestPasswordResetBody>;
+
+/** POST /api/auth/reset-password: the token from the mail's link and a new password (spec §5 rule). */
+export const ResetPasswordBody = z.object({
+  token: z
+    .string({ error: 'The reset link is incomplete' })
+    .check(z.minLength(1, 'The reset link is incomplete'), z.maxLength(200)),
+  newPassword: Password,
+});
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
+
+/** POST /api/auth/change-email: the new address gets a link; the change happens when it is followed. */
+export const ChangeEmailBody = z.object({ newEmail: Email, callbackURL: z.optional(LocalCallbackPath) });
+export type ChangeEmailBody = z.infer<typeof ChangeEmailBody>;

@@ -58,3 +58,34 @@ export const AuditEntry = z.object({
   createdAt: z.string(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
+
+/**
+ * GET/PUT /api/users/me/notifications: the e-mails a person may turn off (accounts and e-mail
+ * issue §5). Verification, password reset, e-mail change, receipts and refunds always go out.
+ */
+export const NotificationPreferences = z.object({
+  /** Your application to teach was approved or rejected. */
+  teacherApplication: z.boolean(),
+  /** Your class, or your changes to it, were approved or rejected. */
+  classReviews: z.boolean(),
+});
+export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
+
+/**
+ * DELETE /api/users/me: delete your own account. An account with a password confirms it; one
+ * that signs in only through Google/OIDC must have signed in within the last 15 minutes.
+ */
+export const DeleteOwnAccountBody = z.object({ password: z.string().max(128).optional() });
+export type DeleteOwnAccountBody = z.infer<typeof DeleteOwnAccountBody>;
+
+/** A signed-in device, as the profile's session list shows it (tokens never leave the server). */
+export const SessionListItem = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  expiresAt: z.string(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  current: z.boolean(),
+});
+export type SessionListItem = z.infer<typeof SessionListItem>;

@@ -9,6 +9,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.CARD_DECLINED]: 402,
   [ErrorCode.INSUFFICIENT_FUNDS]: 402,
   [ErrorCode.FORBIDDEN]: 403,
+  [ErrorCode.EMAIL_NOT_VERIFIED]: 403,
   [ErrorCode.NOT_FOUND]: 404,
   [ErrorCode.CONFLICT]: 409,
   [ErrorCode.PAYLOAD_TOO_LARGE]: 413,

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { forbidden, unauthenticated } from './app-error.ts';
+import { AppError, ErrorCode, forbidden, unauthenticated } from './app-error.ts';
 
 /** The signed-in caller, with roles read fresh from the database on every request. */
 export interface Viewer {
@@ -10,6 +10,11 @@ export interface Viewer {
   phone: string | null;
   isAdmin: boolean;
   isTeacher: boolean;
+  /** Whether the user followed the link sent to their e-mail address (better-auth's flag). */
+  emailVerified: boolean;
+  /** The better-auth session the call came with: the cookie's, or the one a Bearer token names. */
+  sessionId: string;
+  sessionCreatedAt: Date;
 }
 
 declare module 'fastify' {
@@ -23,6 +28,20 @@ declare module 'fastify' {
 export async function requireViewer(request: FastifyRequest): Promise<Viewer> {
   const viewer = await request.getViewer();
   if (!viewer) throw unauthenticated();
+  return viewer;
+}
+
+/** The message of a 403 email_not_verified; the web app offers to send the link again beside it. */
+export const EMAIL_NOT_VERIFIED_MESSAGE =
+  'Verify your e-mail address first: follow the link we sent you, or ask for a new one from your profile.';
+
+/**
+ * A signed-in user whose e-mail address is verified: applying to teach and paying need one
+ * (accounts and e-mail issue §2), so every account that teaches or pays can be reached.
+ */
+export async function requireVerifiedViewer(request: FastifyRequest): Promise<Viewer> {
+  const viewer = await requireViewer(request);
+  if (!viewer.emailVerified) throw new AppError(ErrorCode.EMAIL_NOT_VERIFIED, EMAIL_NOT_VERIFIED_MESSAGE);
   return viewer;
 }
 

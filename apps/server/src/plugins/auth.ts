@@ -26,11 +26,12 @@ const VIEWER_COLUMNS = {
   phone: schema.users.phone,
   isAdmin: schema.users.isAdmin,
   isTeacher: schema.users.isTeacher,
+  emailVerified: schema.users.emailVerified,
 };
 
-async function loadViewer(db: Db, userId: string): Promise<Viewer | null> {
+async function loadViewer(db: Db, userId: string, session: { id: string; createdAt: Date }): Promise<Viewer | null> {
   const [user] = await db.select(VIEWER_COLUMNS).from(schema.users).where(eq(schema.users.id, userId));
-  return user ?? null;
+  return user ? { ...user, sessionId: session.id, sessionCreatedAt: session.createdAt } : null;
 }
 
 /**
@@ -40,7 +41,7 @@ async function loadViewer(db: Db, userId: string): Promise<Viewer | null> {
  */
 async function loadTokenViewer(db: Db, claims: TokenClaims, now: Date): Promise<Viewer | null> {
   const [user] = await db
-    .select(VIEWER_COLUMNS)
+    .select({ ...VIEWER_COLUMNS, sessionId: schema.sessions.id, sessionCreatedAt: schema.sessions.createdAt })
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
     .where(
@@ -72,7 +73,12 @@ export const authPlugin = fp(
       }
       if (!request.headers.cookie) return null;
       const session = await opts.auth.api.getSession({ headers: toWebHeaders(request) });
-      return session ? loadViewer(opts.db, session.user.id) : null;
+      return session
+        ? loadViewer(opts.db, session.user.id, {
+            id: session.session.id,
+            createdAt: new Date(session.session.createdAt),
+          })
+        : null;
     }
 
     app.decorateRequest('getViewer', function getViewer(this: FastifyRequest) {

@@ -116,7 +116,11 @@ export const OPERATIONS: Record<string, OperationContract> = {
   'GET /api/enrolled/{emailOrId}': { access: 'self-or-admin', list: true },
   'DELETE /api/enrolled/{emailOrId}': { access: 'owner', who: 'the student of the enrolment only', errors: [409] },
 
-  'POST /api/create-payment-intent': { access: 'signed-in', errors: [409, 503] },
+  'POST /api/create-payment-intent': {
+    access: 'signed-in',
+    who: 'any signed-in user with a verified e-mail address (403 email_not_verified otherwise)',
+    errors: [403, 409, 503],
+  },
   'POST /api/payments': { access: 'signed-in', who: 'the student who paid', errors: [403, 404, 409, 503] },
   'GET /api/payments/{email}': { access: 'self-or-admin', list: true },
   'POST /api/test-gateway/confirm': { access: 'owner', who: "the intent's owner", errors: [402, 404, 409] },
@@ -132,8 +136,8 @@ export const OPERATIONS: Record<string, OperationContract> = {
 
   'POST /api/teachers/teacher-requests': {
     access: 'signed-in',
-    who: 'any signed-in user who is not a teacher',
-    errors: [409],
+    who: 'any signed-in user who is not a teacher, with a verified e-mail address (403 email_not_verified otherwise)',
+    errors: [403, 409],
   },
   'GET /api/teachers/teacher-requests': { access: 'admin', list: true },
   'GET /api/teachers/teacher-requests/mine': { access: 'signed-in' },
@@ -170,6 +174,19 @@ export const OPERATIONS: Record<string, OperationContract> = {
   'GET /api/users/profile/{email}': { access: 'self-or-admin' },
   'POST /api/users': { access: 'signed-in' },
   'GET /api/users': { access: 'admin', list: true },
+  'GET /api/users/me/notifications': { access: 'signed-in', who: 'any signed-in user, their own' },
+  'PUT /api/users/me/notifications': { access: 'signed-in', who: 'any signed-in user, their own' },
+  'GET /api/users/me/sessions': { access: 'signed-in', who: 'any signed-in user, their own' },
+  'DELETE /api/users/me/sessions/{id}': {
+    access: 'signed-in',
+    who: 'any signed-in user, their own sessions only (404 for another)',
+    errors: [404],
+  },
+  'DELETE /api/users/me': {
+    access: 'signed-in',
+    who: 'any signed-in user, their own account, confirmed by password or a sign-in in the last 15 minutes',
+    errors: [403, 404, 409, 429],
+  },
   'DELETE /api/users/{id}': { access: 'admin', who: 'admins only; not themself, not the last admin', errors: [409] },
 
   'GET /api/audit': { access: 'admin', list: true },

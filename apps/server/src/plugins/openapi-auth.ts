@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { LoginBody, SignUpBody, UpdateUserBody } from '@skillhive/shared/auth';
+import {
+  ChangeEmailBody,
+  LoginBody,
+  RequestPasswordResetBody,
+  ResetPasswordBody,
+  SendVerificationBody,
+  SignUpBody,
+  UpdateUserBody,
+} from '@skillhive/shared/auth';
 import type { OperationContract } from './openapi-access.ts';
 
 /**
@@ -15,10 +23,14 @@ export const AUTH_ENDPOINTS = [
   'GET /api/auth/get-session',
   'POST /api/auth/update-user',
   'POST /api/auth/change-password',
-  'GET /api/auth/list-sessions',
-  'POST /api/auth/revoke-session',
   'POST /api/auth/revoke-sessions',
   'POST /api/auth/revoke-other-sessions',
+  'POST /api/auth/send-verification-email',
+  'GET /api/auth/verify-email',
+  'POST /api/auth/request-password-reset',
+  'GET /api/auth/reset-password/{token}',
+  'POST /api/auth/reset-password',
+  'POST /api/auth/change-email',
   'POST /api/auth/sign-in/social',
   'POST /api/auth/sign-in/oauth2',
   'GET /api/auth/callback/{provider}',
@@ -261,23 +273,6 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
       },
     },
   },
-  'GET /api/auth/list-sessions': {
-    contract: { access: 'session-cookie-only' },
-    operation: {
-      operationId: 'listSessions',
-      summary: "The signed-in user's active sessions",
-      responses: { 200: ok({ type: 'array', items: SESSION_REF }, 'The sessions') },
-    },
-  },
-  'POST /api/auth/revoke-session': {
-    contract: { access: 'session-cookie-only', errors: [400, 403] },
-    operation: {
-      operationId: 'revokeSession',
-      summary: "End one of the signed-in user's sessions by its token",
-      requestBody: body({ type: 'object', required: ['token'], properties: { token: { type: 'string' } } }),
-      responses: { 200: ok(STATUS_TRUE, 'Revoked') },
-    },
-  },
   'POST /api/auth/revoke-sessions': {
     contract: { access: 'session-cookie-only', errors: [403] },
     operation: {
@@ -292,6 +287,88 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
       operationId: 'revokeOtherSessions',
       summary: 'End every session of the signed-in user but this one',
       responses: { 200: ok(STATUS_TRUE, 'Revoked') },
+    },
+  },
+  'POST /api/auth/send-verification-email': {
+    contract: { access: 'public-session-aware', errors: [400, 403, 429] },
+    operation: {
+      operationId: 'sendVerificationEmail',
+      summary: 'Send the e-mail verification link again (public; with a session, only to its own address)',
+      description:
+        'Without a session the answer is the same whether or not an unverified account has this address. 400 when the signed-in address is verified already; 429 after RATE_LIMIT_MAIL_REQUESTS mails to one address in the window.',
+      requestBody: body(jsonSchemaOf(SendVerificationBody)),
+      responses: { 200: ok(STATUS_TRUE, 'Sent, when there was an unverified account to send to') },
+    },
+  },
+  'GET /api/auth/verify-email': {
+    contract: { access: 'public' },
+    operation: {
+      operationId: 'verifyEmail',
+      summary: 'The link in a verification mail: marks the address verified (public; the browser follows it)',
+      description:
+        "Redirects to callbackURL (the web app's /email-verified, or the profile after a change of address); on a bad or expired token to callbackURL?error=INVALID_TOKEN or TOKEN_EXPIRED.",
+      parameters: [
+        { in: 'query', name: 'token', required: true, schema: { type: 'string' } },
+        { in: 'query', name: 'callbackURL', required: false, schema: { type: 'string' } },
+      ],
+      responses: { 302: FOUND },
+    },
+  },
+  'POST /api/auth/request-password-reset': {
+    contract: { access: 'public', errors: [400, 403, 429] },
+    operation: {
+      operationId: 'requestPasswordReset',
+      summary: 'Send a password-reset link (public; the same answer whether or not the account exists)',
+      description:
+        'The link works once, for one hour. 429 after RATE_LIMIT_MAIL_REQUESTS requests for one address in the window.',
+      requestBody: body(jsonSchemaOf(RequestPasswordResetBody)),
+      responses: {
+        200: ok(
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['status'],
+            properties: { status: { type: 'boolean' }, message: { type: 'string' } },
+          },
+          'Requested',
+        ),
+      },
+    },
+  },
+  'GET /api/auth/reset-password/{token}': {
+    contract: { access: 'public' },
+    operation: {
+      operationId: 'resetPasswordCallback',
+      summary: 'The link in a reset mail (public; the browser follows it)',
+      description: 'Redirects to callbackURL?token=… for a live token, callbackURL?error=INVALID_TOKEN otherwise.',
+      parameters: [
+        { in: 'path', name: 'token', required: true, schema: { type: 'string' } },
+        { in: 'query', name: 'callbackURL', required: true, schema: { type: 'string' } },
+      ],
+      responses: { 302: FOUND },
+    },
+  },
+  'POST /api/auth/reset-password': {
+    contract: { access: 'public', errors: [400, 403, 429] },
+    operation: {
+      operationId: 'resetPassword',
+      summary: 'Set a new password with the token from a reset link (public)',
+      description:
+        'The new password follows the sign-up rule (spec §5). Ends every session of the account, and with them its API tokens; marks the address verified. 400 INVALID_TOKEN for a used, expired or unknown token.',
+      requestBody: body(jsonSchemaOf(ResetPasswordBody)),
+      responses: { 200: ok(STATUS_TRUE, 'Changed') },
+    },
+  },
+  'POST /api/auth/change-email': {
+    contract: { access: 'session-cookie-only', errors: [400, 403, 429] },
+    operation: {
+      operationId: 'changeEmail',
+      summary:
+        "Change the signed-in user's e-mail: a link goes to the new address, and the change happens when it is followed",
+      description:
+        'The same answer when the new address belongs to another account (nothing is sent then). 429 after RATE_LIMIT_MAIL_REQUESTS requests for one new address in the window.',
+      requestBody: body(jsonSchemaOf(ChangeEmailBody)),
+      responses: { 200: ok(STATUS_TRUE, 'Sent') },
     },
   },
   'POST /api/auth/sign-in/social': {

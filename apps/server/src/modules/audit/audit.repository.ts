@@ -6,6 +6,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 export type AuditAction =
   | 'user.promote'
   | 'user.delete'
+  | 'user.delete_self'
   | 'teacher_request.approve'
   | 'teacher_request.reject'
   | 'class.approve'

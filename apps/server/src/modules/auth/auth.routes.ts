@@ -21,7 +21,7 @@ export interface AuthRoutesOptions {
   auth: Auth;
   tokens: TokenService;
   publicUrl: string;
-  limits: { authPerIp: Limiter; loginFailures: Limiter; tokens: Limiter };
+  limits: { authPerIp: Limiter; loginFailures: Limiter; tokens: Limiter; mailRequests: Limiter };
   providers: { google: boolean; oidc: { name: string } | null };
   payments: { gateway: 'test' | 'stripe'; publishableKey: string | null };
   /** Whether admins can read the outbox at /api/admin/mailbox (no SMTP_URL, not production). */
@@ -184,6 +184,10 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
         throw new AppError(ErrorCode.VALIDATION, 'The request body must be a JSON object');
       }
       throw validationError(checked.error);
+    }
+    if (endpoint.mailTo && checked.body) {
+      const address = checked.body[endpoint.mailTo];
+      if (typeof address === 'string') await limits.mailRequests.consume(`${endpoint.path}|${address}`);
     }
     const lockout = endpoint.lockout;
     const account = lockout && checked.body ? await lockoutAccount(request, lockout, checked.body) : null;

@@ -2,11 +2,16 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { schema } from '../../db/client.ts';
 import { checkIdentityBody, findEndpointByTemplate } from './identity-gate.ts';
+import { changeEmailMail, queueMail, resetPasswordMail, verifyEmailMail } from '../mail/mail.service.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
+
+/** How long a verification link works; a reset link works one hour (accounts and e-mail issue §3). */
+export const VERIFY_EMAIL_SECONDS = 24 * 60 * 60;
+export const RESET_PASSWORD_SECONDS = 60 * 60;
 
 /** The header our Fastify wrapper sets to the socket's address (request.ip); see auth.routes.ts. */
 export const CLIENT_IP_HEADER = 'x-skillhive-client-ip';
@@ -37,6 +42,24 @@ export function createAuth(config: AuthConfig) {
   const isAdminEmail = (email: string) => config.adminEmails.includes(email.toLowerCase());
   const secure = config.publicUrl.startsWith('https://');
 
+  /**
+   * ADMIN_EMAILS grants admin only to a verified address (accounts and e-mail issue §2): whoever
+   * registers a listed address first gets nothing until they prove it is theirs.
+   */
+  async function grantAdminIfListed(userId: string): Promise<void> {
+    if (config.adminEmails.length === 0) return;
+    const [user] = await db
+      .select({ email: schema.users.email, isAdmin: schema.users.isAdmin, emailVerified: schema.users.emailVerified })
+      .from(schema.users)
+      .where(eq(schema.users.id, userId));
+    if (user && user.emailVerified && !user.isAdmin && isAdminEmail(user.email)) {
+      await db
+        .update(schema.users)
+        .set({ isAdmin: true })
+        .where(and(eq(schema.users.id, userId), eq(schema.users.emailVerified, true)));
+    }
+  }
+
   return betterAuth({
     appName: 'SkillHive',
     secret: config.secret,
@@ -58,6 +81,19 @@ export function createAuth(config: AuthConfig) {
       autoSignIn: true,
       minPasswordLength: 6,
       maxPasswordLength: 128,
+      // Forgot password (accounts and e-mail issue §3): the mail waits in the outbox like every
+      // other; the link works once, for an hour; a reset ends every session, and with them every
+      // API token (tokens name their session, decision 009).
+      sendResetPassword: async ({ user, url }) => {
+        await queueMail(db, user.email, resetPasswordMail({ name: user.name, url }));
+      },
+      resetPasswordTokenExpiresIn: RESET_PASSWORD_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      // Following the link proved the address, as a verification link does.
+      onPasswordReset: async ({ user }) => {
+        await db.update(schema.users).set({ emailVerified: true }).where(eq(schema.users.id, user.id));
+        await grantAdminIfListed(user.id);
+      },
       password: {
         hash: hashPassword,
         // A hash in the old encoding or with weaker parameters is replaced once its password has
@@ -74,7 +110,31 @@ export function createAuth(config: AuthConfig) {
         },
       },
     },
+    emailVerification: {
+      sendOnSignUp: true,
+      // The link verifies; it does not sign anyone in (it may be opened on another device).
+      autoSignInAfterVerification: false,
+      expiresIn: VERIFY_EMAIL_SECONDS,
+      sendVerificationEmail: async ({ user, url }) => {
+        // A change of address sends this to the new address, which is not the account's yet.
+        const [current] = await db
+          .select({ email: schema.users.email })
+          .from(schema.users)
+          .where(eq(schema.users.id, user.id));
+        const isChange = current !== undefined && current.email !== user.email.toLowerCase();
+        await queueMail(
+          db,
+          user.email,
+          isChange
+            ? changeEmailMail({ name: user.name, newEmail: user.email, url })
+            : verifyEmailMail({ name: user.name, url }),
+        );
+      },
+      afterEmailVerification: async (user) => grantAdminIfListed(user.id),
+    },
     user: {
+      // A new address counts only once its owner follows the link sent to it.
+      changeEmail: { enabled: true, updateEmailWithoutVerification: false },
       additionalFields: {
         phone: { type: 'string', required: false, input: true },
         // Roles are never taken from a request (DESIGN §1.1): input false.
@@ -87,7 +147,15 @@ export function createAuth(config: AuthConfig) {
       updateAge: 60 * 60 * 24,
     },
     account: {
-      accountLinking: { enabled: true, trustedProviders: ['google', OIDC_PROVIDER_ID] },
+      // A Google or OIDC sign-in joins an existing account only when that account's address is
+      // verified: someone who registered a victim's address with a password of their own cannot
+      // have the victim's provider sign-in land in it (account pre-hijacking, issue 19 §6). The
+      // provider's button then answers "account not linked" until the address is verified.
+      accountLinking: {
+        enabled: true,
+        trustedProviders: ['google', OIDC_PROVIDER_ID],
+        requireLocalEmailVerified: true,
+      },
     },
     socialProviders: config.google
       ? {
@@ -119,7 +187,9 @@ export function createAuth(config: AuthConfig) {
     // An unexpected failure (a database error) is thrown to our error handler, which logs it
     // without its parameters; otherwise better-call prints it, bound values and all, with
     // console.error. better-auth's own API errors (4xx) are still answered as responses.
-    onAPIError: { throw: true },
+    // A provider sign-in that fails (refused state, an account that may not be linked) sends the
+    // browser back to the sign-in page, which says why (?error=…), not to better-auth's own page.
+    onAPIError: { throw: true, errorURL: `${config.publicUrl}/login` },
     logger: config.log
       ? {
           // Not 'debug'/'warn'/'error': at those levels better-auth also prints every 4xx it
@@ -161,24 +231,21 @@ export function createAuth(config: AuthConfig) {
     databaseHooks: {
       user: {
         create: {
-          // Everyone starts as a student; only ADMIN_EMAILS become admins (issue 3 §5).
+          // Everyone starts as a student; only verified ADMIN_EMAILS become admins (issue 3 §5):
+          // a provider's verified address at once, a password account once it is verified.
           before: async (user) => ({
-            data: { ...user, email: user.email.toLowerCase(), isAdmin: isAdminEmail(user.email), isTeacher: false },
+            data: {
+              ...user,
+              email: user.email.toLowerCase(),
+              isAdmin: user.emailVerified === true && isAdminEmail(user.email),
+              isTeacher: false,
+            },
           }),
         },
       },
       session: {
         create: {
-          after: async (session) => {
-            if (config.adminEmails.length === 0) return;
-            const [user] = await db
-              .select({ email: schema.users.email, isAdmin: schema.users.isAdmin })
-              .from(schema.users)
-              .where(eq(schema.users.id, session.userId));
-            if (user && !user.isAdmin && isAdminEmail(user.email)) {
-              await db.update(schema.users).set({ isAdmin: true }).where(eq(schema.users.id, session.userId));
-            }
-          },
+          after: async (session) => grantAdminIfListed(session.userId),
         },
       },
     },

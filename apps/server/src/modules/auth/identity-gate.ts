@@ -1,5 +1,19 @@
 import { z } from 'zod';
-import { ChangePasswordBody, LoginBody, SignUpBody, UpdateUserBody } from '@skillhive/shared/auth';
+import {
+  ChangeEmailBody,
+  ChangePasswordBody,
+  LoginBody,
+  RequestPasswordResetBody,
+  ResetPasswordBody,
+  SendVerificationBody,
+  SignUpBody,
+  UpdateUserBody,
+} from '@skillhive/shared/auth';
+
+/** Where the links in verification and reset mails land in the web app. */
+export const EMAIL_VERIFIED_PATH = '/email-verified';
+export const RESET_PASSWORD_PATH = '/reset-password';
+export const PROFILE_PATH = '/dashboard/profile';
 
 /**
  * The identity gate (decision 009): which better-auth endpoints the app forwards, and what each one
@@ -21,6 +35,10 @@ export interface IdentityEndpoint {
   readonly schemaFieldsOnly?: boolean;
   /** Fields set whatever the caller sent. */
   readonly force?: Readonly<Record<string, unknown>>;
+  /** Fields set when the caller sent none. */
+  readonly defaults?: Readonly<Record<string, unknown>>;
+  /** Sends a mail to the address in this body field: counts against the per-address mail limit. */
+  readonly mailTo?: 'email' | 'newEmail';
   /** Counts against the per-address cap on sign-ins and sign-ups (issue 3 §6). */
   readonly perAddress?: boolean;
   /**
@@ -43,7 +61,46 @@ export interface PasswordLockout {
  * with its schema and limits.
  */
 export const IDENTITY_ENDPOINTS: readonly IdentityEndpoint[] = [
-  { path: 'sign-up/email', methods: ['POST'], body: SignUpBody, schemaFieldsOnly: true, perAddress: true },
+  // Sign-up sends the verification mail; its link lands on the web app's confirmation page.
+  {
+    path: 'sign-up/email',
+    methods: ['POST'],
+    body: SignUpBody,
+    schemaFieldsOnly: true,
+    perAddress: true,
+    force: { callbackURL: EMAIL_VERIFIED_PATH },
+  },
+  // E-mail verification and password reset (accounts and e-mail issue §2–§3). Callback paths are
+  // paths on this site (LocalCallbackPath); each mail counts against its address's limit.
+  {
+    path: 'send-verification-email',
+    methods: ['POST'],
+    body: SendVerificationBody,
+    schemaFieldsOnly: true,
+    defaults: { callbackURL: EMAIL_VERIFIED_PATH },
+    perAddress: true,
+    mailTo: 'email',
+  },
+  { path: 'verify-email', methods: ['GET'] },
+  {
+    path: 'request-password-reset',
+    methods: ['POST'],
+    body: RequestPasswordResetBody,
+    schemaFieldsOnly: true,
+    defaults: { redirectTo: RESET_PASSWORD_PATH },
+    perAddress: true,
+    mailTo: 'email',
+  },
+  { path: 'reset-password/:token', methods: ['GET'] },
+  { path: 'reset-password', methods: ['POST'], body: ResetPasswordBody, schemaFieldsOnly: true, perAddress: true },
+  {
+    path: 'change-email',
+    methods: ['POST'],
+    body: ChangeEmailBody,
+    schemaFieldsOnly: true,
+    defaults: { callbackURL: PROFILE_PATH },
+    mailTo: 'newEmail',
+  },
   {
     path: 'sign-in/email',
     methods: ['POST'],
@@ -70,8 +127,8 @@ export const IDENTITY_ENDPOINTS: readonly IdentityEndpoint[] = [
     force: { revokeOtherSessions: true },
     lockout: { account: 'session', wrongPassword: { status: 400, code: 'INVALID_PASSWORD' } },
   },
-  { path: 'list-sessions', methods: ['GET'] },
-  { path: 'revoke-session', methods: ['POST'] },
+  // Devices are listed and ended one by one through /api/users/me/sessions, which never shows a
+  // session token to the page; these two end them in bulk.
   { path: 'revoke-sessions', methods: ['POST'] },
   { path: 'revoke-other-sessions', methods: ['POST'] },
 ];
@@ -156,6 +213,6 @@ export function checkIdentityBody(endpoint: IdentityEndpoint, body: unknown): Id
   const data = parsed.data as Record<string, unknown>;
   return {
     ok: true,
-    body: { ...(endpoint.schemaFieldsOnly ? {} : raw), ...data, ...endpoint.force },
+    body: { ...endpoint.defaults, ...(endpoint.schemaFieldsOnly ? {} : raw), ...data, ...endpoint.force },
   };
 }

@@ -5,6 +5,7 @@ import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
 import { classDecidedMail, queueMail } from '../mail/mail.service.ts';
+import { wantsNotification } from '../users/contact.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
 import * as revisions from './class-revisions.repository.ts';
 import type { ClassPatch, ClassRow } from './classes.repository.ts';
@@ -167,18 +168,20 @@ export async function decideRevision(
       targetLabel: cls.title,
       details: { teacherEmail: cls.teacherEmail, revisionId: decided.id, fields, ...(reason ? { reason } : {}) },
     });
-    await queueMail(
-      tx,
-      cls.teacherEmail,
-      classDecidedMail({
-        publicUrl,
-        teacherName: cls.teacherName,
-        title: cls.title,
-        approved: decision.status === 'approved',
-        reason,
-        revision: true,
-      }),
-    );
+    if (await wantsNotification(tx, cls.teacherEmail, 'classReviews')) {
+      await queueMail(
+        tx,
+        cls.teacherEmail,
+        classDecidedMail({
+          publicUrl,
+          teacherName: cls.teacherName,
+          title: cls.title,
+          approved: decision.status === 'approved',
+          reason,
+          revision: true,
+        }),
+      );
+    }
     return { modifiedCount: 1, success: true as const };
   });
 }

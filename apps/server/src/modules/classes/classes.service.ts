@@ -13,6 +13,7 @@ import { AppError, conflict, ErrorCode, forbidden, notFound } from '../../lib/ap
 import type { Viewer } from '../../lib/authorize.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
 import { classDecidedMail, queueMail } from '../mail/mail.service.ts';
+import { wantsNotification } from '../users/contact.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
 import { resolveUploadedImageKey } from '../uploads/uploads.service.ts';
 import * as revisions from './class-revisions.repository.ts';
@@ -258,17 +259,19 @@ export async function decideClass(
       targetLabel: decided.title,
       details: { teacherEmail: decided.teacherEmail, ...(reason ? { reason } : {}) },
     });
-    await queueMail(
-      tx,
-      decided.teacherEmail,
-      classDecidedMail({
-        publicUrl,
-        teacherName: decided.teacherName,
-        title: decided.title,
-        approved: decision.status === 'accepted',
-        reason,
-      }),
-    );
+    if (await wantsNotification(tx, decided.teacherEmail, 'classReviews')) {
+      await queueMail(
+        tx,
+        decided.teacherEmail,
+        classDecidedMail({
+          publicUrl,
+          teacherName: decided.teacherName,
+          title: decided.title,
+          approved: decision.status === 'accepted',
+          reason,
+        }),
+      );
+    }
     return { modifiedCount: 1, success: true as const };
   });
 }

@@ -252,6 +252,17 @@ export async function releaseLines(db: Db, intentId: string): Promise<void> {
   await db.update(enrollments).set({ reservedBy: null }).where(eq(enrollments.reservedBy, intentId));
 }
 
+/** The class titles of these enrolments (those still there), for a mail about them. */
+export async function listTitlesOfEnrollments(db: Db, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ title: enrollments.title })
+    .from(enrollments)
+    .where(inArray(enrollments.id, ids))
+    .orderBy(asc(enrollments.title));
+  return rows.map((r) => r.title);
+}
+
 /** Flips exactly these enrolments from pending to paid; returns how many were flipped. */
 export async function markEnrollmentsPaid(
   db: Db,

@@ -149,6 +149,10 @@ export function hasPaidFor(db: Db, studentId: string, classId: string): Promise<
   return repo.hasPaidEnrollment(db, studentId, classId);
 }
 
+export function listTitlesOfEnrollments(db: Db, ids: string[]): Promise<string[]> {
+  return repo.listTitlesOfEnrollments(db, ids);
+}
+
 export function listLinesOfPayments(db: Db, paymentIds: string[]) {
   return repo.listLinesOfPayments(db, paymentIds);
 }

@@ -128,3 +128,70 @@ export function paymentReceiptMail(input: {
     action: { label: 'Open your classes', url: `${input.publicUrl}/dashboard/myEnrollClass` },
   });
 }
+
+/** Sent at sign-up and on request: the link proves the address is the user's. */
+export function verifyEmailMail(input: { name: string; url: string }): RenderedMail {
+  return layout({
+    kind: 'verify-email',
+    subject: 'Verify your e-mail address',
+    greeting: `Hello ${input.name},`,
+    paragraphs: [
+      'Please confirm that this is your e-mail address. You need a verified address to apply to teach and to pay for classes.',
+      'The link works for 24 hours. If you did not sign up, you can ignore this mail.',
+    ],
+    action: { label: 'Verify my e-mail address', url: input.url },
+  });
+}
+
+/** Sent to the new address when someone asks to change their e-mail; nothing changes until it is followed. */
+export function changeEmailMail(input: { name: string; newEmail: string; url: string }): RenderedMail {
+  return layout({
+    kind: 'change-email',
+    subject: 'Confirm your new e-mail address',
+    greeting: `Hello ${input.name},`,
+    paragraphs: [
+      `You asked to use ${input.newEmail} for your account. Your address changes when you follow this link.`,
+      'The link works for 24 hours. If you did not ask for this, you can ignore this mail.',
+    ],
+    action: { label: 'Use this e-mail address', url: input.url },
+  });
+}
+
+/** Password reset: one use, one hour (accounts and e-mail issue §3). */
+export function resetPasswordMail(input: { name: string; url: string }): RenderedMail {
+  return layout({
+    kind: 'reset-password',
+    subject: 'Reset your password',
+    greeting: `Hello ${input.name},`,
+    paragraphs: [
+      'Someone asked to reset the password of your account. If it was you, choose a new password with this link. It works once, for one hour.',
+      'Resetting signs you out on every device. If you did not ask for this, ignore this mail: your password stays as it is.',
+    ],
+    action: { label: 'Choose a new password', url: input.url },
+  });
+}
+
+/** A charge we could not fulfil is given back (decision 010); always sent, like the receipt. */
+export function refundMail(input: {
+  publicUrl: string;
+  name: string;
+  titles: string[];
+  amountCents: number;
+  currency: string;
+  transactionId: string;
+}): RenderedMail {
+  const amount = new Intl.NumberFormat('en-US', { style: 'currency', currency: input.currency.toUpperCase() }).format(
+    input.amountCents / 100,
+  );
+  return layout({
+    kind: 'refund',
+    subject: 'Your payment is being refunded',
+    greeting: `Hello ${input.name},`,
+    paragraphs: [
+      `We could not complete your purchase, so we are refunding the ${amount} you paid. Your bank may take a few days to show it.`,
+      ...(input.titles.length > 0 ? [`It was for: ${input.titles.join(', ')}.`] : []),
+      `Transaction: ${input.transactionId}`,
+    ],
+    action: { label: 'See your classes', url: `${input.publicUrl}/dashboard/myEnrollClass` },
+  });
+}

@@ -14,7 +14,7 @@ import {
   PaymentListQuery,
 } from '@skillhive/shared/payments';
 import type { Db } from '../../db/client.ts';
-import { requireSelfOrAdmin, requireViewer } from '../../lib/authorize.ts';
+import { requireSelfOrAdmin, requireVerifiedViewer, requireViewer } from '../../lib/authorize.ts';
 import type { PaymentGateway } from './gateway.ts';
 import * as payments from './payments.service.ts';
 import { stripeWebhookRoutes } from './stripe-webhook.routes.ts';
@@ -40,14 +40,14 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
         tags: ['payments'],
         operationId: 'createPaymentIntent',
         summary:
-          "Start paying for the caller's cart: the amount is the total of their pending enrolments; a price in the body is ignored (any signed-in user)",
+          "Start paying for the caller's cart: the amount is the total of their pending enrolments; a price in the body is ignored (any signed-in user with a verified e-mail address)",
         description: '409 when the cart is empty. The same cart gives back the same intent.',
         body: CreatePaymentIntentBody,
         response: { 200: PaymentIntentResponse },
       },
     },
     async (request) => {
-      const viewer = await requireViewer(request);
+      const viewer = await requireVerifiedViewer(request);
       return payments.createPaymentIntent(deps, viewer);
     },
   );

@@ -14,7 +14,8 @@ import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
-import { paymentReceiptMail, queueMail } from '../mail/mail.service.ts';
+import { paymentReceiptMail, queueMail, refundMail } from '../mail/mail.service.ts';
+import { contactEmailOf } from '../users/contact.ts';
 import { HANDLED_EVENT_TYPES, type GatewayEvent, type GatewayIntent, type PaymentGateway } from './gateway.ts';
 import * as repo from './payments.repository.ts';
 import type { ConfirmOutcome, TestGateway, TestIntent } from './test-gateway.ts';
@@ -344,7 +345,25 @@ export async function refundCharge(deps: PaymentsDeps, intentId: string, reason:
     if (payment) return { paymentId: payment.id };
     if (row.status === 'refunded') return 'done' as const;
     await repo.setIntentStatus(tx, intentId, ['open', 'succeeded', 'canceled'], 'refund_pending', { now: deps.now() });
+    const titles = await enrollments.listTitlesOfEnrollments(tx, row.cartIds);
     await enrollments.releaseLines(tx, intentId);
+    // The student hears of the refund with the decision to make it (accounts and e-mail issue §5);
+    // the gateway call follows the commit and the reconciler retries it until it is done.
+    const student = await contactEmailOf(tx, row.studentId);
+    if (student) {
+      await queueMail(
+        tx,
+        student.email,
+        refundMail({
+          publicUrl: deps.publicUrl,
+          name: student.name,
+          titles,
+          amountCents: row.amountCents,
+          currency: row.currency,
+          transactionId: intentId,
+        }),
+      );
+    }
     return 'refund' as const;
   });
   if (decision === 'not-ours') {

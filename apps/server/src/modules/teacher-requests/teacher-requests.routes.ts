@@ -16,7 +16,7 @@ import {
   TeacherRequestListQuery,
 } from '@skillhive/shared/teacher-requests';
 import type { Db } from '../../db/client.ts';
-import { requireAdmin, requireViewer } from '../../lib/authorize.ts';
+import { requireAdmin, requireVerifiedViewer, requireViewer } from '../../lib/authorize.ts';
 import * as service from './teacher-requests.service.ts';
 
 /** Teacher applications (spec §3, §4, §7; DESIGN §1.6). */
@@ -34,13 +34,13 @@ export async function teacherRequestsRoutes(
         tags: ['teacher-requests'],
         operationId: 'applyToTeach',
         summary:
-          'Apply to teach: name, e-mail and image come from the account, status is pending; one pending request at a time, not for teachers (any signed-in user)',
+          'Apply to teach: name, e-mail and image come from the account, status is pending; one pending request at a time, not for teachers (any signed-in user with a verified e-mail address)',
         body: CreateTeacherRequestBody,
         response: { 200: InsertedIdResponse },
       },
     },
     async (request) => {
-      const viewer = await requireViewer(request);
+      const viewer = await requireVerifiedViewer(request);
       return service.applyToTeach(db, viewer, request.body);
     },
   );

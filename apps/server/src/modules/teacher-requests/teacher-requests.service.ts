@@ -8,6 +8,7 @@ import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
 import { queueMail, teacherRequestDecidedMail } from '../mail/mail.service.ts';
+import { wantsNotification } from '../users/contact.ts';
 import * as repo from './teacher-requests.repository.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -114,7 +115,9 @@ export async function approveRequest(
       targetLabel: request.email,
       details: { userId: request.userId },
     });
-    await queueMail(tx, request.email, teacherRequestDecidedMail({ publicUrl, name: request.name, approved: true }));
+    if (await wantsNotification(tx, request.email, 'teacherApplication')) {
+      await queueMail(tx, request.email, teacherRequestDecidedMail({ publicUrl, name: request.name, approved: true }));
+    }
     return { modifiedCount };
   });
 }
@@ -141,11 +144,13 @@ export async function rejectRequest(
       targetLabel: request.email,
       details: { userId: request.userId, ...(reason ? { reason } : {}) },
     });
-    await queueMail(
-      tx,
-      request.email,
-      teacherRequestDecidedMail({ publicUrl, name: request.name, approved: false, reason }),
-    );
+    if (await wantsNotification(tx, request.email, 'teacherApplication')) {
+      await queueMail(
+        tx,
+        request.email,
+        teacherRequestDecidedMail({ publicUrl, name: request.name, approved: false, reason }),
+      );
+    }
     return { success: true as const };
   });
 }

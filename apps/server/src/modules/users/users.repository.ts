@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, ne, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, ilike, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { schema } from '../../db/client.ts';
 
@@ -129,5 +129,68 @@ export async function teachesPaidEnrollments(db: Db, userId: string): Promise<bo
 /** Deletes the user; sessions, accounts and their own records go with it (foreign keys cascade). */
 export async function deleteUser(db: Db, id: string): Promise<number> {
   const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+  return rows.length;
+}
+
+export interface NotificationPreferencesRow {
+  teacherApplication: boolean;
+  classReviews: boolean;
+}
+
+const PREFERENCE_COLUMNS = {
+  teacherApplication: users.notifyTeacherApplication,
+  classReviews: users.notifyClassReviews,
+};
+
+export async function findNotificationPreferences(db: Db, id: string): Promise<NotificationPreferencesRow | null> {
+  const [row] = await db.select(PREFERENCE_COLUMNS).from(users).where(eq(users.id, id));
+  return row ?? null;
+}
+
+export async function updateNotificationPreferences(
+  db: Db,
+  id: string,
+  prefs: NotificationPreferencesRow,
+  now: Date,
+): Promise<NotificationPreferencesRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({ notifyTeacherApplication: prefs.teacherApplication, notifyClassReviews: prefs.classReviews, updatedAt: now })
+    .where(eq(users.id, id))
+    .returning(PREFERENCE_COLUMNS);
+  return row ?? null;
+}
+
+/** The preferences of whoever holds this address; null when nobody does (a deleted account). */
+export async function findNotificationPreferencesByEmail(
+  db: Db,
+  email: string,
+): Promise<NotificationPreferencesRow | null> {
+  const [row] = await db.select(PREFERENCE_COLUMNS).from(users).where(eq(users.email, email.toLowerCase()));
+  return row ?? null;
+}
+
+/** A user's live sessions, most recently active first; tokens are never read out. */
+export async function listSessionsOf(db: Db, userId: string, now: Date) {
+  return db
+    .select({
+      id: schema.sessions.id,
+      createdAt: schema.sessions.createdAt,
+      updatedAt: schema.sessions.updatedAt,
+      expiresAt: schema.sessions.expiresAt,
+      ipAddress: schema.sessions.ipAddress,
+      userAgent: schema.sessions.userAgent,
+    })
+    .from(schema.sessions)
+    .where(and(eq(schema.sessions.userId, userId), gt(schema.sessions.expiresAt, now)))
+    .orderBy(desc(schema.sessions.updatedAt));
+}
+
+/** Ends one of the user's own sessions (and the API tokens that name it); 0 when it is not theirs. */
+export async function deleteSessionOf(db: Db, userId: string, sessionId: string): Promise<number> {
+  const rows = await db
+    .delete(schema.sessions)
+    .where(and(eq(schema.sessions.id, sessionId), eq(schema.sessions.userId, userId)))
+    .returning({ id: schema.sessions.id });
   return rows.length;
 }

@@ -11,15 +11,30 @@ import {
 } from '@skillhive/shared/common';
 import {
   AdminFlagResponse,
+  DeleteOwnAccountBody,
+  NotificationPreferences,
   SaveUserBody,
+  SessionListItem,
   TeacherFlagResponse,
   UserListItem,
   UserListQuery,
   UserProfile,
 } from '@skillhive/shared/users';
 import type { Db } from '../../db/client.ts';
+import { AppError, ErrorCode, forbidden } from '../../lib/app-error.ts';
 import { requireAdmin, requireSelfOrAdmin, requireViewer, type Viewer } from '../../lib/authorize.ts';
+import type { Limiter } from '../../lib/rate-limit.ts';
+import { checkOwnPassword, hasPassword } from '../auth/credentials.ts';
 import * as users from './users.service.ts';
+
+export interface UsersRoutesOptions {
+  db: Db;
+  now: () => Date;
+  /** The sign-in lockout: a wrong password here counts as at sign-in, so this is no password oracle. */
+  passwordFailures: Limiter;
+}
+
+const SessionIdParam = z.object({ id: z.string().min(1).max(100) });
 
 /** The caller's own flags come from the viewer; anyone else's from the database. */
 async function flagsFor(db: Db, viewer: Viewer, email: string): Promise<{ isAdmin: boolean; isTeacher: boolean }> {
@@ -34,7 +49,7 @@ const UserEmailParam = z.object({ user: EmailParam.shape.email });
 const UserIdParam = z.object({ user: IdParam.shape.id });
 
 /** Users API of spec §7, each call with its permission (issue 3 §4). */
-export async function usersRoutes(app: FastifyInstance, opts: { db: Db }) {
+export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions) {
   const { db } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
@@ -160,4 +175,107 @@ export async function usersRoutes(app: FastifyInstance, opts: { db: Db }) {
       return users.deleteUser(db, actor, request.params.id);
     },
   );
+
+  typed.get(
+    '/api/users/me/notifications',
+    {
+      schema: {
+        tags: ['users'],
+        operationId: 'getNotificationPreferences',
+        summary: 'Which optional e-mails the signed-in user gets (any signed-in user, their own)',
+        response: { 200: NotificationPreferences },
+      },
+    },
+    async (request) => users.getNotificationPreferences(db, await requireViewer(request)),
+  );
+
+  typed.put(
+    '/api/users/me/notifications',
+    {
+      schema: {
+        tags: ['users'],
+        operationId: 'setNotificationPreferences',
+        summary:
+          'Turn optional e-mails on or off; receipts, refunds and account e-mails always go out (any signed-in user, their own)',
+        body: NotificationPreferences,
+        response: { 200: NotificationPreferences },
+      },
+    },
+    async (request) => users.setNotificationPreferences(db, await requireViewer(request), request.body, opts.now()),
+  );
+
+  typed.get(
+    '/api/users/me/sessions',
+    {
+      schema: {
+        tags: ['users'],
+        operationId: 'listOwnSessions',
+        summary: "The signed-in user's devices, most recently active first; tokens are never shown (their own)",
+        response: { 200: z.array(SessionListItem) },
+      },
+    },
+    async (request) => users.listOwnSessions(db, await requireViewer(request), opts.now()),
+  );
+
+  typed.delete(
+    '/api/users/me/sessions/:id',
+    {
+      schema: {
+        tags: ['users'],
+        operationId: 'endOwnSession',
+        summary: 'Sign one of your devices out, with the API tokens issued to it (their own sessions only)',
+        params: SessionIdParam,
+        response: { 200: DeletedCountResponse },
+      },
+    },
+    async (request) => users.endOwnSession(db, await requireViewer(request), request.params.id),
+  );
+
+  typed.delete(
+    '/api/users/me',
+    {
+      schema: {
+        tags: ['users'],
+        operationId: 'deleteOwnAccount',
+        summary:
+          'Delete your own account: confirmed by your password, or, without one, a sign-in in the last 15 minutes; payment records are kept (their own)',
+        body: DeleteOwnAccountBody,
+        response: { 200: DeletedCountResponse },
+      },
+    },
+    async (request) => {
+      const viewer = await requireViewer(request);
+      await confirmPerson(request.ip, viewer, request.body.password);
+      return users.deleteOwnAccount(db, viewer);
+    },
+  );
+
+  /**
+   * The person at the keyboard is the account's owner: their password (counted by the sign-in
+   * lockout, so a stolen cookie or token is no password oracle), or, for an account that signs in
+   * only through a provider, a sign-in within the last 15 minutes.
+   */
+  async function confirmPerson(ip: string, viewer: Viewer, password: string | undefined): Promise<void> {
+    const fresh = opts.now().getTime() - viewer.sessionCreatedAt.getTime() < users.FRESH_SIGN_IN_MS;
+    const signInAgain = 'Your account has no password: sign in again, then delete it within 15 minutes';
+    if (password === undefined || password === '') {
+      if (await hasPassword(db, viewer.id)) {
+        throw new AppError(ErrorCode.VALIDATION, 'Enter your password to delete your account', {
+          fields: { password: 'Enter your password' },
+        });
+      }
+      if (fresh) return;
+      throw forbidden(signInAgain);
+    }
+    const key = `${viewer.email}|${ip}`;
+    await opts.passwordFailures.consume(key);
+    const verdict = await checkOwnPassword(db, viewer.id, password);
+    if (verdict === 'wrong') throw forbidden('The password is not right');
+    if (verdict === 'ok') {
+      await opts.passwordFailures.reset(key);
+      return;
+    }
+    await opts.passwordFailures.refund(key);
+    if (!fresh) throw forbidden(signInAgain);
+  }
 }

@@ -1,4 +1,10 @@
-import { roleOf, type UserListItem, type UserProfile } from '@skillhive/shared/users';
+import {
+  roleOf,
+  type NotificationPreferences,
+  type SessionListItem,
+  type UserListItem,
+  type UserProfile,
+} from '@skillhive/shared/users';
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
@@ -104,25 +110,87 @@ export async function deleteUser(db: Db, actor: Viewer, id: string): Promise<{ d
     // Admin rows are locked first, so two admins deleting each other cannot leave none.
     const adminIds = await repo.lockAdminIds(tx);
     if (!adminIds.includes(actor.id)) throw conflict('Your admin rights changed; reload and try again');
-    const target = await repo.findUserById(tx, id);
-    if (!target) throw notFound('User');
-    if (target.isAdmin && adminIds.filter((a) => a !== id).length === 0) {
-      throw conflict('The last admin cannot be deleted');
-    }
-    if (await repo.teachesPaidEnrollments(tx, id)) {
-      throw conflict('This teacher has classes that students have paid for, so the account cannot be deleted');
-    }
-    await forgetStudent(tx, id, DELETED_ACCOUNT_EMAIL);
-    await pseudonymisePaymentsOf(tx, id, DELETED_ACCOUNT_EMAIL);
-    await deleteReviewsOf(tx, id);
-    const deletedCount = await repo.deleteUser(tx, id);
-    await recordAudit(tx, actor, {
-      action: 'user.delete',
-      targetType: 'user',
-      targetId: target.id,
-      targetLabel: target.email,
-      details: { name: target.name, admin: target.isAdmin, teacher: target.isTeacher },
-    });
-    return { deletedCount };
+    return removeAccount(tx, actor, id, adminIds, 'user.delete');
   });
+}
+
+/** How recent a sign-in must be to delete an account that has no password to confirm with. */
+export const FRESH_SIGN_IN_MS = 15 * 60 * 1000;
+
+/**
+ * Deletes the caller's own account (accounts and e-mail issue §4), under the same rules as an
+ * admin's deletion: financial records kept, the last admin and a teacher others paid stay. The
+ * route has confirmed the person first (their password, or a sign-in within 15 minutes).
+ */
+export async function deleteOwnAccount(db: Db, viewer: Viewer): Promise<{ deletedCount: number }> {
+  return db.transaction(async (tx) => {
+    const adminIds = await repo.lockAdminIds(tx);
+    return removeAccount(tx, viewer, viewer.id, adminIds, 'user.delete_self');
+  });
+}
+
+async function removeAccount(
+  tx: Db,
+  actor: Viewer,
+  id: string,
+  adminIds: string[],
+  action: 'user.delete' | 'user.delete_self',
+): Promise<{ deletedCount: number }> {
+  const target = await repo.findUserById(tx, id);
+  if (!target) throw notFound('User');
+  if (target.isAdmin && adminIds.filter((a) => a !== id).length === 0) {
+    throw conflict('The last admin cannot be deleted');
+  }
+  if (await repo.teachesPaidEnrollments(tx, id)) {
+    throw conflict('This teacher has classes that students have paid for, so the account cannot be deleted');
+  }
+  await forgetStudent(tx, id, DELETED_ACCOUNT_EMAIL);
+  await pseudonymisePaymentsOf(tx, id, DELETED_ACCOUNT_EMAIL);
+  await deleteReviewsOf(tx, id);
+  // Recorded before the row goes: a self-deletion's entry then keeps its actor's e-mail, its id set null.
+  await recordAudit(tx, actor, {
+    action,
+    targetType: 'user',
+    targetId: target.id,
+    targetLabel: target.email,
+    details: { name: target.name, admin: target.isAdmin, teacher: target.isTeacher },
+  });
+  const deletedCount = await repo.deleteUser(tx, id);
+  return { deletedCount };
+}
+
+export async function getNotificationPreferences(db: Db, viewer: Viewer): Promise<NotificationPreferences> {
+  const prefs = await repo.findNotificationPreferences(db, viewer.id);
+  if (!prefs) throw notFound('User');
+  return prefs;
+}
+
+export async function setNotificationPreferences(
+  db: Db,
+  viewer: Viewer,
+  prefs: NotificationPreferences,
+  now: Date,
+): Promise<NotificationPreferences> {
+  const saved = await repo.updateNotificationPreferences(db, viewer.id, prefs, now);
+  if (!saved) throw notFound('User');
+  return saved;
+}
+
+export async function listOwnSessions(db: Db, viewer: Viewer, now: Date): Promise<SessionListItem[]> {
+  const rows = await repo.listSessionsOf(db, viewer.id, now);
+  return rows.map((row) => ({
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    ipAddress: row.ipAddress,
+    userAgent: row.userAgent,
+    current: row.id === viewer.sessionId,
+  }));
+}
+
+export async function endOwnSession(db: Db, viewer: Viewer, sessionId: string): Promise<{ deletedCount: number }> {
+  const deletedCount = await repo.deleteSessionOf(db, viewer.id, sessionId);
+  if (deletedCount === 0) throw notFound('Session');
+  return { deletedCount };
 }

@@ -1,0 +1,21 @@
+import type { NotificationPreferences } from '@skillhive/shared/users';
+import type { Db } from '../../db/client.ts';
+import { findNotificationPreferencesByEmail, findUserById } from './users.repository.ts';
+
+export type NotificationTopic = keyof NotificationPreferences;
+
+/**
+ * Whether the holder of an address wants an optional mail (accounts and e-mail issue §5); when
+ * nobody holds it any more (a deleted account), no mail. Modules that send optional mail ask here
+ * instead of reading the users table themselves.
+ */
+export async function wantsNotification(db: Db, email: string, topic: NotificationTopic): Promise<boolean> {
+  const prefs = await findNotificationPreferencesByEmail(db, email);
+  return prefs !== null && prefs[topic];
+}
+
+/** The address to write to about a user's own money (receipts, refunds); null once the account is gone. */
+export async function contactEmailOf(db: Db, userId: string): Promise<{ email: string; name: string } | null> {
+  const user = await findUserById(db, userId);
+  return user ? { email: user.email, name: user.name } : null;
+}
