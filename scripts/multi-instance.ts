@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { check, createHarness, freePort, readyOn, startBacking, startInstance } from './cluster.ts';
+import { startMailCatcher } from './mail-catcher.ts';
 
 /**
  * npm run test:multi (docs/OPERATIONS.md "Scale out"): two built SkillHive instances
@@ -26,7 +27,14 @@ const log = h.log;
 async function main() {
   const [port1, port2, lbPort] = await Promise.all([1, 2, 3].map(() => freePort()));
   const lbUrl = `http://127.0.0.1:${lbPort}`;
-  const backing = await startBacking(h, { pgAdminUrl: PG_ADMIN_URL, lbUrl, extraEnv: { METRICS_TOKEN } });
+  // Mail goes to a real SMTP server: a new account verifies its address from the mail before it pays.
+  const mail = await startMailCatcher();
+  h.onCleanUp(() => mail.close());
+  const backing = await startBacking(h, {
+    pgAdminUrl: PG_ADMIN_URL,
+    lbUrl,
+    extraEnv: { METRICS_TOKEN, SMTP_URL: mail.url, MAIL_WORKER_INTERVAL_MS: '200' },
+  });
 
   // The first instance loads the demo classes (images into the bucket); the second starts once it is up.
   startInstance(h, backing, 'app1', port1!, { SEED: 'true' });
@@ -95,6 +103,15 @@ async function main() {
     },
   });
   ok(signUp, 'sign-up');
+  // Whichever instance's worker sends it, the link works through the balancer.
+  const verifyLink = await mail.linkIn(email, 'Verify your e-mail address');
+  check(verifyLink.origin === lbUrl, `the verification link points at ${verifyLink.origin}, not the balancer`);
+  // fetch follows the redirect to the web app's page, which names any failure in its query.
+  const verified = await call('GET', verifyLink.pathname + verifyLink.search);
+  check(
+    verified.res.ok && new URL(verified.res.url).pathname === '/email-verified' && !verified.res.url.includes('error='),
+    `verification: ${verified.res.status} at ${verified.res.url}`,
+  );
   const signIn = await call('POST', '/api/auth/sign-in/email', { body: { email, password: PASSWORD } });
   ok(signIn, 'sign-in');
   const cookie = signIn.res.headers

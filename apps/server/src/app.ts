@@ -27,6 +27,7 @@ import type { PaymentGateway } from './modules/payments/gateway.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { createReconciler, type Reconciler } from './modules/payments/reconciler.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
+import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { classesRoutes } from './modules/classes/classes.routes.ts';
 import { teacherRequestsRoutes } from './modules/teacher-requests/teacher-requests.routes.ts';
 import { createImageCollector } from './modules/uploads/image-collector.ts';
@@ -230,6 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(usersRoutes, { db, now, passwordFailures: loginFailures });
   await app.register(auditRoutes, { db });
+  await app.register(statsRoutes, { db, now });
   await app.register(mailRoutes, { db, mailboxEnabled });
 
   // The outbox is sent only where there is somewhere to send it (accounts and e-mail issue §1).

@@ -483,3 +483,55 @@ describe('with a real SMTP server', () => {
     }
   });
 });
+
+describe('who may call the account endpoints', () => {
+  const endpoints = [
+    { method: 'GET', url: '/api/users/me/notifications' },
+    { method: 'PUT', url: '/api/users/me/notifications', payload: { teacherApplication: true, classReviews: false } },
+    { method: 'GET', url: '/api/users/me/sessions' },
+  ] as const;
+
+  it.each(['student', 'teacher', 'admin', 'admin-teacher'] as const)(
+    'a %s reads and changes only their own settings and devices',
+    async (role) => {
+      const me = await createUser(ctx, role);
+      const someoneElse = await createUser(ctx, 'student');
+      for (const endpoint of endpoints) {
+        const response = await ctx.app.inject({
+          method: endpoint.method,
+          url: endpoint.url,
+          headers: { ...me.headers, origin: ORIGIN },
+          ...('payload' in endpoint ? { payload: endpoint.payload } : {}),
+        });
+        expect(response.statusCode, `${endpoint.method} ${endpoint.url}`).toBe(200);
+      }
+      const theirs = await ctx.app.inject({ url: '/api/users/me/notifications', headers: someoneElse.headers });
+      expect(theirs.json()).toEqual({ teacherApplication: true, classReviews: true });
+      const mySessions = (await ctx.app.inject({ url: '/api/users/me/sessions', headers: me.headers })).json() as {
+        id: string;
+      }[];
+      const theirSessions = (
+        await ctx.app.inject({ url: '/api/users/me/sessions', headers: someoneElse.headers })
+      ).json() as { id: string }[];
+      expect(mySessions.some((s) => theirSessions.some((t) => t.id === s.id))).toBe(false);
+    },
+  );
+
+  it.each(endpoints)('anonymous $method $url is 401', async (endpoint) => {
+    const response = await ctx.app.inject({
+      method: endpoint.method,
+      url: endpoint.url,
+      headers: { origin: ORIGIN },
+      ...('payload' in endpoint ? { payload: endpoint.payload } : {}),
+    });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('a forged token is anonymous', async () => {
+    const response = await ctx.app.inject({
+      url: '/api/users/me/sessions',
+      headers: { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.forged' },
+    });
+    expect(response.statusCode).toBe(401);
+  });
+});

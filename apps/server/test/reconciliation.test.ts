@@ -50,13 +50,15 @@ beforeAll(async () => {
  * Students as the web app authenticates them: a Bearer token from the real token service
  * (spec §7 "secured calls send the stored token"). Their accounts are inserted directly — two
  * hundred password sign-ups would spend most of the run hashing passwords, which the auth
- * suite covers already.
+ * suite covers already (and verifying their addresses, which the accounts suite covers).
  */
 async function createStudents(n: number): Promise<Caller[]> {
   const accounts = Array.from({ length: n }, (_, i) => ({
     id: randomUUID(),
     name: `Student ${i + 1}`,
     email: uniqueEmail('shopper'),
+    // Paying needs a verified address; the accounts suite covers verifying one.
+    emailVerified: true,
   }));
   await ctx.db.insert(schema.users).values(accounts);
   // A token lives only as long as the session it names (decision 009): one session per student.

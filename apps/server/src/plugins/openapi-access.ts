@@ -189,6 +189,14 @@ export const OPERATIONS: Record<string, OperationContract> = {
   },
   'DELETE /api/users/{id}': { access: 'admin', who: 'admins only; not themself, not the last admin', errors: [409] },
 
+  'GET /api/teachers/me/stats': { access: 'teacher', who: 'teachers only, for their own classes' },
+  'GET /api/teachers/me/classes/{id}/roster': {
+    access: 'teacher',
+    who: "the class's own teacher only (404 for another teacher's class, whoever asks; 403 for non-teachers)",
+    list: true,
+  },
+  'GET /api/admin/stats': { access: 'admin' },
+
   'GET /api/audit': { access: 'admin', list: true },
   'GET /api/admin/mailbox': {
     access: 'admin',

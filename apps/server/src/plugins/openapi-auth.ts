@@ -301,7 +301,8 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'GET /api/auth/verify-email': {
-    contract: { access: 'public' },
+    // 401 for a bad token when no callbackURL was given; 403 for a callbackURL on another origin.
+    contract: { access: 'public', errors: [400, 401, 403] },
     operation: {
       operationId: 'verifyEmail',
       summary: 'The link in a verification mail: marks the address verified (public; the browser follows it)',
@@ -336,7 +337,8 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'GET /api/auth/reset-password/{token}': {
-    contract: { access: 'public' },
+    // 403 for a callbackURL on another origin.
+    contract: { access: 'public', errors: [400, 403] },
     operation: {
       operationId: 'resetPasswordCallback',
       summary: 'The link in a reset mail (public; the browser follows it)',

@@ -106,6 +106,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/teachers/me/classes/{id}/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who enrolled in one of the caller's classes, newest first: name, e-mail, paid or pending, dates and the price of the line, in decimal (`price`, as class prices are) and in integer cents (`priceCents`) (the class's teacher only)
+         * @description Who may call: the class's own teacher only (404 for another teacher's class, whoever asks; 403 for non-teachers).
+         *
+         *     404 for an unknown class and for another teacher's class (an admin's included).
+         */
+        get: operations["listMyClassRoster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/create-payment-intent": {
         parameters: {
             query?: never;
@@ -780,6 +802,46 @@ export interface paths {
          * @description Who may call: admins only.
          */
         get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/me/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's earnings: paid enrolments and revenue per class (archived ones included) and per month for the last 12 months (UTC), net of refunds; money in integer cents (`…Cents`) and in decimal (`total`, `revenue`) as class prices are (teachers only)
+         * @description Who may call: teachers only, for their own classes.
+         */
+        get: operations["getMyTeachingStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The platform: accounts by displayed role, classes by status, and revenue of paid enrolments in total and per month for the last 12 months (UTC), net of refunds; money in integer cents (`…Cents`) and in decimal (`total`, `revenue`) as class prices are (admins only)
+         * @description Who may call: admins only.
+         */
+        get: operations["getPlatformStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1643,6 +1705,97 @@ export interface operations {
             };
             /** @description unsupported_media_type: the body is not of a type this call reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listMyClassRoster: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enrollmentId: string;
+                        studentName: string;
+                        studentEmail: string;
+                        /** @enum {string} */
+                        status: "pending" | "paid";
+                        enrolledAt: string;
+                        paidAt: string | null;
+                        priceCents: number;
+                        price: number;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5523,6 +5676,181 @@ export interface operations {
             };
         };
     };
+    getMyTeachingStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totalCents: number;
+                        total: number;
+                        paidEnrollments: number;
+                        enrollments: number;
+                        students: number;
+                        classes: {
+                            classId: string;
+                            title: string;
+                            /** @enum {string} */
+                            status: "pending" | "accepted" | "rejected" | "archived";
+                            enrollments: number;
+                            paidEnrollments: number;
+                            revenueCents: number;
+                            revenue: number;
+                        }[];
+                        byMonth: {
+                            month: string;
+                            revenueCents: number;
+                            revenue: number;
+                            paidEnrollments: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPlatformStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users: {
+                            total: number;
+                            admins: number;
+                            teachers: number;
+                            students: number;
+                        };
+                        classes: {
+                            total: number;
+                            pending: number;
+                            accepted: number;
+                            rejected: number;
+                            archived: number;
+                        };
+                        totalCents: number;
+                        total: number;
+                        paidEnrollments: number;
+                        byMonth: {
+                            month: string;
+                            revenueCents: number;
+                            revenue: number;
+                            paidEnrollments: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listMailbox: {
         parameters: {
             query?: {
@@ -6642,6 +6970,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description internal_error: something unexpected; the requestId is in our logs */
             500: {
                 headers: {
@@ -6781,6 +7127,15 @@ export interface operations {
             };
             /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

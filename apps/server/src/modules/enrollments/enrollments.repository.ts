@@ -310,6 +310,48 @@ export async function listLinesOfPayments(
   return rows.flatMap((r) => (r.paymentId ? [{ ...r, paymentId: r.paymentId }] : []));
 }
 
+export type RosterRow = {
+  id: string;
+  /** The account's current name; null once the account is deleted. */
+  studentName: string | null;
+  studentEmail: string;
+  status: EnrollmentStatus;
+  priceCents: number;
+  createdAt: Date;
+  paidAt: Date | null;
+};
+
+/**
+ * One page of a class's enrolments, every status, newest first, with each student's current name
+ * (enrollments_class_idx finds the class's lines).
+ */
+export async function listRosterOfClass(
+  db: Db,
+  options: { classId: string; limit: number; offset: number },
+): Promise<{ rows: RosterRow[]; total: number }> {
+  const where = eq(enrollments.classId, options.classId);
+  const [rows, totals] = await Promise.all([
+    db
+      .select({
+        id: enrollments.id,
+        studentName: users.name,
+        studentEmail: enrollments.studentEmail,
+        status: enrollments.status,
+        priceCents: enrollments.priceCents,
+        createdAt: enrollments.createdAt,
+        paidAt: enrollments.paidAt,
+      })
+      .from(enrollments)
+      .leftJoin(users, eq(users.id, enrollments.studentId))
+      .where(where)
+      .orderBy(desc(enrollments.createdAt), desc(enrollments.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db.select({ n: count() }).from(enrollments).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
 /**
  * A deleted account's enrolments (security issue §10): pending ones are removed with their class
  * counters; paid ones stay, cut from the person (the foreign key sets student_id null when the

@@ -3,13 +3,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DeletedCountResponse, EmailParam, IdParam, TOTAL_COUNT_HEADER } from '@skillhive/shared/common';
 import {
+  ClassRosterEntry,
+  ClassRosterQuery,
   CreateEnrollmentBody,
   CreateEnrollmentResponse,
   Enrollment,
   EnrollmentListQuery,
 } from '@skillhive/shared/enrollments';
 import type { Db } from '../../db/client.ts';
-import { requireSelfOrAdmin, requireViewer } from '../../lib/authorize.ts';
+import { requireSelfOrAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
 import * as enrollments from './enrollments.service.ts';
 
@@ -55,6 +57,28 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
     async (request, reply) => {
       await requireSelfOrAdmin(request, request.params.email);
       const { items, total } = await enrollments.listEnrollmentsOf(db, storage, request.params.email, request.query);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return items;
+    },
+  );
+
+  typed.get(
+    '/api/teachers/me/classes/:id/roster',
+    {
+      schema: {
+        tags: ['enrollments'],
+        operationId: 'listMyClassRoster',
+        summary:
+          "Who enrolled in one of the caller's classes, newest first: name, e-mail, paid or pending, dates and the price of the line, in decimal (`price`, as class prices are) and in integer cents (`priceCents`) (the class's teacher only)",
+        description: "404 for an unknown class and for another teacher's class (an admin's included).",
+        params: IdParam,
+        querystring: ClassRosterQuery,
+        response: { 200: z.array(ClassRosterEntry) },
+      },
+    },
+    async (request, reply) => {
+      const teacher = await requireTeacher(request);
+      const { items, total } = await enrollments.listRosterOfClass(db, teacher, request.params.id, request.query);
       reply.header(TOTAL_COUNT_HEADER, String(total));
       return items;
     },

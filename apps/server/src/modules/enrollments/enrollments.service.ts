@@ -1,5 +1,11 @@
 import { centsToDecimal } from '@skillhive/shared/money';
-import { ENROLLMENT_MESSAGES, type CreateEnrollmentResponse, type Enrollment } from '@skillhive/shared/enrollments';
+import {
+  DELETED_STUDENT_NAME,
+  ENROLLMENT_MESSAGES,
+  type ClassRosterEntry,
+  type CreateEnrollmentResponse,
+  type Enrollment,
+} from '@skillhive/shared/enrollments';
 import type { EnrollmentStatus } from '@skillhive/shared/constants';
 import type { Db } from '../../db/client.ts';
 import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
@@ -89,6 +95,38 @@ export async function listEnrollmentsOf(
     offset: (query.page - 1) * query.limit,
   });
   return { items: rows.map((row) => toEnrollment(row, storage)), total };
+}
+
+/**
+ * Who enrolled in one of the teacher's classes (issue 18 §6), newest first, paid and pending. A
+ * class of someone else is a 404 like an unknown one: the roster never confirms another teacher's
+ * class exists. Admins read a class's figures through GET /api/classes/:id/stats instead.
+ */
+export async function listRosterOfClass(
+  db: Db,
+  teacher: Viewer,
+  classId: string,
+  query: { page: number; limit: number },
+): Promise<{ items: ClassRosterEntry[]; total: number }> {
+  if (!isUuid(classId)) throw notFound('Class');
+  const cls = await repo.findClassForEnrollment(db, classId);
+  if (!cls || cls.teacherId !== teacher.id) throw notFound('Class');
+  const { rows, total } = await repo.listRosterOfClass(db, {
+    classId,
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+  });
+  const items = rows.map((row) => ({
+    enrollmentId: row.id,
+    studentName: row.studentName ?? DELETED_STUDENT_NAME,
+    studentEmail: row.studentEmail,
+    status: row.status,
+    enrolledAt: row.createdAt.toISOString(),
+    paidAt: row.paidAt ? row.paidAt.toISOString() : null,
+    priceCents: row.priceCents,
+    price: centsToDecimal(row.priceCents),
+  }));
+  return { items, total };
 }
 
 /** Removes a pending enrolment from its student's cart (DESIGN §4: pending → removed by its student). */

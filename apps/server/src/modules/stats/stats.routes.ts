@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AdminStats, TeacherStats } from '@skillhive/shared/stats';
+import type { Db } from '../../db/client.ts';
+import { requireAdmin, requireTeacher } from '../../lib/authorize.ts';
+import * as stats from './stats.service.ts';
+
+/** Earnings and revenue computed by the database (issue 18 §6): the teacher and admin homes read these. */
+export async function statsRoutes(app: FastifyInstance, opts: { db: Db; now: () => Date }) {
+  const { db, now } = opts;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.get(
+    '/api/teachers/me/stats',
+    {
+      schema: {
+        tags: ['stats'],
+        operationId: 'getMyTeachingStats',
+        summary:
+          "The caller's earnings: paid enrolments and revenue per class (archived ones included) and per month for the last 12 months (UTC), net of refunds; money in integer cents (`…Cents`) and in decimal (`total`, `revenue`) as class prices are (teachers only)",
+        response: { 200: TeacherStats },
+      },
+    },
+    async (request) => {
+      const teacher = await requireTeacher(request);
+      return stats.getTeacherStats(db, teacher, now());
+    },
+  );
+
+  typed.get(
+    '/api/admin/stats',
+    {
+      schema: {
+        tags: ['stats'],
+        operationId: 'getPlatformStats',
+        summary:
+          'The platform: accounts by displayed role, classes by status, and revenue of paid enrolments in total and per month for the last 12 months (UTC), net of refunds; money in integer cents (`…Cents`) and in decimal (`total`, `revenue`) as class prices are (admins only)',
+        response: { 200: AdminStats },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      return stats.getAdminStats(db, now());
+    },
+  );
+}

@@ -1,0 +1,430 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { DELETED_STUDENT_NAME } from '@skillhive/shared/enrollments';
+import { STATS_MONTHS, type AdminStats, type TeacherStats } from '@skillhive/shared/stats';
+import type { ClassRosterEntry } from '@skillhive/shared/enrollments';
+import { createTestApp, rawRows, type TestContext } from './harness.ts';
+import {
+  CARDS,
+  FAST_SIGNUP_ENV,
+  buy,
+  card,
+  confirm,
+  createCaller,
+  createClass,
+  createIntentOk,
+  enrolOk,
+  recordPayment,
+  type Caller,
+  type TestClass,
+} from './commerce-fixtures.ts';
+
+/**
+ * Earnings and revenue from the server (issue 18 §6): GET /api/teachers/me/stats,
+ * GET /api/admin/stats and GET /api/teachers/me/classes/:id/roster. Who may call them, what bad
+ * input gets, and a reconciliation: students buy random carts through the API, classes are
+ * archived, an account is deleted, and the answers equal sums the test writes in its own SQL.
+ */
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp(FAST_SIGNUP_ENV);
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+type Inject = TestContext['app']['inject'];
+type Response = Awaited<ReturnType<Inject>>;
+
+const get = (caller: Pick<Caller, 'headers'> | null, url: string): Promise<Response> =>
+  ctx.app.inject({ method: 'GET', url, headers: caller?.headers ?? {} });
+const rosterUrl = (classId: string, query = '') => `/api/teachers/me/classes/${classId}/roster${query}`;
+
+function rows<T = Record<string, unknown>>(query: Parameters<typeof rawRows>[1]): Promise<T[]> {
+  return rawRows<T>(ctx.db, query);
+}
+
+/** mulberry32: a small seeded PRNG, so a failing run can be replayed with STATS_SEED. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('permission matrix (every new endpoint × anonymous, student, its teacher, another teacher, admin, admin who teaches)', () => {
+  type Role = 'anonymous' | 'student' | 'owner' | 'otherTeacher' | 'admin' | 'adminTeacher';
+  const cast = {} as Record<Exclude<Role, 'anonymous'>, Caller>;
+  let owned: TestClass;
+  const callerOf = (role: Role) => (role === 'anonymous' ? null : cast[role]);
+
+  beforeAll(async () => {
+    cast.student = await createCaller(ctx, 'student');
+    cast.owner = await createCaller(ctx, 'teacher');
+    cast.otherTeacher = await createCaller(ctx, 'teacher');
+    cast.admin = await createCaller(ctx, 'admin');
+    cast.adminTeacher = await createCaller(ctx, 'admin-teacher');
+    owned = await createClass(ctx, cast.owner, { priceCents: 4250 });
+    await buy(ctx, cast.student, [owned.id]);
+  });
+
+  // Decision: /api/teachers/me/* answers for the caller's own teaching only. An admin is no
+  // teacher of someone else's class: without the teacher flag 403, with it 404 like any teacher.
+  const endpoints: { name: string; url: () => string; expected: Record<Role, number> }[] = [
+    {
+      name: 'GET /api/teachers/me/stats',
+      url: () => '/api/teachers/me/stats',
+      expected: { anonymous: 401, student: 403, owner: 200, otherTeacher: 200, admin: 403, adminTeacher: 200 },
+    },
+    {
+      name: 'GET /api/admin/stats',
+      url: () => '/api/admin/stats',
+      expected: { anonymous: 401, student: 403, owner: 403, otherTeacher: 403, admin: 200, adminTeacher: 200 },
+    },
+    {
+      name: 'GET /api/teachers/me/classes/:id/roster',
+      url: () => rosterUrl(owned.id),
+      expected: { anonymous: 401, student: 403, owner: 200, otherTeacher: 404, admin: 403, adminTeacher: 404 },
+    },
+  ];
+  const cells = endpoints.flatMap((e) =>
+    (Object.keys(e.expected) as Role[]).map((role) => ({ ...e, role, status: e.expected[role] })),
+  );
+  const CODES: Record<number, string> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' };
+
+  it.each(cells)('$name as $role → $status', async ({ url, role, status }) => {
+    const res = await get(callerOf(role), url());
+    expect(res.statusCode).toBe(status);
+    if (status >= 400) expect(res.json().error.code).toBe(CODES[status]);
+  });
+
+  it("shows a teacher only their own classes' figures", async () => {
+    const mine = (await get(cast.owner, '/api/teachers/me/stats')).json() as TeacherStats;
+    expect(mine).toMatchObject({ totalCents: 4250, total: 42.5, paidEnrollments: 1, enrollments: 1, students: 1 });
+    expect(mine.classes).toEqual([
+      {
+        classId: owned.id,
+        title: owned.title,
+        status: 'accepted',
+        enrollments: 1,
+        paidEnrollments: 1,
+        revenueCents: 4250,
+        revenue: 42.5,
+      },
+    ]);
+    const other = (await get(cast.otherTeacher, '/api/teachers/me/stats')).json() as TeacherStats;
+    expect(other).toMatchObject({ totalCents: 0, total: 0, paidEnrollments: 0, enrollments: 0, students: 0, classes: [] });
+    expect(other.byMonth).toHaveLength(STATS_MONTHS);
+    expect(other.byMonth.every((m) => m.revenueCents === 0 && m.paidEnrollments === 0)).toBe(true);
+  });
+
+  it('answers a roster with the X-Total-Count of the list', async () => {
+    const res = await get(cast.owner, rosterUrl(owned.id));
+    expect(res.headers['x-total-count']).toBe('1');
+    const [entry] = res.json() as ClassRosterEntry[];
+    expect(entry).toMatchObject({
+      studentName: cast.student.name,
+      studentEmail: cast.student.email,
+      status: 'paid',
+      priceCents: 4250,
+      price: 42.5,
+    });
+    expect(Date.parse(entry!.paidAt!)).toBeGreaterThanOrEqual(Date.parse(entry!.enrolledAt));
+  });
+});
+
+describe('bad input', () => {
+  let teacher: Caller;
+  let cls: TestClass;
+  beforeAll(async () => {
+    teacher = await createCaller(ctx, 'teacher');
+    cls = await createClass(ctx, teacher);
+  });
+
+  it('answers 404 for a roster of an unknown class or an id that is not one, 400 for an id too long', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'abc', '1%20or%201=1', 'x'.repeat(64)]) {
+      const res = await get(teacher, rosterUrl(id));
+      expect(res.statusCode, id).toBe(404);
+      expect(res.json().error.code).toBe('not_found');
+    }
+    expect((await get(teacher, rosterUrl('x'.repeat(65)))).statusCode).toBe(400);
+  });
+
+  it('answers 400 with the field for bad paging', async () => {
+    for (const [query, field] of [
+      ['?page=0', 'page'],
+      ['?page=-1', 'page'],
+      ['?page=abc', 'page'],
+      ['?page=1.5', 'page'],
+      ['?limit=0', 'limit'],
+      ['?limit=101', 'limit'],
+      ['?limit=ten', 'limit'],
+    ] as const) {
+      const res = await get(teacher, rosterUrl(cls.id, query));
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().error.code).toBe('validation_error');
+      expect(Object.keys(res.json().error.fields ?? {}), query).toContain(field);
+    }
+  });
+
+  it('pages a roster newest first, beyond the last page empty with the total kept', async () => {
+    const students = [await createCaller(ctx, 'student'), await createCaller(ctx, 'student')];
+    await buy(ctx, students[0]!, [cls.id]);
+    await enrolOk(ctx, students[1]!, cls.id);
+    const first = await get(teacher, rosterUrl(cls.id, '?limit=1'));
+    expect(first.headers['x-total-count']).toBe('2');
+    expect((first.json() as ClassRosterEntry[]).map((e) => [e.studentEmail, e.status, e.paidAt])).toEqual([
+      [students[1]!.email, 'pending', null],
+    ]);
+    const second = await get(teacher, rosterUrl(cls.id, '?limit=1&page=2'));
+    expect((second.json() as ClassRosterEntry[]).map((e) => [e.studentEmail, e.status])).toEqual([
+      [students[0]!.email, 'paid'],
+    ]);
+    const beyond = await get(teacher, rosterUrl(cls.id, '?limit=1&page=3'));
+    expect(beyond.json()).toEqual([]);
+    expect(beyond.headers['x-total-count']).toBe('2');
+  });
+
+  it('ignores a query string on the stats', async () => {
+    expect((await get(teacher, '/api/teachers/me/stats?teacherId=someone-else')).statusCode).toBe(200);
+  });
+});
+
+/**
+ * The acceptance check of issue 18 §6: the teacher and admin stats equal an independent SQL sum.
+ * STATS_STUDENTS tunes the size (default 30), STATS_SEED replays a run.
+ */
+const STUDENTS = Number(process.env.STATS_STUDENTS ?? 30);
+const SEED = Number(process.env.STATS_SEED ?? Date.now() % 1_000_000);
+
+describe(`reconciliation of the stats (${STUDENTS} students, seed ${SEED})`, () => {
+  it('equals the sums of the paid lines, per teacher, per class and per month, and the payments', { timeout: 180_000 }, async () => {
+    const random = prng(SEED);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+    const admin = await createCaller(ctx, 'admin');
+    const teachers: Caller[] = [];
+    for (let i = 0; i < 3; i++) teachers.push(await createCaller(ctx, i === 2 ? 'admin-teacher' : 'teacher'));
+    const classes: TestClass[] = [];
+    for (let i = 0; i < 12; i++) {
+      // Odd cents on purpose: 0.50 to 250.00.
+      classes.push(await createClass(ctx, teachers[i % 3]!, { priceCents: 50 + Math.floor(random() * 24_951) }));
+    }
+    const teacherOf = new Map(classes.map((c) => [c.id, c.teacherId]));
+
+    // What the scripts paid, per class, and who paid whom.
+    const paidCents = new Map<string, number>();
+    const paidLines = new Map<string, number>();
+    const payersOf = new Map<string, Set<string>>();
+    const addPaid = (student: Caller, classIds: string[]) => {
+      for (const id of classIds) {
+        const cls = classes.find((c) => c.id === id)!;
+        paidCents.set(id, (paidCents.get(id) ?? 0) + cls.priceCents);
+        paidLines.set(id, (paidLines.get(id) ?? 0) + 1);
+        const teacherId = teacherOf.get(id)!;
+        payersOf.set(teacherId, (payersOf.get(teacherId) ?? new Set()).add(student.id));
+      }
+    };
+
+    const buyers: Caller[] = [];
+    for (let i = 0; i < STUDENTS; i++) {
+      const student = await createCaller(ctx, 'student');
+      const behaviour = random();
+      const cart = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(classes).id))];
+      if (behaviour < 0.15) {
+        // Leaves the cart unpaid.
+        for (const id of cart) await enrolOk(ctx, student, id);
+      } else if (behaviour < 0.25) {
+        // Declined, and gives up.
+        for (const id of cart) await enrolOk(ctx, student, id);
+        const intent = await createIntentOk(ctx, student);
+        expect((await confirm(ctx, student, intent.clientSecret, card(CARDS.declined))).statusCode).toBe(402);
+      } else {
+        await buy(ctx, student, cart);
+        addPaid(student, cart);
+        buyers.push(student);
+        // Some come back for a second cart of classes they do not have yet.
+        if (random() < 0.3) {
+          const more = classes.map((c) => c.id).filter((id) => !cart.includes(id));
+          const second = [pick(more)];
+          await buy(ctx, student, second);
+          addPaid(student, second);
+        }
+      }
+    }
+
+    // A charge that cannot be recorded (a line removed after paying) is refunded whole: it earns nothing.
+    const refunded = await createCaller(ctx, 'student');
+    const [keep, drop] = [classes[0]!, classes[1]!];
+    const lines = [await enrolOk(ctx, refunded, keep.id), await enrolOk(ctx, refunded, drop.id)];
+    const intent = await createIntentOk(ctx, refunded);
+    const charged = await confirm(ctx, refunded, intent.clientSecret);
+    expect(charged.statusCode).toBe(200);
+    await ctx.app.inject({ method: 'DELETE', url: `/api/enrolled/${lines[1]}`, headers: refunded.headers });
+    const recorded = await recordPayment(ctx, refunded, {
+      transactionId: charged.json().transactionId,
+      cartIds: intent.cartIds,
+    });
+    expect(recorded.statusCode).toBe(409);
+    const [refund] = await rows<{ status: string }>(
+      sql`select status from payment_intents where client_secret = ${intent.clientSecret}`,
+    );
+    expect(['refund_pending', 'refunded']).toContain(refund!.status);
+
+    // Classes with paid students are archived by their teachers; one nobody paid for is deleted.
+    const paidClassIds = classes.filter((c) => (paidLines.get(c.id) ?? 0) > 0);
+    const archived = paidClassIds.slice(0, 3);
+    for (const cls of archived) {
+      const teacher = teachers.find((t) => t.id === cls.teacherId)!;
+      const res = await ctx.app.inject({ method: 'DELETE', url: `/api/classes/${cls.id}`, headers: teacher.headers });
+      expect(res.statusCode).toBe(200);
+    }
+    const unsold = await createClass(ctx, teachers[0]!, { priceCents: 999 });
+    expect(
+      (await ctx.app.inject({ method: 'DELETE', url: `/api/classes/${unsold.id}`, headers: teachers[0]!.headers }))
+        .statusCode,
+    ).toBe(200);
+    const statuses = await rows<{ id: string; status: string }>(
+      sql`select id, status::text from classes where id in ${sql.raw(`(${archived.map((c) => `'${c.id}'`).join(',')})`)}`,
+    );
+    expect(statuses.every((s) => s.status === 'archived')).toBe(true);
+
+    // A buyer deletes nothing, an admin deletes the buyer: the paid lines stay, nobody's.
+    const gone = buyers[0]!;
+    const deleted = await ctx.app.inject({ method: 'DELETE', url: `/api/users/${gone.id}`, headers: admin.headers });
+    expect(deleted.statusCode).toBe(200);
+    for (const set of payersOf.values()) set.delete(gone.id);
+    const orphaned = await rows<{ n: string }>(
+      sql`select count(*) as n from enrollments where student_id is null and status = 'paid'`,
+    );
+    expect(Number(orphaned[0]!.n)).toBeGreaterThan(0);
+
+    // Spread the payments over the past: some a few months back, a few more than a year ago.
+    const paid = await rows<{ id: string }>(sql`select id from enrollments where status = 'paid' order by id`);
+    for (const line of paid) {
+      const r = random();
+      const monthsBack = r < 0.5 ? 0 : r < 0.9 ? 1 + Math.floor(random() * 11) : 12 + Math.floor(random() * 6);
+      if (monthsBack === 0) continue;
+      await ctx.db.execute(sql`
+        update enrollments set paid_at = paid_at - make_interval(months => ${monthsBack}),
+          created_at = created_at - make_interval(months => ${monthsBack})
+        where id = ${line.id}`);
+    }
+
+    // --- Each teacher's answer against the test's own SQL and the scripts' bookkeeping -------------
+    let teacherTotal = 0;
+    for (const teacher of teachers) {
+      const res = await get(teacher, '/api/teachers/me/stats');
+      expect(res.statusCode).toBe(200);
+      const stats = res.json() as TeacherStats;
+
+      const perClass = await rows<{ id: string; status: string; lines: string; paid: string; cents: string }>(sql`
+        select c.id, c.status::text as status,
+          (select count(*) from enrollments e where e.class_id = c.id) as lines,
+          (select count(*) from enrollments e where e.class_id = c.id and e.status = 'paid') as paid,
+          (select coalesce(sum(e.price_cents), 0) from enrollments e where e.class_id = c.id and e.status = 'paid') as cents
+        from classes c where c.teacher_id = ${teacher.id}`);
+      expect(
+        stats.classes.map((c) => [c.classId, c.status, c.enrollments, c.paidEnrollments, c.revenueCents]).sort(),
+      ).toEqual(perClass.map((c) => [c.id, c.status, Number(c.lines), Number(c.paid), Number(c.cents)]).sort());
+      for (const c of stats.classes) {
+        expect(c.revenueCents, c.title).toBe(paidCents.get(c.classId) ?? 0);
+        expect(c.paidEnrollments, c.title).toBe(paidLines.get(c.classId) ?? 0);
+        expect(c.revenue).toBe(c.revenueCents / 100);
+      }
+
+      const [sum] = await rows<{ cents: string; lines: string; students: string; all_lines: string }>(sql`
+        select coalesce(sum(e.price_cents) filter (where e.status = 'paid'), 0) as cents,
+          count(*) filter (where e.status = 'paid') as lines,
+          count(distinct e.student_id) filter (where e.status = 'paid') as students,
+          count(*) as all_lines
+        from classes c join enrollments e on e.class_id = c.id where c.teacher_id = ${teacher.id}`);
+      expect(stats.totalCents).toBe(Number(sum!.cents));
+      expect(stats.total).toBe(Number(sum!.cents) / 100);
+      expect(stats.paidEnrollments).toBe(Number(sum!.lines));
+      expect(stats.enrollments).toBe(Number(sum!.all_lines));
+      expect(stats.students).toBe(Number(sum!.students));
+      expect(stats.students).toBe(payersOf.get(teacher.id)?.size ?? 0);
+      expect(stats.totalCents).toBe(stats.classes.reduce((a, c) => a + c.revenueCents, 0));
+      teacherTotal += stats.totalCents;
+
+      const months = await rows<{ month: string; cents: string; lines: string }>(sql`
+        select to_char(e.paid_at at time zone 'UTC', 'YYYY-MM') as month,
+          sum(e.price_cents) as cents, count(*) as lines
+        from enrollments e join classes c on c.id = e.class_id
+        where c.teacher_id = ${teacher.id} and e.status = 'paid' group by 1`);
+      expectMonths(stats.byMonth, months);
+    }
+
+    // --- The admin's answer ---------------------------------------------------------------------
+    const res = await get(admin, '/api/admin/stats');
+    expect(res.statusCode).toBe(200);
+    const stats = res.json() as AdminStats;
+    const [books] = await rows<{ payments: string; lines: string; cents: string }>(sql`
+      select (select coalesce(sum(amount_cents), 0) from payments where status = 'succeeded') as payments,
+        (select count(*) from enrollments where status = 'paid') as lines,
+        (select coalesce(sum(price_cents), 0) from enrollments where status = 'paid') as cents`);
+    const scripted = [...paidCents.values()].reduce((a, b) => a + b, 0);
+    // The matrix and bad-input suites above bought too; the totals cover the whole platform.
+    expect(stats.totalCents).toBe(Number(books!.cents));
+    expect(stats.totalCents).toBe(Number(books!.payments));
+    expect(stats.total).toBe(Number(books!.cents) / 100);
+    expect(stats.paidEnrollments).toBe(Number(books!.lines));
+    expect(teacherTotal).toBe(scripted);
+    expect(stats.totalCents).toBeGreaterThanOrEqual(scripted);
+
+    const roles = await rows<{ role: string; n: string }>(sql`
+      select case when is_admin then 'admin' when is_teacher then 'teacher' else 'student' end as role,
+        count(*) as n
+      from users group by 1`);
+    const byRole = Object.fromEntries(roles.map((r) => [r.role, Number(r.n)]));
+    expect(stats.users).toEqual({
+      total: roles.reduce((a, r) => a + Number(r.n), 0),
+      admins: byRole.admin ?? 0,
+      teachers: byRole.teacher ?? 0,
+      students: byRole.student ?? 0,
+    });
+    const classStatuses = await rows<{ status: string; n: string }>(
+      sql`select status::text as status, count(*) as n from classes group by 1`,
+    );
+    const byStatus = Object.fromEntries(classStatuses.map((r) => [r.status, Number(r.n)]));
+    expect(stats.classes).toEqual({
+      total: classStatuses.reduce((a, r) => a + Number(r.n), 0),
+      pending: byStatus.pending ?? 0,
+      accepted: byStatus.accepted ?? 0,
+      rejected: byStatus.rejected ?? 0,
+      archived: byStatus.archived ?? 0,
+    });
+    expect(stats.classes.archived).toBeGreaterThanOrEqual(archived.length);
+
+    const months = await rows<{ month: string; cents: string; lines: string }>(sql`
+      select to_char(paid_at at time zone 'UTC', 'YYYY-MM') as month, sum(price_cents) as cents, count(*) as lines
+      from enrollments where status = 'paid' group by 1`);
+    expectMonths(stats.byMonth, months);
+  });
+});
+
+/**
+ * byMonth is the last STATS_MONTHS calendar months (UTC), oldest first, ending with this one, and
+ * each equals the SQL sum of its month; older months are in the totals only.
+ */
+function expectMonths(
+  byMonth: { month: string; revenueCents: number; revenue: number; paidEnrollments: number }[],
+  sums: { month: string; cents: string; lines: string }[],
+): void {
+  const now = new Date();
+  const expected = Array.from({ length: STATS_MONTHS }, (_, i) =>
+    new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (STATS_MONTHS - 1) + i, 1)).toISOString().slice(0, 7),
+  );
+  expect(byMonth.map((m) => m.month)).toEqual(expected);
+  const sumOf = new Map(sums.map((s) => [s.month, s]));
+  for (const m of byMonth) {
+    expect(m.revenueCents, m.month).toBe(Number(sumOf.get(m.month)?.cents ?? 0));
+    expect(m.paidEnrollments, m.month).toBe(Number(sumOf.get(m.month)?.lines ?? 0));
+    expect(m.revenue).toBe(m.revenueCents / 100);
+  }
+}
