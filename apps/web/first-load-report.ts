@@ -11,6 +11,9 @@ const PUBLIC_ROUTES: Record<string, string> = {
   '/login': 'src/app/routes/login.tsx',
   '/signup': 'src/app/routes/signup.tsx',
   '/teach': 'src/app/routes/teach.tsx',
+  '/forgot-password': 'src/app/routes/forgot-password.tsx',
+  '/reset-password': 'src/app/routes/reset-password.tsx',
+  '/email-verified': 'src/app/routes/email-verified.tsx',
 };
 
 interface ChunkInfo {

@@ -2,7 +2,19 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { logIn, DEMO } from '../fixtures/app.ts';
 
-const PUBLIC_PAGES = ['/', '/signup', '/login', '/teach', '/allClassAllowed', '/no-such-page'];
+const PUBLIC_PAGES = [
+  '/',
+  '/signup',
+  '/login',
+  '/teach',
+  '/allClassAllowed',
+  '/forgot-password',
+  '/reset-password?token=abc',
+  '/reset-password?error=INVALID_TOKEN',
+  '/email-verified',
+  '/email-verified?error=TOKEN_EXPIRED',
+  '/no-such-page',
+];
 
 async function expectNoViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();

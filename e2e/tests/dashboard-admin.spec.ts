@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO, DEMO_PASSWORD, logIn, newUser } from '../fixtures/app.ts';
 import { apiSession, createClassVia, dashboardMenu, expectLoaded } from '../fixtures/dashboard.ts';
+import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
 
 function row(page: Page, text: string) {
   return page.getByRole('row').filter({ hasText: text });
@@ -25,6 +26,8 @@ test.describe('admin dashboard journey', () => {
       [rejectMe!, 'Spreadsheet magic'],
     ] as const) {
       const api = await apiSession(base, user.email, user.password, user);
+      // Applying needs a verified address (issue 19 §2): follow the link from the mail.
+      await verifyEmailViaMailbox(base, user.email);
       const applied = await api.post('/api/teachers/teacher-requests', {
         data: { experience: 'mid-level', title, category: 'data-science' },
       });

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { newUser, signUp } from '../fixtures/app.ts';
 import { dashboardMenu, expectLoaded } from '../fixtures/dashboard.ts';
+import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
 
 /** Opens a class from /allClassAllowed (the n-th Enroll Now) and returns its title. */
 async function openClassFromCatalogue(page: Page, index: number): Promise<string> {
@@ -23,10 +24,15 @@ async function fillCard(page: Page, number: string) {
 }
 
 test.describe('student dashboard journey', () => {
-  test('home, class details, cart, 3-D Secure payment, enrolled classes, review and profile', async ({ page }) => {
+  test('home, class details, cart, 3-D Secure payment, enrolled classes, review and profile', async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(120_000);
     const student = newUser('student');
     await signUp(page, student);
+    // Paying needs a verified address (issue 19 §2): follow the link from the mail.
+    await verifyEmailViaMailbox(baseURL!, student.email);
 
     // studentHome: the greeting with the display name; nothing enrolled yet.
     await page.goto('/dashboard');

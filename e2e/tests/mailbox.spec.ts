@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { DEMO, DEMO_PASSWORD, logIn, newUser } from '../fixtures/app.ts';
 import { apiSession, dashboardMenu, expectLoaded } from '../fixtures/dashboard.ts';
+import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
 
 /**
  * Accounts and e-mail issue §1: with no SMTP server (the embedded default) mail waits in the
@@ -13,6 +14,8 @@ test('an admin decides an application and reads the applicant’s e-mail in the 
 }) => {
   const applicant = newUser('mail');
   const api = await apiSession(baseURL!, applicant.email, applicant.password, applicant);
+  // Applying needs a verified address (issue 19 §2): follow the link from the mail.
+  await verifyEmailViaMailbox(baseURL!, applicant.email);
   const applied = await api.post('/api/teachers/teacher-requests', {
     data: { experience: 'beginner', title: 'Mail reader', category: 'graphic-design' },
   });

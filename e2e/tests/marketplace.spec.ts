@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { DEMO, fillLogin, logIn, logOut, accountButton, accessToken, newUser, signUp } from '../fixtures/app.ts';
 import { dashboardMenu, expectLoaded, makePng } from '../fixtures/dashboard.ts';
+import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
 
 async function newPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext();
@@ -26,6 +27,7 @@ async function paymentCount(page: Page, email: string): Promise<number> {
 test.describe('the marketplace story', () => {
   test('apply to teach → approved → add a class → class approved → a student pays, is Paid, and reviews it', async ({
     browser,
+    baseURL,
   }) => {
     test.setTimeout(180_000);
     const stamp = Date.now().toString(36);
@@ -36,6 +38,8 @@ test.describe('the marketplace story', () => {
     const teacherUser = newUser('teacher');
     const teacher = await newPage(browser);
     await signUp(teacher, teacherUser);
+    // Applying to teach and paying need a verified address (issue 19 §2): follow the mail's link.
+    await verifyEmailViaMailbox(baseURL!, teacherUser.email);
     await teacher.goto('/teach');
     await teacher.getByLabel('Title').fill('Illustration for beginners');
     await teacher.getByLabel('Experience').selectOption('experienced');
@@ -86,6 +90,7 @@ test.describe('the marketplace story', () => {
     const studentUser = newUser('buyer');
     const student = await newPage(browser);
     await signUp(student, studentUser);
+    await verifyEmailViaMailbox(baseURL!, studentUser.email);
     await student.goto('/allClassAllowed');
     await student.getByLabel('Search classes').fill(classTitle);
     await student.keyboard.press('Enter');

@@ -1,5 +1,6 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
 import { DEMO, DEMO_PASSWORD, accessToken, newUser, signUp } from '../fixtures/app.ts';
+import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
 
 /**
  * Money only for live classes (decision 010): a class deleted by its teacher or an admin while it
@@ -48,6 +49,8 @@ test('a class deleted while it is in the cart is marked unavailable, excluded fr
   // The student puts both classes in the cart.
   const student = newUser('cart');
   await signUp(page, student);
+  // Paying needs a verified address (issue 19 §2): follow the link from the mail.
+  await verifyEmailViaMailbox(baseURL!, student.email);
   const token = await accessToken(page);
   const studentHeaders = { authorization: `Bearer ${token}` };
   for (const cls of [gone!, kept!]) {
@@ -55,7 +58,9 @@ test('a class deleted while it is in the cart is marked unavailable, excluded fr
   }
 
   // Someone else has paid for `gone`, so deleting it archives it (DESIGN §4); an admin deletes it.
-  const buyer = await apiUser(baseURL!, newUser('buyer'), true);
+  const buyerUser = newUser('buyer');
+  const buyer = await apiUser(baseURL!, buyerUser, true);
+  await verifyEmailViaMailbox(baseURL!, buyerUser.email);
   await ok(await buyer.api.post('/api/enrolled', { headers: buyer.headers, data: { enrollId: gone!._id } }));
   const intent = await ok(await buyer.api.post('/api/create-payment-intent', { headers: buyer.headers, data: {} }));
   await ok(

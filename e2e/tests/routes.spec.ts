@@ -1,5 +1,17 @@
 import { expect, test } from '@playwright/test';
 
+/** Every public route (apps/web/first-load-report.ts names the same). */
+const PUBLIC_ROUTES = [
+  '/',
+  '/allClassAllowed',
+  '/login',
+  '/signup',
+  '/teach',
+  '/forgot-password',
+  '/reset-password',
+  '/email-verified',
+];
+
 test.describe('routing', () => {
   test('an unknown route shows a not-found page with a way home', async ({ page }) => {
     await page.goto('/this/does/not/exist');
@@ -13,7 +25,7 @@ test.describe('routing', () => {
     page.on('response', (response) => {
       if (response.request().resourceType() === 'script') scripts.push(new URL(response.url()).pathname);
     });
-    for (const path of ['/', '/allClassAllowed', '/teach', '/login', '/signup']) {
+    for (const path of PUBLIC_ROUTES) {
       await page.goto(path);
       await page.waitForLoadState('networkidle');
     }
@@ -21,7 +33,7 @@ test.describe('routing', () => {
   });
 
   // DESIGN §6 (decision 005): every public route's first load stays within 150 KB of gzip.
-  for (const path of ['/', '/allClassAllowed', '/login', '/signup', '/teach']) {
+  for (const path of PUBLIC_ROUTES) {
     test(`${path} loads at most 150 KB of JavaScript (gzip)`, async ({ page }) => {
       // The budget is stated for gzip; ask for gzip rather than Brotli.
       await page.setExtraHTTPHeaders({ 'Accept-Encoding': 'gzip' });
@@ -44,7 +56,7 @@ test.describe('routing', () => {
 
   // The server names each public route's chunks in its index.html (modulepreload), so no script of
   // the first load waits for the shell to run and ask for it.
-  for (const path of ['/', '/allClassAllowed', '/login', '/signup', '/teach']) {
+  for (const path of PUBLIC_ROUTES) {
     test(`${path} is served with every script of its first load named in the HTML`, async ({ page, request }) => {
       const html = await (await request.get(path)).text();
       const named = [

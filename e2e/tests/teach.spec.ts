@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { newUser, signUp } from '../fixtures/app.ts';
 import { adminApi, decideTeacherRequest } from '../fixtures/admin-api.ts';
+import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
 
 test.describe('/teach', () => {
   test('asks a signed-out visitor to sign in, and brings them back', async ({ page }) => {
@@ -11,9 +12,11 @@ test.describe('/teach', () => {
     await expect(page.getByRole('heading', { name: 'Sign in to SkillHive' })).toBeVisible();
   });
 
-  test('a student applies and sees the request pending, also on later visits', async ({ page }) => {
+  test('a student applies and sees the request pending, also on later visits', async ({ page, baseURL }) => {
     const user = newUser('applicant');
     await signUp(page, user);
+    // Applying needs a verified address (issue 19 §2): follow the link from the mail.
+    await verifyEmailViaMailbox(baseURL!, user.email);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Teach On the platform' }).click();
     await expect(page).toHaveURL('/teach');
 
@@ -54,6 +57,7 @@ test.describe('/teach after a decision', () => {
   }) => {
     const user = newUser('decided');
     await signUp(page, user);
+    await verifyEmailViaMailbox(baseURL!, user.email);
     await page.goto('/teach');
     await page.getByLabel('Title').fill('Data storytelling');
     await page.getByLabel('Experience').selectOption('mid-level');

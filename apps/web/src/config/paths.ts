@@ -7,6 +7,10 @@ export const paths = {
   teach: '/teach',
   login: '/login',
   signup: '/signup',
+  // Where the links of account mails land (the server sends the same paths as callbacks).
+  emailVerified: '/email-verified',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
   dashboard: {
     root: '/dashboard',
     adminHome: '/dashboard/adminHome',

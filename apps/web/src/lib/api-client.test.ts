@@ -62,6 +62,22 @@ describe('apiClient', () => {
     });
   });
 
+  it("keeps better-auth's own code from under /api/auth beside the standard one", async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse(
+        {
+          error: { code: 'validation_error', message: 'Invalid password' },
+          requestId: 'r2',
+          code: 'INVALID_PASSWORD',
+          message: 'Invalid password',
+        },
+        { status: 400 },
+      ),
+    );
+    const error = await apiClient.post('/auth/change-password', {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 400, code: 'validation_error', authCode: 'INVALID_PASSWORD' });
+  });
+
   it('on 401 from a secured call: clears the token, runs the interceptor once, then rethrows', async () => {
     window.localStorage.setItem(ACCESS_TOKEN_KEY, 'stale');
     const handler = vi.fn();

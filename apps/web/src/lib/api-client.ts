@@ -11,6 +11,11 @@ export class ApiError extends Error {
   readonly code: string;
   readonly fields: Record<string, string> | undefined;
   readonly requestId: string | undefined;
+  /**
+   * Under /api/auth/*: better-auth's own code, sent beside the standard body (INVALID_PASSWORD,
+   * INVALID_TOKEN, …), which tells apart what the standard code groups as validation_error.
+   */
+  readonly authCode: string | undefined;
 
   constructor(init: {
     status: number;
@@ -18,6 +23,7 @@ export class ApiError extends Error {
     message: string;
     fields?: Record<string, string>;
     requestId?: string;
+    authCode?: string;
   }) {
     super(init.message);
     this.name = 'ApiError';
@@ -25,6 +31,7 @@ export class ApiError extends Error {
     this.code = init.code;
     this.fields = init.fields;
     this.requestId = init.requestId;
+    this.authCode = init.authCode;
   }
 }
 
@@ -141,12 +148,14 @@ async function toApiError(response: Response): Promise<ApiError> {
     /* not JSON: fall back to the status */
   }
   if (isErrorBody(body)) {
+    const authCode = (body as { code?: unknown }).code;
     return new ApiError({
       status: response.status,
       code: body.error.code,
       message: body.error.message,
       ...(body.error.fields ? { fields: body.error.fields } : {}),
       ...(body.requestId ? { requestId: body.requestId } : {}),
+      ...(typeof authCode === 'string' ? { authCode } : {}),
     });
   }
   return new ApiError({

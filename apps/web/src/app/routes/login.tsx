@@ -1,10 +1,11 @@
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { notify } from '../../lib/toast.ts';
 import { paths } from '../../config/paths.ts';
 import { useAuth } from '../../features/auth/auth-context.ts';
 import { LoginForm } from '../../features/auth/components/login-form.tsx';
 import { SocialSignIn } from '../../features/auth/components/social-sign-in.tsx';
 import { returnPathFrom } from '../../features/auth/safe-return-path.ts';
+import { providerSignInFailureMessage } from '../../features/auth/components/login-form.tsx';
 
 /** /login: returns the user to the page they came from, else / (spec §2). */
 function LoginPage() {
@@ -12,6 +13,9 @@ function LoginPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const returnTo = returnPathFrom(location.state);
+  // A Google or OIDC sign-in that failed comes back here with ?error=… (issue 19 §6).
+  const [params] = useSearchParams();
+  const providerError = params.get('error');
 
   if (user && !loading) return <Navigate to={returnTo} replace />;
 
@@ -24,6 +28,11 @@ function LoginPage() {
             <h1 className="text-2xl font-bold">Sign in to SkillHive</h1>
             <p className="mt-1 text-muted">Welcome back! Pick up where you left off.</p>
           </div>
+          {providerError ? (
+            <div role="alert" className="alert alert-error">
+              <span>{providerSignInFailureMessage(providerError)}</span>
+            </div>
+          ) : null}
           <LoginForm
             onSubmit={async ({ email, password }) => {
               await signIn(email, password);
@@ -31,6 +40,11 @@ function LoginPage() {
               navigate(returnTo, { replace: true });
             }}
           />
+          <p className="-mt-2 text-right">
+            <Link to={paths.forgotPassword} className="link link-primary text-sm font-medium">
+              Forgot your password?
+            </Link>
+          </p>
           <SocialSignIn returnTo={returnTo} />
           <p className="text-center">
             New to SkillHive?{' '}

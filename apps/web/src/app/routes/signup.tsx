@@ -25,7 +25,10 @@ function SignUpPage() {
           <SignUpForm
             onSubmit={async (values) => {
               await createUser(values);
-              notify.success('Welcome to SkillHive! Your account is ready.');
+              notify.success('Welcome to SkillHive! Your account is ready.', {
+                // Sign-up sends the verification mail (issue 19 §2).
+                description: `We sent a link to ${values.email} to verify your e-mail address.`,
+              });
               navigate(paths.home, { replace: true });
             }}
           />

@@ -3,9 +3,12 @@ import { Link, useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { notify } from '../../lib/toast.ts';
 import { dashboardHomePath, paths } from '../../config/paths.ts';
-import { errorMessage } from '../../lib/api-client.ts';
+import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { useAuth } from '../../features/auth/auth-context.ts';
 import { teacherFlagQueryOptions } from '../../features/auth/api/get-roles.ts';
+import { SESSION_QUERY_KEY } from '../../features/auth/api/get-session.ts';
+import { EMAIL_NOT_VERIFIED, isEmailNotVerified, verifyEmailMessage } from '../../features/auth/verify-email.ts';
+import { VerifyEmailNotice } from '../../features/auth/components/verify-email-notice.tsx';
 import {
   myTeacherRequestQueryOptions,
   useCreateTeacherRequest,
@@ -100,14 +103,24 @@ function ApplicationPanel() {
   }
 
   return (
-    <TeacherRequestForm
-      applicant={{ name: user.displayName, email: user.email, photoURL: user.photoURL }}
-      onSubmit={async (values) => {
-        await createRequest.mutateAsync(values);
-        setApplyingAgain(false);
-        notify.success('Your application has been submitted.');
-      }}
-    />
+    <div className="flex flex-col gap-5">
+      <VerifyEmailNotice />
+      <TeacherRequestForm
+        applicant={{ name: user.displayName, email: user.email, photoURL: user.photoURL }}
+        onSubmit={async (values) => {
+          try {
+            await createRequest.mutateAsync(values);
+          } catch (error) {
+            if (!isEmailNotVerified(error)) throw error;
+            // The session may predate a change of address: let the notice above catch up.
+            void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+            throw new ApiError({ status: 403, code: EMAIL_NOT_VERIFIED, message: verifyEmailMessage(user.email) });
+          }
+          setApplyingAgain(false);
+          notify.success('Your application has been submitted.');
+        }}
+      />
+    </div>
   );
 }
 

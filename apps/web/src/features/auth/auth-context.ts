@@ -8,6 +8,8 @@ export interface AuthUser {
   email: string;
   displayName: string;
   photoURL: string | null;
+  /** Applying to teach and paying need a verified address (accounts and e-mail issue §2). */
+  emailVerified: boolean;
 }
 
 export interface AuthContextValue {
@@ -24,6 +26,16 @@ export interface AuthContextValue {
   /** Redirects to the configured OpenID Connect provider (better-auth id "oidc"). */
   oidcSignIn: (returnTo?: string) => Promise<void>;
   logOut: () => Promise<void>;
+  /**
+   * The server has already ended this session (signed out everywhere, account deleted): forget
+   * it here exactly as a sign-out does. Navigate away first if the current page needs a user.
+   */
+  forgetSession: () => Promise<void>;
+  /**
+   * A password change replaced this device's session with a new one (decision 009): adopt it and
+   * its API token without a signed-out moment in between.
+   */
+  adoptRenewedSession: () => Promise<void>;
   updateUserProfile: (profile: { displayName?: string; photoURL?: string }) => Promise<void>;
   /** Role flags (spec §3, §6); checked only once `loading` is false. */
   isAdmin: boolean;

@@ -12,7 +12,8 @@ export function returnPathFrom(state: unknown): string {
   const from = (state as FromState | null)?.from;
   const pathname = typeof from?.pathname === 'string' ? from.pathname : '';
   if (!pathname.startsWith('/') || pathname.startsWith('//')) return paths.home;
-  if (pathname === paths.login || pathname === paths.signup) return paths.home;
+  const authPages: string[] = [paths.login, paths.signup, paths.forgotPassword, paths.resetPassword];
+  if (authPages.includes(pathname)) return paths.home;
   const search = typeof from?.search === 'string' ? from.search : '';
   const hash = typeof from?.hash === 'string' ? from.hash : '';
   return `${pathname}${search}${hash}`;

@@ -4,7 +4,14 @@ import { apiClient } from '../../../lib/api-client.ts';
 /** GET /api/auth/get-session (better-auth): the signed-in user and session, or null. */
 export interface SessionData {
   session: { id: string };
-  user: { id: string; email: string; name: string; image?: string | null | undefined };
+  user: {
+    id: string;
+    email: string;
+    name: string;
+    image?: string | null | undefined;
+    /** Whether the user followed the link sent to their address (accounts and e-mail issue §2). */
+    emailVerified?: boolean | undefined;
+  };
 }
 
 export const SESSION_QUERY_KEY = ['session'] as const;

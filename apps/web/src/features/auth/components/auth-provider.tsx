@@ -4,12 +4,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { displayRole } from '../display-role.ts';
 import type { SignUpBody } from '@skillhive/shared/auth';
 import { loadAuthClient } from '../../../lib/load-auth-client.ts';
-import { ApiError, setUnauthorizedHandler, tokenStorage } from '../../../lib/api-client.ts';
+import { ApiError, apiClient, setUnauthorizedHandler, tokenStorage } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { AuthContext, type AuthContextValue, type AuthUser } from '../auth-context.ts';
 import { requestToken } from '../api/request-token.ts';
 import { adminFlagQueryOptions, teacherFlagQueryOptions } from '../api/get-roles.ts';
-import { sessionQueryOptions } from '../api/get-session.ts';
+import { SESSION_QUERY_KEY, sessionQueryOptions, sessionRequest, type SessionData } from '../api/get-session.ts';
 
 interface BetterAuthError {
   message?: string | undefined;
@@ -61,9 +61,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const email = sessionUser?.email ?? null;
   const displayName = sessionUser?.name ?? '';
   const photoURL = sessionUser?.image ?? null;
+  const emailVerified = sessionUser?.emailVerified === true;
   const user = useMemo<AuthUser | null>(
-    () => (userId && email ? { id: userId, email, displayName, photoURL } : null),
-    [userId, email, displayName, photoURL],
+    () => (userId && email ? { id: userId, email, displayName, photoURL, emailVerified } : null),
+    [userId, email, displayName, photoURL, emailVerified],
   );
   /** Tokens belong to a session: a new sign-in (even by the same person) gets a new one. */
   const sessionId = user ? (session.data?.session.id ?? null) : null;
@@ -179,24 +180,52 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const googleSignIn = useCallback((returnTo?: string) => socialSignIn('google', returnTo), [socialSignIn]);
   const oidcSignIn = useCallback((returnTo?: string) => socialSignIn('oidc', returnTo), [socialSignIn]);
 
-  /** Ends the session: token first, then the server session, then every user-scoped query. */
-  const endSession = useCallback(async () => {
-    setEndingSession(sessionId);
-    tokenStorage.clear();
-    const { error } = await loadAuthClient()
-      .then((authClient) => authClient.signOut())
-      .catch(() => ({ error: { status: 0, message: undefined } }));
-    if (error) {
-      setEndingSession(null);
-      throw toAuthError(error, 'Logging out failed. Please try again.');
-    }
-    const after = await refetchSession().catch(() => null);
-    // Nothing of the previous user may be shown to the next one; public data stays cached.
-    queryClient.removeQueries({ predicate: (query) => !PUBLIC_QUERY_ROOTS.has(String(query.queryKey[0])) });
-    if (after?.data?.user) setEndingSession(null);
-  }, [queryClient, refetchSession, sessionId]);
+  /**
+   * Ends the session: token first, then the server session, then every user-scoped query. When
+   * the server has ended it already (`alreadyEnded`), the sign-out only clears the cookie, and
+   * its failure does not keep the user here.
+   */
+  const endSession = useCallback(
+    async ({ alreadyEnded = false }: { alreadyEnded?: boolean } = {}) => {
+      setEndingSession(sessionId);
+      tokenStorage.clear();
+      const { error } = await loadAuthClient()
+        .then((authClient) => authClient.signOut())
+        .catch(() => ({ error: { status: 0, message: undefined } }));
+      if (error && !alreadyEnded) {
+        setEndingSession(null);
+        throw toAuthError(error, 'Logging out failed. Please try again.');
+      }
+      const after = await refetchSession().catch(() => null);
+      // Nothing of the previous user may be shown to the next one; public data stays cached.
+      queryClient.removeQueries({ predicate: (query) => !PUBLIC_QUERY_ROOTS.has(String(query.queryKey[0])) });
+      if (after?.data?.user) setEndingSession(null);
+    },
+    [queryClient, refetchSession, sessionId],
+  );
 
   const logOut = useCallback<AuthContextValue['logOut']>(() => endSession(), [endSession]);
+  const forgetSession = useCallback<AuthContextValue['forgetSession']>(
+    () => endSession({ alreadyEnded: true }),
+    [endSession],
+  );
+
+  const adoptRenewedSession = useCallback<AuthContextValue['adoptRenewedSession']>(async () => {
+    // The new cookie is already set: ask for the new session and its token first, then switch to
+    // both in one render, so guards never see a session without its token.
+    const next = (await apiClient.get<SessionData | null>(sessionRequest.path).catch(() => null)) ?? null;
+    if (!next?.user) {
+      await refetchSession();
+      return;
+    }
+    try {
+      tokenStorage.set(await requestToken(next.user.email));
+    } catch {
+      tokenStorage.clear();
+    }
+    setTokenFor(next.session.id);
+    queryClient.setQueryData(SESSION_QUERY_KEY, next);
+  }, [queryClient, refetchSession]);
 
   const updateUserProfile = useCallback<AuthContextValue['updateUserProfile']>(
     async ({ displayName, photoURL }) => {
@@ -233,6 +262,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       googleSignIn,
       oidcSignIn,
       logOut,
+      forgetSession,
+      adoptRenewedSession,
       updateUserProfile,
       isAdmin,
       isTeacher,
@@ -247,6 +278,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       googleSignIn,
       oidcSignIn,
       logOut,
+      forgetSession,
+      adoptRenewedSession,
       updateUserProfile,
       isAdmin,
       isTeacher,

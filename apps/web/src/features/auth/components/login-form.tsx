@@ -18,6 +18,16 @@ export function loginFailureMessage(error: unknown): string {
   return AUTH_MESSAGES.invalidCredentials;
 }
 
+/**
+ * Why a third-party sign-in sent the browser back (better-auth's ?error= code). An account whose
+ * address is not verified is never joined to a provider's sign-in (account pre-hijacking).
+ */
+export function providerSignInFailureMessage(code: string): string {
+  if (code === 'account_not_linked' || code === 'unable_to_link_account')
+    return 'An account with this e-mail address already exists, and its address is not verified. Sign in with its password, verify the address from your profile, then you can use this provider too.';
+  return 'Signing in with that provider did not work. Please try again.';
+}
+
 interface LoginFormProps {
   onSubmit: (values: LoginBody) => Promise<void>;
 }

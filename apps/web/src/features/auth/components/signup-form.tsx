@@ -5,6 +5,7 @@ import { SignUpBody, type SignUpInput } from '@skillhive/shared/forms';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
+import { PASSWORD_RULE_HINT } from '../password-confirmation.ts';
 
 const FIELDS = ['name', 'image', 'phone', 'email', 'password'] as const;
 
@@ -73,7 +74,7 @@ export function SignUpForm({ onSubmit }: SignUpFormProps) {
         label="Password"
         type="password"
         autoComplete="new-password"
-        hint="6–20 characters with an upper-case and a lower-case letter, a number and one of ! @ # $ & *."
+        hint={PASSWORD_RULE_HINT}
         error={errors.password?.message}
         {...register('password')}
       />

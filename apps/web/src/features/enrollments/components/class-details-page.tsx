@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { notify } from '../../../lib/toast.ts';
@@ -16,7 +17,14 @@ import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dial
  * classDetails/:id (spec §2): the class with its teacher, price and rating, and Pay Now, which
  * creates the enrolment (POST /api/enrolled {enrollId}; DESIGN §1.3–1.4) and opens the payment page.
  */
-export function ClassDetailsPage({ classId }: { classId: string }) {
+export function ClassDetailsPage({
+  classId,
+  emailNotice,
+}: {
+  classId: string;
+  /** The auth feature's notice for an unverified address: paying needs a verified one (issue 19 §2). */
+  emailNotice?: ReactNode;
+}) {
   const { user } = useAuth();
   const query = useQuery(classQueryOptions(classId));
   const enroll = useCreateEnrollment();
@@ -96,6 +104,7 @@ export function ClassDetailsPage({ classId }: { classId: string }) {
             </dl>
             <p className="grow-0 whitespace-pre-line break-words">{query.data.description}</p>
             <div className="card-actions mt-2 flex-col items-start">
+              {isOwnClass ? null : emailNotice}
               {isOwnClass ? (
                 // The server refuses enrolling in one's own class (DESIGN §1.4, a 409): do not offer it.
                 <p className="grow-0 text-muted">You teach this class.</p>

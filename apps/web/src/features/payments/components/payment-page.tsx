@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { notify } from '../../../lib/toast.ts';
 import { centsToDecimal, formatPrice } from '@skillhive/shared/money';
@@ -8,6 +8,8 @@ import { PAYMENT_MESSAGES } from '@skillhive/shared/cards';
 import { paths } from '../../../config/paths.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useAuth } from '../../auth/auth-context.ts';
+import { SESSION_QUERY_KEY } from '../../auth/api/get-session.ts';
+import { isEmailNotVerified, verifyEmailMessage } from '../../auth/verify-email.ts';
 import { cartQueryOptions, useRemoveEnrollment } from '../../enrollments/api/enrollments.ts';
 import {
   authenticateTestCard,
@@ -26,12 +28,18 @@ function isStateConflict(error: unknown): boolean {
 
 type Step = 'card' | 'confirming' | 'authenticate' | 'recording' | 'done';
 
+interface PaymentPageProps {
+  /** The auth feature's notice for an unverified address: paying needs a verified one (issue 19 §2). */
+  emailNotice?: ReactNode;
+}
+
 /**
  * payment (spec §2, §4): the cart of pending enrolments, the server's total, and the card form.
  * Flow: intent (server total) → confirm card → [authenticate] → record payment → myEnrollClass.
  */
-export function PaymentPage() {
+export function PaymentPage({ emailNotice }: PaymentPageProps) {
   const { user } = useAuth();
+  const queryClient = useQueryClient();
   const email = user?.email ?? '';
   const navigate = useNavigate();
   const cart = useQuery({ ...cartQueryOptions(email), enabled: email !== '' });
@@ -49,6 +57,12 @@ export function PaymentPage() {
   const record = useRecordPayment();
   const [gatewayError, setGatewayError] = useState<string | null>(null);
   const [transactionId, setTransactionId] = useState<string | null>(null);
+
+  const needsVerifiedEmail = isEmailNotVerified(intent.error);
+  // The session may predate a change of address: let the notice catch up with the server.
+  useEffect(() => {
+    if (needsVerifiedEmail) void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+  }, [needsVerifiedEmail, queryClient]);
 
   const clientSecret = intent.data?.clientSecret ?? null;
   const amount = intent.data ? centsToDecimal(intent.data.amount) : null;
@@ -149,6 +163,7 @@ export function PaymentPage() {
     <div className="flex flex-col gap-6">
       <title>Payment — SkillHive</title>
       <h1 className="text-2xl font-bold sm:text-3xl">Payment</h1>
+      {emailNotice}
       {cart.isPending ? (
         <LoadingState />
       ) : cart.isError ? (
@@ -225,6 +240,10 @@ export function PaymentPage() {
               <p role="status" className="rounded-box bg-base-200 p-4">
                 No class in your cart can be paid for: {PAYMENT_MESSAGES.classUnavailable.toLowerCase()}. Remove it and
                 browse other classes.
+              </p>
+            ) : needsVerifiedEmail ? (
+              <p role="alert" className="rounded-box bg-base-200 p-4 font-medium">
+                {verifyEmailMessage(email)}
               </p>
             ) : intent.isError ? (
               <FetchError what="the payment total" error={intent.error} onRetry={() => void intent.refetch()} />

@@ -1,0 +1,53 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ChangeEmailBody, ChangePasswordBody, UpdateUserBody } from '@skillhive/shared/forms';
+import { apiClient } from '../../../lib/api-client.ts';
+import { paths } from '../../../config/paths.ts';
+import { SESSION_QUERY_KEY } from './get-session.ts';
+
+/**
+ * The signed-in user's own account, through better-auth behind our identity gate (decision 009).
+ * Same-origin calls: the session cookie is what these endpoints read.
+ */
+
+/** POST /api/auth/update-user {name?, phone?, image?} (spec §5 rules): the session shows the new name and photo. */
+export function useUpdateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateUserBody) => apiClient.post<{ status: boolean }>('/auth/update-user', body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
+  });
+}
+
+/** The code of a 400 for a wrong current password. */
+export const INVALID_PASSWORD = 'INVALID_PASSWORD';
+
+/**
+ * POST /api/auth/change-password: the server signs every other device out and gives this one a
+ * new session (decision 009); the caller adopts it (`adoptRenewedSession`).
+ */
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: (body: ChangePasswordBody) => apiClient.post<unknown>('/auth/change-password', body),
+  });
+}
+
+/** POST /api/auth/change-email: a link goes to the new address; the address changes when it is followed. */
+export function useChangeEmail() {
+  return useMutation({
+    mutationFn: (newEmail: string) =>
+      apiClient.post<{ status: boolean }>('/auth/change-email', {
+        newEmail,
+        callbackURL: paths.dashboard.profile,
+      } satisfies ChangeEmailBody),
+  });
+}
+
+/** POST /api/auth/revoke-other-sessions: every device but this one is signed out. */
+export function revokeOtherSessions(): Promise<unknown> {
+  return apiClient.post<unknown>('/auth/revoke-other-sessions', {});
+}
+
+/** POST /api/auth/revoke-sessions: every device, this one included, is signed out. */
+export function revokeAllSessions(): Promise<unknown> {
+  return apiClient.post<unknown>('/auth/revoke-sessions', {});
+}

@@ -1,0 +1,18 @@
+import { useMutation } from '@tanstack/react-query';
+import type { SendVerificationBody } from '@skillhive/shared/forms';
+import { apiClient } from '../../../lib/api-client.ts';
+import { paths } from '../../../config/paths.ts';
+
+/**
+ * POST /api/auth/send-verification-email → {status: true}; 429 when asked too often. The mail's
+ * link verifies and lands on /email-verified (accounts and e-mail issue §2).
+ */
+export function useSendVerificationEmail() {
+  return useMutation({
+    mutationFn: (email: string) =>
+      apiClient.post<{ status: boolean }>('/auth/send-verification-email', {
+        email,
+        callbackURL: paths.emailVerified,
+      } satisfies SendVerificationBody),
+  });
+}

@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { RequestPasswordResetBody } from '@skillhive/shared/forms';
+import { TextField } from '../../../components/ui/form-field.tsx';
+import { mailRequestFailureMessage } from '../verify-email.ts';
+
+type ForgotPasswordInput = { email: string };
+
+/** The same words whether or not an account has the address (accounts and e-mail issue §3). */
+export function resetLinkSentMessage(email: string): string {
+  return `If an account exists for ${email}, we have sent a link to reset its password. The link works once, for one hour.`;
+}
+
+interface ForgotPasswordFormProps {
+  /** Asks for the link; rejects with the server's error. */
+  onSubmit: (email: string) => Promise<unknown>;
+}
+
+/** /forgot-password: one field, the shared Email schema's messages. */
+export function ForgotPasswordForm({ onSubmit }: ForgotPasswordFormProps) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<ForgotPasswordInput, unknown, RequestPasswordResetBody>({
+    resolver: zodResolver(RequestPasswordResetBody),
+    defaultValues: { email: '' },
+  });
+
+  const submit = handleSubmit(async ({ email }) => {
+    setFormError(null);
+    setSentTo(null);
+    try {
+      await onSubmit(email);
+      setSentTo(email);
+    } catch (error) {
+      setFormError(mailRequestFailureMessage(error, 'We could not send the link. Please try again.'));
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Reset your password">
+      {formError ? (
+        <div role="alert" className="alert alert-error">
+          <span>{formError}</span>
+        </div>
+      ) : null}
+      {sentTo ? (
+        <div role="status" className="alert alert-success">
+          <span className="break-words">{resetLinkSentMessage(sentTo)}</span>
+        </div>
+      ) : null}
+      <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+      <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
+        {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+        Send the reset link
+      </button>
+    </form>
+  );
+}

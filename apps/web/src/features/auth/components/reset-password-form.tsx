@@ -1,0 +1,136 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ResetPasswordBody } from '@skillhive/shared/forms';
+import { paths } from '../../../config/paths.ts';
+import { errorMessage, isApiError } from '../../../lib/api-client.ts';
+import { TextField } from '../../../components/ui/form-field.tsx';
+import { MAIL_RATE_LIMITED } from '../verify-email.ts';
+import { PASSWORD_RULE_HINT, withPasswordConfirmation, type ConfirmedPassword } from '../password-confirmation.ts';
+import { INVALID_RESET_TOKEN } from '../api/password-reset.ts';
+
+type ResetPasswordInput = ConfirmedPassword & { token: string };
+
+export const RESET_MESSAGES = {
+  invalidLink: 'This link is invalid or has expired.',
+  done: 'Your password has been changed. Every device signed in to your account has been signed out.',
+} as const;
+
+interface ResetPasswordFormProps {
+  /** The token from the mail's link (?token=), or null. */
+  token: string | null;
+  /** Set when the server refused the link before the page opened (?error=…). */
+  linkError: string | null;
+  onSubmit: (body: ResetPasswordBody) => Promise<unknown>;
+}
+
+/** A message that, when it replaces the form, takes the focus, so a screen reader reads it. */
+function Outcome({
+  kind,
+  takeFocus,
+  children,
+}: {
+  kind: 'success' | 'error';
+  takeFocus: boolean;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (takeFocus) ref.current?.focus();
+  }, [takeFocus]);
+  return (
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role={kind === 'error' ? 'alert' : 'status'}
+      className={`alert ${kind === 'error' ? 'alert-error' : 'alert-success'} flex flex-col items-start gap-3`}
+    >
+      {children}
+    </div>
+  );
+}
+
+/**
+ * /reset-password (accounts and e-mail issue §3): a new password, typed twice, under the spec §5
+ * rule. The link works once, for an hour; a link that no longer works says so and offers a new one.
+ */
+export function ResetPasswordForm({ token, linkError, onSubmit }: ResetPasswordFormProps) {
+  const [outcome, setOutcome] = useState<'form' | 'done' | 'invalid'>(token && !linkError ? 'form' : 'invalid');
+  const [initialOutcome] = useState(outcome);
+  const changed = outcome !== initialOutcome;
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ResetPasswordInput, unknown, ResetPasswordBody>({
+    resolver: withPasswordConfirmation(zodResolver(ResetPasswordBody)),
+    defaultValues: { token: token ?? '', newPassword: '', confirmPassword: '' },
+  });
+
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await onSubmit({ token: values.token, newPassword: values.newPassword });
+      setOutcome('done');
+    } catch (error) {
+      if (isApiError(error) && error.authCode === INVALID_RESET_TOKEN) setOutcome('invalid');
+      else if (isApiError(error) && error.status === 429) setFormError(MAIL_RATE_LIMITED);
+      else if (isApiError(error) && error.fields?.['newPassword'])
+        setError('newPassword', { type: 'server', message: error.fields['newPassword'] });
+      else setFormError(errorMessage(error, 'Your password could not be changed. Please try again.'));
+    }
+  });
+
+  if (outcome === 'invalid') {
+    return (
+      <Outcome kind="error" takeFocus={changed}>
+        <p>{RESET_MESSAGES.invalidLink}</p>
+        <Link to={paths.forgotPassword} className="btn btn-sm btn-outline">
+          Ask for a new link
+        </Link>
+      </Outcome>
+    );
+  }
+  if (outcome === 'done') {
+    return (
+      <Outcome kind="success" takeFocus={changed}>
+        <p>{RESET_MESSAGES.done}</p>
+        <Link to={paths.login} className="btn btn-sm btn-primary">
+          Sign in
+        </Link>
+      </Outcome>
+    );
+  }
+
+  return (
+    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Choose a new password">
+      {formError ? (
+        <div role="alert" className="alert alert-error">
+          <span>{formError}</span>
+        </div>
+      ) : null}
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint={PASSWORD_RULE_HINT}
+        error={errors.newPassword?.message}
+        {...register('newPassword')}
+      />
+      <TextField
+        label="Confirm password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.confirmPassword?.message}
+        {...register('confirmPassword')}
+      />
+      <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
+        {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+        Change password
+      </button>
+    </form>
+  );
+}

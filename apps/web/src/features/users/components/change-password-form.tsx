@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { ChangePasswordBody } from '@skillhive/shared/forms';
+import { errorMessage, isApiError } from '../../../lib/api-client.ts';
+import { TextField } from '../../../components/ui/form-field.tsx';
+import { useAuth } from '../../auth/auth-context.ts';
+import { INVALID_PASSWORD, useChangePassword } from '../../auth/api/account.ts';
+import {
+  PASSWORD_RULE_HINT,
+  withPasswordConfirmation,
+  type ConfirmedPassword,
+} from '../../auth/password-confirmation.ts';
+import { meKeys } from '../api/me.ts';
+import { FormMessage } from './profile-section.tsx';
+
+type ChangePasswordInput = ConfirmedPassword & { currentPassword: string };
+
+export const CHANGE_PASSWORD_MESSAGES = {
+  done: 'Your password has been changed. Every other device signed in to your account has been signed out.',
+  wrongCurrent: 'The current password is not right',
+  rateLimited: 'Too many attempts. Please wait a few minutes and try again.',
+} as const;
+
+const EMPTY: ChangePasswordInput = { currentPassword: '', newPassword: '', confirmPassword: '' };
+
+/** "Change password" (accounts and e-mail issue §4): the server signs every other device out. */
+export function ChangePasswordForm() {
+  const { adoptRenewedSession } = useAuth();
+  const queryClient = useQueryClient();
+  const change = useChangePassword();
+  const [outcome, setOutcome] = useState<{ kind: 'success' | 'error'; message: string } | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<ChangePasswordInput, unknown, ChangePasswordBody>({
+    resolver: withPasswordConfirmation(zodResolver(ChangePasswordBody)),
+    defaultValues: EMPTY,
+  });
+
+  const submit = handleSubmit(async (values) => {
+    setOutcome(null);
+    try {
+      await change.mutateAsync({ currentPassword: values.currentPassword, newPassword: values.newPassword });
+    } catch (error) {
+      if (isApiError(error) && error.authCode === INVALID_PASSWORD) {
+        setError('currentPassword', { type: 'server', message: CHANGE_PASSWORD_MESSAGES.wrongCurrent });
+      } else if (isApiError(error) && error.status === 429) {
+        setOutcome({ kind: 'error', message: CHANGE_PASSWORD_MESSAGES.rateLimited });
+      } else if (isApiError(error) && error.fields?.['newPassword']) {
+        setError('newPassword', { type: 'server', message: error.fields['newPassword'] });
+      } else {
+        setOutcome({ kind: 'error', message: errorMessage(error, 'Your password could not be changed.') });
+      }
+      return;
+    }
+    // This device now has a new session (the old ones were ended): switch to it and its token.
+    await adoptRenewedSession();
+    void queryClient.invalidateQueries({ queryKey: meKeys.sessions() });
+    reset(EMPTY);
+    setOutcome({ kind: 'success', message: CHANGE_PASSWORD_MESSAGES.done });
+  });
+
+  return (
+    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Change password">
+      {outcome ? <FormMessage kind={outcome.kind}>{outcome.message}</FormMessage> : null}
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        error={errors.currentPassword?.message}
+        {...register('currentPassword')}
+      />
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint={PASSWORD_RULE_HINT}
+        error={errors.newPassword?.message}
+        {...register('newPassword')}
+      />
+      <TextField
+        label="Confirm new password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.confirmPassword?.message}
+        {...register('confirmPassword')}
+      />
+      <button type="submit" className="btn btn-primary self-start" disabled={isSubmitting}>
+        {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+        Change password
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,101 @@
+import { useState, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ChangeEmailBody } from '@skillhive/shared/forms';
+import { errorMessage, isApiError } from '../../../lib/api-client.ts';
+import { TextField } from '../../../components/ui/form-field.tsx';
+import { useChangeEmail } from '../../auth/api/account.ts';
+import { MAIL_RATE_LIMITED } from '../../auth/verify-email.ts';
+import { FormMessage } from './profile-section.tsx';
+
+type ChangeEmailInput = { newEmail: string };
+
+interface EmailSectionProps {
+  email: string;
+  verified: boolean;
+  /** The auth feature's "verify your address" notice (shown when not verified). */
+  notice?: ReactNode;
+  /** ?error=… when a change-of-address link came back refused. */
+  linkError: string | null;
+}
+
+/** "E-mail address" (accounts and e-mail issue §4): the address, whether it is verified, and a change. */
+export function EmailSection({ email, verified, notice, linkError }: EmailSectionProps) {
+  const change = useChangeEmail();
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<ChangeEmailInput, unknown, ChangeEmailBody>({
+    resolver: zodResolver(ChangeEmailBody),
+    defaultValues: { newEmail: '' },
+  });
+
+  const submit = handleSubmit(async ({ newEmail }) => {
+    setSentTo(null);
+    setFormError(null);
+    if (newEmail === email) {
+      setError('newEmail', { type: 'validate', message: 'This is your address already' });
+      return;
+    }
+    try {
+      await change.mutateAsync(newEmail);
+      setSentTo(newEmail);
+      reset({ newEmail: '' });
+    } catch (error) {
+      if (isApiError(error) && error.status === 429) setFormError(MAIL_RATE_LIMITED);
+      else if (isApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 401)
+        setError('newEmail', {
+          type: 'server',
+          message: error.fields?.['newEmail'] ?? error.fields?.['email'] ?? error.message,
+        });
+      else setFormError(errorMessage(error, 'We could not send the link. Please try again.'));
+    }
+  });
+
+  return (
+    <div className="flex flex-col gap-4">
+      {linkError ? (
+        <FormMessage kind="error">
+          The link to change your e-mail address did not work: it may have expired or been used already. Ask for a new
+          one below.
+        </FormMessage>
+      ) : null}
+      <p className="flex flex-wrap items-center gap-2">
+        <span className="font-semibold">Your address:</span>
+        <span className="break-all">{email}</span>
+        {verified ? (
+          <span className="badge badge-success" data-testid="email-status">
+            Verified
+          </span>
+        ) : (
+          <span className="badge badge-warning" data-testid="email-status">
+            Not verified
+          </span>
+        )}
+      </p>
+      {verified ? null : notice}
+      <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Change e-mail">
+        {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
+        {sentTo ? (
+          <FormMessage kind="success">We sent a link to {sentTo}. Your address changes when you follow it.</FormMessage>
+        ) : null}
+        <TextField
+          label="New e-mail address"
+          type="email"
+          autoComplete="email"
+          error={errors.newEmail?.message}
+          {...register('newEmail')}
+        />
+        <button type="submit" className="btn btn-outline self-start" disabled={isSubmitting}>
+          {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+          Change e-mail
+        </button>
+      </form>
+    </div>
+  );
+}

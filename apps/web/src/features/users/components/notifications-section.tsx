@@ -1,0 +1,55 @@
+import { useId } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { NotificationPreferences } from '@skillhive/shared/users';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { notify } from '../../../lib/toast.ts';
+import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { myNotificationsQueryOptions, useSaveMyNotifications } from '../api/me.ts';
+
+const OPTIONS: ReadonlyArray<{ key: keyof NotificationPreferences; label: string }> = [
+  { key: 'teacherApplication', label: 'When my application to teach is decided' },
+  { key: 'classReviews', label: 'When my class or my changes to it are reviewed' },
+];
+
+/** "E-mail notifications" (accounts and e-mail issue §5): the optional e-mails, saved as they are ticked. */
+export function NotificationsSection() {
+  const query = useQuery(myNotificationsQueryOptions());
+  const save = useSaveMyNotifications();
+  const id = useId();
+
+  if (query.isPending) return <LoadingState />;
+  if (query.isError)
+    return <FetchError what="your e-mail settings" error={query.error} onRetry={() => void query.refetch()} />;
+
+  // Shown as ticked at once; the server's answer then replaces the cached preferences.
+  const current = save.isPending && save.variables ? save.variables : query.data;
+  const toggle = (key: keyof NotificationPreferences, checked: boolean) =>
+    save.mutate(
+      { ...current, [key]: checked },
+      {
+        onSuccess: () => notify.success('E-mail settings saved'),
+        onError: (error) => notify.error(errorMessage(error, 'Your e-mail settings could not be saved.')),
+      },
+    );
+
+  return (
+    <fieldset className="flex flex-col gap-3" aria-describedby={`${id}-always`}>
+      <legend className="sr-only">Send me an e-mail</legend>
+      {OPTIONS.map((option) => (
+        <label key={option.key} className="flex cursor-pointer items-start gap-3">
+          <input
+            type="checkbox"
+            className="checkbox checkbox-primary mt-0.5"
+            checked={current[option.key]}
+            onChange={(event) => toggle(option.key, event.target.checked)}
+          />
+          <span>{option.label}</span>
+        </label>
+      ))}
+      <p id={`${id}-always`} className="text-sm text-muted">
+        Receipts, refunds and e-mails about your account (verification, password reset, a change of address) always go
+        out.
+      </p>
+    </fieldset>
+  );
+}
