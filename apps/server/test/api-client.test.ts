@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_TYPES_FILE, renderApiTypes } from './api-types.ts';
 import { card, createClass } from './commerce-fixtures.ts';
 import type { paths } from './generated/api.ts';
-import { createTestApp, createUser, TEST_PASSWORD, uniqueEmail, type TestContext } from './harness.ts';
+import { createTestApp, createUser, latestMail, TEST_PASSWORD, uniqueEmail, type TestContext } from './harness.ts';
 
 /**
  * The document is enough for an outside integrator (decision 012): a client typed only by what
@@ -66,6 +66,15 @@ describe('a typed client generated from the OpenAPI document', () => {
       .getSetCookie()
       .map((c) => c.split(';')[0])
       .join('; ');
+
+    // Paying needs a verified address: the link from the sign-up mail, followed as a browser would.
+    const { link } = await latestMail(ctx, email, 'verify-email');
+    const verified = await anonymous.GET('/api/auth/verify-email', {
+      params: { query: { token: link.searchParams.get('token')!, callbackURL: '/email-verified' } },
+      redirect: 'manual',
+    });
+    expect(verified.response.status).toBe(302);
+    expect(verified.response.headers.get('location')).toBe('/email-verified');
 
     const issued = await clientWith({ cookie }).POST('/api/jwt', { body: { email } });
     expect(issued.response.status).toBe(200);
