@@ -66,6 +66,9 @@ describe('failed sign-ins per (account, address)', () => {
     expectRateLimited(sixth);
     // better-auth's web client reads the top-level message of /api/auth errors.
     expect(sixth.json().message).toBe(sixth.json().error.message);
+    // It says how long the lockout lasts: the 15-minute window, rounded up, as Retry-After counts it.
+    expect(sixth.json().error.message).toBe('Too many attempts. Please try again in 15 minutes.');
+    expect(Number(sixth.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
     // Locked for this account from this address, even with the right password…
     expectRateLimited(await signIn(direct, victim.email.toUpperCase(), TEST_PASSWORD, from));
     // …while other accounts still sign in from the same address (a school behind one NAT),

@@ -34,11 +34,13 @@ export function createLimiter(options: {
         insuranceLimiter: new RateLimiterMemory(base),
       })
     : new RateLimiterMemory(base);
-  const message = options.message ?? 'Too many attempts. Please wait a few minutes and try again.';
-  const tooMany = (res: RateLimiterRes) =>
-    new AppError(ErrorCode.RATE_LIMITED, message, {
-      headers: { 'retry-after': String(Math.max(1, Math.ceil(res.msBeforeNext / 1000))) },
+  const tooMany = (res: RateLimiterRes) => {
+    const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+    // A lockout says how long it lasts (web experience issue §2).
+    return new AppError(ErrorCode.RATE_LIMITED, options.message ?? `Too many attempts. ${tryAgainIn(seconds)}`, {
+      headers: { 'retry-after': String(seconds) },
     });
+  };
   return {
     async consume(key) {
       try {
@@ -59,4 +61,11 @@ export function createLimiter(options: {
       await limiter.delete(key);
     },
   };
+}
+
+/** "Please try again in 12 minutes." — rounded up, so the wait is never longer than said. */
+export function tryAgainIn(seconds: number): string {
+  if (seconds < 60) return 'Please try again in a minute.';
+  const minutes = Math.ceil(seconds / 60);
+  return `Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 }

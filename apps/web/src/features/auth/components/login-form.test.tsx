@@ -32,7 +32,10 @@ describe('LoginForm', () => {
   });
 
   it('does not blame the credentials for rate limits or outages', () => {
-    expect(loginFailureMessage(new ApiError({ status: 429, code: 'rate_limited', message: 'x' }))).toMatch(
+    // The server's 429 says how long the lockout lasts; without a message, a general one.
+    const lockout = 'Too many attempts. Please try again in 15 minutes.';
+    expect(loginFailureMessage(new ApiError({ status: 429, code: 'rate_limited', message: lockout }))).toBe(lockout);
+    expect(loginFailureMessage(new ApiError({ status: 429, code: 'rate_limited', message: '' }))).toMatch(
       /Too many attempts/,
     );
     expect(loginFailureMessage(new ApiError({ status: 503, code: 'unavailable', message: 'x' }))).toMatch(

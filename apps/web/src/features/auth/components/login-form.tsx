@@ -11,7 +11,8 @@ type LoginInput = { email: string; password: string };
 /** Wrong e-mail or password are not told apart; everything else keeps its own message. */
 export function loginFailureMessage(error: unknown): string {
   if (isApiError(error)) {
-    if (error.status === 429) return 'Too many attempts. Please wait a moment and try again.';
+    // The server's message says how long the lockout lasts.
+    if (error.status === 429) return error.message || 'Too many attempts. Please wait a moment and try again.';
     if (error.status === 0) return error.message;
     if (error.status >= 500) return 'Signing in is not available right now. Please try again shortly.';
   }
