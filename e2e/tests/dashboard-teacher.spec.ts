@@ -38,7 +38,11 @@ test.describe('teacher dashboard journey', () => {
     }
     await expect(page.getByText(/\d+ accepted · \d+ pending · \d+ rejected/)).toBeVisible();
     await expect(page.getByRole('figure', { name: 'Classes by status' })).toBeVisible();
-    await expect(page.getByText(/^\$[\d,]+\.\d{2}$/)).toBeVisible();
+    // Earnings come from the server (GET /api/teachers/me/stats): revenue, per month, per class.
+    const revenue = page.getByRole('definition').locator('xpath=..').filter({ hasText: 'Revenue' }).first();
+    await expect(revenue.getByRole('definition').first()).toHaveText(/^\$[\d,]+\.\d{2}$/);
+    await expect(page.getByRole('figure', { name: 'Revenue per month, last 12 months' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Earnings by class' })).toBeVisible();
     await expect(dashboardMenu(page).getByRole('link')).toHaveText([
       'Teacher Home',
       'Add a Class',
@@ -124,6 +128,13 @@ test.describe('teacher dashboard journey', () => {
     await expect(page.getByText('Enrolled students')).toBeVisible();
     await expect(page.getByText('Paid students')).toBeVisible();
     await expect(page.getByRole('figure', { name: 'Enrolments per week' })).toBeVisible();
+    // The roster: who enrolled (GET /api/teachers/me/classes/:id/roster).
+    await expect(page.getByRole('heading', { level: 2, name: /^Students/ })).toBeVisible();
+    await expect(
+      page
+        .getByRole('table', { name: 'Students of this class' })
+        .or(page.getByText('Nobody has enrolled in this class yet.')),
+    ).toBeVisible();
 
     // Delete with the spec's confirmation.
     await page.goto('/dashboard/myClass');

@@ -44,6 +44,31 @@ export type Enrollment = z.infer<typeof Enrollment>;
 export const EnrollmentListQuery = PageQuery.extend({ status: z.enum(ENROLLMENT_STATUSES).optional() });
 export type EnrollmentListQuery = z.infer<typeof EnrollmentListQuery>;
 
+/**
+ * GET /api/teachers/me/classes/:id/roster: who enrolled in one of the caller's classes, newest
+ * first. `status` follows ENROLLMENT_STATUSES (a refunded status joins it with refunds). Money as
+ * everywhere in the API: `price` in decimal, and `priceCents` exact.
+ */
+export const ClassRosterEntry = z.object({
+  enrollmentId: z.string(),
+  /** The account's current name; DELETED_STUDENT_NAME once the account is deleted. */
+  studentName: z.string(),
+  /** The address the student enrolled with; a pseudonym once the account is deleted. */
+  studentEmail: z.string(),
+  status: z.enum(ENROLLMENT_STATUSES),
+  enrolledAt: z.string(),
+  paidAt: z.string().nullable(),
+  priceCents: z.number().int(),
+  price: z.number(),
+});
+export type ClassRosterEntry = z.infer<typeof ClassRosterEntry>;
+
+export const ClassRosterQuery = PageQuery;
+export type ClassRosterQuery = z.infer<typeof ClassRosterQuery>;
+
+/** The roster's name for a student whose account was deleted (their paid line is kept, DESIGN §4). */
+export const DELETED_STUDENT_NAME = 'Deleted account';
+
 export const ENROLLMENT_MESSAGES = {
   classNotFound: 'Class not found',
   classNotOpen: 'This class is not open for enrolment',

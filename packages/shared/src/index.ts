@@ -10,3 +10,4 @@ export * from './uploads.ts';
 export * from './enrollments.ts';
 export * from './payments.ts';
 export * from './reviews.ts';
+export * from './stats.ts';

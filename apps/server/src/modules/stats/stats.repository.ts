@@ -22,7 +22,8 @@ const { classes, enrollments, users } = schema;
 const IS_EARNING: SQL = sql`${enrollments.status} = 'paid'`;
 
 const paidCount = () => sql<number>`count(*) filter (where ${IS_EARNING})`.mapWith(Number);
-const paidCents = () => sql<number>`coalesce(sum(${enrollments.priceCents}) filter (where ${IS_EARNING}), 0)`.mapWith(Number);
+const paidCents = () =>
+  sql<number>`coalesce(sum(${enrollments.priceCents}) filter (where ${IS_EARNING}), 0)`.mapWith(Number);
 
 /** Whose lines: one teacher's classes, or (no teacher) the whole platform. */
 export interface EarningScope {

@@ -24,7 +24,10 @@ function firstMonthStart(now: Date): Date {
 }
 
 /** STATS_MONTHS months, oldest first, zeros where nothing was paid. */
-function fillMonths(now: Date, rows: { month: string; revenueCents: number; paidEnrollments: number }[]): MonthRevenue[] {
+function fillMonths(
+  now: Date,
+  rows: { month: string; revenueCents: number; paidEnrollments: number }[],
+): MonthRevenue[] {
   const byMonth = new Map(rows.map((row) => [row.month, row]));
   return Array.from({ length: STATS_MONTHS }, (_, i) => {
     const month = monthKey(now, i - (STATS_MONTHS - 1));

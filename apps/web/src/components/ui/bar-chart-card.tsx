@@ -11,6 +11,8 @@ interface BarChartCardProps {
   /** Column header of the values in the screen-reader table, e.g. "Enrolments". */
   valueLabel: string;
   formatValue?: (value: number) => string;
+  /** The axis's two labels, when formatValue is too wide for them (e.g. "$1.2K" for "$1,234.50"). */
+  formatAxis?: (value: number) => string;
   emptyText?: string;
   colors?: readonly string[];
 }
@@ -27,6 +29,7 @@ export function BarChartCard({
   data,
   valueLabel,
   formatValue = String,
+  formatAxis = formatValue,
   emptyText = 'No data yet.',
   colors = DEFAULT_COLORS,
 }: BarChartCardProps) {
@@ -46,8 +49,8 @@ export function BarChartCard({
           <div aria-hidden="true" className="flex h-60 w-full min-w-0 flex-col text-xs">
             <div className="flex min-h-0 flex-1 gap-2">
               <div className="flex w-12 shrink-0 flex-col justify-between text-right tabular-nums">
-                <span>{formatValue(max)}</span>
-                <span>{formatValue(0)}</span>
+                <span>{formatAxis(max)}</span>
+                <span>{formatAxis(0)}</span>
               </div>
               <div className="flex min-w-0 flex-1 items-end gap-1 border-b border-l border-base-300 px-1">
                 {data.map((d, index) => (

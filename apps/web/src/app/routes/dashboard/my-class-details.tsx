@@ -1,14 +1,16 @@
 import { ClassOverview } from '../../../features/teacher/components/class-overview.tsx';
+import { ClassRoster } from '../../../features/teacher/components/class-roster.tsx';
 import { ClassStatsPanel } from '../../../features/teacher/components/class-stats-panel.tsx';
 import { useIdParam } from './use-id-param.ts';
 
-/** my-class/:id (DESIGN §1.10): the teacher's class with its enrolment figures. */
+/** my-class/:id (DESIGN §1.10): the teacher's class with its enrolment figures and who enrolled. */
 function MyClassDetailsRoute() {
   const id = useIdParam();
   return (
     // spec §8 spells the my-class failure "Error fetching profile:".
     <ClassOverview key={id} classId={id} heading="Class details" errorWhat="profile">
       <ClassStatsPanel classId={id} />
+      <ClassRoster classId={id} />
     </ClassOverview>
   );
 }

@@ -23,7 +23,6 @@ export const adminKeys = {
   teacherRequests: (params: StatusPageParams<TeacherRequestStatus>) =>
     [...teacherRequestKeys.all, 'list', params] as const,
   classes: (params: StatusPageParams<ClassStatus>) => [...classKeys.all, 'admin', params] as const,
-  classCounts: () => [...classKeys.all, 'admin', 'counts'] as const,
   revisions: (page: number) => [...classKeys.all, 'admin', 'revisions', { page }] as const,
 };
 
@@ -75,26 +74,6 @@ export const pendingRevisionsQueryOptions = (page: number) =>
         query: { page, limit: REVISIONS_PAGE_SIZE },
       }),
     placeholderData: keepPreviousData,
-  });
-
-/** Classes by status for the admin home: one `limit=1` request per status, read from X-Total-Count. */
-export const classCountsQueryOptions = () =>
-  queryOptions({
-    queryKey: adminKeys.classCounts(),
-    queryFn: async ({ signal }) => {
-      const statuses = CLASS_FILTERS;
-      const totals = await Promise.all(
-        statuses.map((status) =>
-          apiClient
-            .list<ClassItem>('/classes', { secured: true, signal, query: { status, page: 1, limit: 1 } })
-            .then((r) => r.total),
-        ),
-      );
-      return Object.fromEntries(statuses.map((status, i) => [status, totals[i] ?? 0])) as Record<
-        (typeof statuses)[number],
-        number
-      >;
-    },
   });
 
 type Decision = 'approve' | 'reject';

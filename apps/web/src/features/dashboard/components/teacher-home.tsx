@@ -1,61 +1,47 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import type { ClassStatus } from '@skillhive/shared/constants';
 import { formatPrice } from '@skillhive/shared/money';
+import type { TeacherStats } from '@skillhive/shared/stats';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
-import { allTeacherClassesQueryOptions, classStatsQueryOptions, countByStatus } from '../../teacher/api/classes.ts';
+import { formatCompactPrice, monthLabel, teacherStatsQueryOptions } from '../../stats/api/stats.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { BarChartCard } from '../../../components/ui/bar-chart-card.tsx';
+import { DataTable } from '../../../components/ui/data-table.tsx';
 import { Greeting } from './greeting.tsx';
 
-/** teacherHome (issue 7): the greeting and the teacher's figures. */
+const STATUS_LABELS: Record<ClassStatus, string> = {
+  pending: 'Pending',
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+  archived: 'Archived',
+};
+
+/** teacherHome (issue 7): the greeting and the teacher's figures, computed by the server (issue 18 §6). */
 export function TeacherHome() {
   const { user } = useAuth();
   const email = user?.email ?? '';
-  const classes = useQuery({ ...allTeacherClassesQueryOptions(email), enabled: email !== '' });
-  const items = classes.data?.items ?? [];
-  // Only classes that can have enrolments have revenue: accepted ones (and archived, DESIGN §4).
-  const earning = items.filter((item) => item.status === 'accepted' || item.status === 'archived');
-  const stats = useQueries({ queries: earning.map((item) => classStatsQueryOptions(item._id)) });
-  const statsPending = stats.some((s) => s.isPending);
-  const statsFailed = stats.some((s) => s.isError);
-  const revenue = stats.reduce((sum, s) => sum + (s.data?.revenue ?? 0), 0);
-  const paidStudents = stats.reduce((sum, s) => sum + (s.data?.paidStudents ?? 0), 0);
+  const stats = useQuery({ ...teacherStatsQueryOptions(email), enabled: email !== '' });
 
   return (
     <div className="flex flex-col gap-6">
       <title>Teacher Home — SkillHive</title>
       <Greeting>Your teaching at a glance.</Greeting>
-      {classes.isPending ? (
+      {stats.isPending ? (
         <LoadingState />
-      ) : classes.isError ? (
-        <FetchError what="your classes" error={classes.error} onRetry={() => void classes.refetch()} />
+      ) : stats.isError ? (
+        <FetchError what="your figures" error={stats.error} onRetry={() => void stats.refetch()} />
       ) : (
-        <TeacherFigures
-          counts={countByStatus(items)}
-          total={classes.data.total}
-          students={items.reduce((sum, item) => sum + item.totalEnrollment, 0)}
-          paidStudents={statsPending || statsFailed ? null : paidStudents}
-          revenue={statsPending ? 'Loading...' : statsFailed ? 'Unavailable' : formatPrice(revenue)}
-          perClass={earning.map((item) => ({ label: item.title, value: item.totalEnrollment }))}
-        />
+        <TeacherFigures stats={stats.data} />
       )}
     </div>
   );
 }
 
-interface TeacherFiguresProps {
-  counts: ReturnType<typeof countByStatus>;
-  total: number;
-  students: number;
-  paidStudents: number | null;
-  revenue: string;
-  perClass: { label: string; value: number }[];
-}
-
-function TeacherFigures({ counts, total, students, paidStudents, revenue, perClass }: TeacherFiguresProps) {
-  if (total === 0) {
+function TeacherFigures({ stats }: { stats: TeacherStats }) {
+  if (stats.classes.length === 0) {
     return (
       <div className="flex flex-col items-start gap-3 rounded-box bg-base-200 p-6">
         <h2 className="text-lg font-semibold">You have no classes yet</h2>
@@ -65,35 +51,70 @@ function TeacherFigures({ counts, total, students, paidStudents, revenue, perCla
       </div>
     );
   }
+  const counts: Record<ClassStatus, number> = { pending: 0, accepted: 0, rejected: 0, archived: 0 };
+  for (const item of stats.classes) counts[item.status] += 1;
+  // Archived classes were deleted by their teacher; they are counted apart, with their earnings kept.
+  const listed = stats.classes.length - counts.archived;
   return (
     <>
       <StatGrid>
         <StatCard
           label="Classes"
-          value={total}
-          hint={`${counts.accepted} accepted · ${counts.pending} pending · ${counts.rejected} rejected`}
+          value={listed}
+          hint={`${counts.accepted} accepted · ${counts.pending} pending · ${counts.rejected} rejected${
+            counts.archived > 0 ? ` · ${counts.archived} archived` : ''
+          }`}
         />
-        <StatCard label="Students enrolled" value={students} />
-        <StatCard label="Paid students" value={paidStudents ?? '—'} />
-        <StatCard label="Revenue" value={revenue} />
+        <StatCard
+          label="Students enrolled"
+          value={stats.enrollments}
+          hint={`${stats.paidEnrollments} paid enrolments`}
+        />
+        <StatCard label="Paid students" value={stats.students} />
+        <StatCard label="Revenue" value={formatPrice(stats.total)} hint="All time, net of refunds" />
       </StatGrid>
       <div className="grid gap-4 xl:grid-cols-2">
         <BarChartCard
-          title="Classes by status"
-          valueLabel="Classes"
-          data={[
-            { label: 'Pending', value: counts.pending },
-            { label: 'Accepted', value: counts.accepted },
-            { label: 'Rejected', value: counts.rejected },
-          ]}
-        />
-        <BarChartCard
-          title="Students per accepted class"
-          valueLabel="Students"
-          data={perClass}
-          emptyText="No students yet."
+          title="Revenue per month, last 12 months"
+          valueLabel="Revenue"
+          data={stats.byMonth.map((m) => ({ label: monthLabel(m.month), value: m.revenue }))}
+          formatValue={formatPrice}
+          formatAxis={formatCompactPrice}
+          emptyText="No payments in the last 12 months."
           colors={['#a14a07']}
         />
+        <BarChartCard
+          title="Classes by status"
+          valueLabel="Classes"
+          data={(['pending', 'accepted', 'rejected', 'archived'] as const).map((status) => ({
+            label: STATUS_LABELS[status],
+            value: counts[status],
+          }))}
+        />
+      </div>
+      {/* Not a labelled section: the table's scrolling region is the landmark of that name. */}
+      <div className="flex flex-col gap-3">
+        <h2 className="text-xl font-semibold">Earnings by class</h2>
+        <DataTable label="Earnings by class" columns={['Class', 'Status', 'Enrolled', 'Paid', 'Revenue']}>
+          {stats.classes.map((item) => (
+            <tr key={item.classId}>
+              <th scope="row" className="min-w-40 font-medium">
+                {/* Like My Classes' "See Details": only a class that can have students has a details page. */}
+                {item.status === 'accepted' || item.status === 'archived' ? (
+                  <Link to={paths.dashboard.myClassDetails(item.classId)} className="link link-hover">
+                    {item.title}
+                  </Link>
+                ) : (
+                  item.title
+                )}
+              </th>
+              <td>{STATUS_LABELS[item.status]}</td>
+              <td className="tabular-nums">{item.enrollments}</td>
+              <td className="tabular-nums">{item.paidEnrollments}</td>
+              <td className="whitespace-nowrap tabular-nums">{formatPrice(item.revenue)}</td>
+            </tr>
+          ))}
+        </DataTable>
       </div>
     </>
   );

@@ -7,7 +7,6 @@ import type {
   CreateClassBody,
   UpdateClassBody,
 } from '@skillhive/shared/classes';
-import type { ClassStatus } from '@skillhive/shared/constants';
 import { apiClient } from '../../../lib/api-client.ts';
 
 export const TEACHER_CLASSES_PAGE_SIZE = 9;
@@ -23,7 +22,6 @@ export const classKeys = {
   revision: (id: string) => ['classes', 'revision', id] as const,
   teacher: (email: string) => ['classes', 'teacher', email] as const,
   teacherPage: (email: string, page: number) => ['classes', 'teacher', email, { page }] as const,
-  teacherAll: (email: string) => ['classes', 'teacher', email, 'all'] as const,
 };
 
 /** GET /api/classes/:id: accepted classes to anyone, any status to its teacher and admins. */
@@ -67,20 +65,6 @@ export const teacherClassesQueryOptions = (email: string, page: number) =>
       }),
     placeholderData: keepPreviousData,
   });
-
-/** All of a teacher's classes (at most 100), for the teacher home's figures. */
-export const allTeacherClassesQueryOptions = (email: string) =>
-  queryOptions({
-    queryKey: classKeys.teacherAll(email),
-    queryFn: ({ signal }) =>
-      apiClient.list<ClassItem>(teacherPath(email), { secured: true, signal, query: { page: 1, limit: 100 } }),
-  });
-
-export function countByStatus(items: readonly ClassItem[]): Record<ClassStatus, number> {
-  const counts: Record<ClassStatus, number> = { pending: 0, accepted: 0, rejected: 0, archived: 0 };
-  for (const item of items) counts[item.status] += 1;
-  return counts;
-}
 
 /** POST /api/classes → {insertedId}; name, e-mail and status come from the server. */
 export function useCreateClass() {

@@ -19,7 +19,6 @@ export const userKeys = {
   profile: (email: string) => ['users', 'profile', email] as const,
   lists: () => ['users', 'list'] as const,
   list: (params: UserListParams) => ['users', 'list', params] as const,
-  roleCounts: () => ['users', 'role-counts'] as const,
 };
 
 /** GET /api/users/profile/:email (spec §7: image, name, role, email, phone). */
@@ -41,42 +40,6 @@ export const usersQueryOptions = (params: UserListParams) =>
         query: { page: params.page, limit: USERS_PAGE_SIZE, q: params.q || undefined },
       }),
     placeholderData: keepPreviousData,
-  });
-
-const ROLE_SCAN_PAGE = 100;
-const ROLE_SCAN_MAX_PAGES = 10;
-
-export interface RoleCounts {
-  total: number;
-  admin: number;
-  teacher: number;
-  student: number;
-  /** How many users the breakdown is based on (the API has no per-role count). */
-  counted: number;
-}
-
-/**
- * Users by displayed role for the admin home. GET /api/users has no role filter, so this reads
- * up to 1,000 users, 100 per request; the total always comes from X-Total-Count.
- */
-export const userRoleCountsQueryOptions = () =>
-  queryOptions({
-    queryKey: userKeys.roleCounts(),
-    queryFn: async ({ signal }): Promise<RoleCounts> => {
-      const counts: RoleCounts = { total: 0, admin: 0, teacher: 0, student: 0, counted: 0 };
-      for (let page = 1; page <= ROLE_SCAN_MAX_PAGES; page += 1) {
-        const { items, total } = await apiClient.list<UserListItem>('/users', {
-          secured: true,
-          signal,
-          query: { page, limit: ROLE_SCAN_PAGE },
-        });
-        counts.total = total;
-        for (const user of items) counts[user.role] += 1;
-        counts.counted += items.length;
-        if (items.length < ROLE_SCAN_PAGE || counts.counted >= total) break;
-      }
-      return counts;
-    },
   });
 
 /** PATCH /api/users/admin/:id → {modifiedCount} (admin). */
