@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { NotificationPreferences } from '@skillhive/shared/users';
 import { errorMessage } from '../../../lib/api-client.ts';
@@ -16,21 +16,25 @@ export function NotificationsSection() {
   const query = useQuery(myNotificationsQueryOptions());
   const save = useSaveMyNotifications();
   const id = useId();
+  // What was just ticked, shown in the same render as the click (a controlled checkbox would
+  // otherwise spring back until the request starts); cleared when the server has answered, so a
+  // failed save shows the stored preferences again.
+  const [draft, setDraft] = useState<NotificationPreferences | null>(null);
 
   if (query.isPending) return <LoadingState />;
   if (query.isError)
     return <FetchError what="your e-mail settings" error={query.error} onRetry={() => void query.refetch()} />;
 
-  // Shown as ticked at once; the server's answer then replaces the cached preferences.
-  const current = save.isPending && save.variables ? save.variables : query.data;
-  const toggle = (key: keyof NotificationPreferences, checked: boolean) =>
-    save.mutate(
-      { ...current, [key]: checked },
-      {
-        onSuccess: () => notify.success('E-mail settings saved'),
-        onError: (error) => notify.error(errorMessage(error, 'Your e-mail settings could not be saved.')),
-      },
-    );
+  const current = draft ?? query.data;
+  const toggle = (key: keyof NotificationPreferences, checked: boolean) => {
+    const next = { ...current, [key]: checked };
+    setDraft(next);
+    save.mutate(next, {
+      onSuccess: () => notify.success('E-mail settings saved'),
+      onError: (error) => notify.error(errorMessage(error, 'Your e-mail settings could not be saved.')),
+      onSettled: () => setDraft(null),
+    });
+  };
 
   return (
     <fieldset className="flex flex-col gap-3" aria-describedby={`${id}-always`}>
