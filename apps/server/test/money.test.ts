@@ -4,7 +4,7 @@ import { PAYMENT_MESSAGES } from '@skillhive/shared/payments';
 import { schema } from '../src/db/client.ts';
 import { createReconciler, nextCheckDelayMs } from '../src/modules/payments/reconciler.ts';
 import { createTestGateway, TEST_CARDS } from '../src/modules/payments/test-gateway.ts';
-import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
+import { createTestApp, createUser, latestMail, type TestContext, type TestUser } from './harness.ts';
 import {
   CARDS,
   FAST_SIGNUP_ENV,
@@ -191,6 +191,11 @@ describe('money only for live classes (finding 1)', () => {
     const { charges, payments } = await expectBooksBalance(student);
     expect(payments).toHaveLength(0);
     expect(charges[0]!.refundedAt).not.toBeNull();
+    // The student is told, by a mail queued with the decision to refund (accounts and e-mail issue §5).
+    const refundMail = await latestMail(ctx, student.email, 'refund');
+    expect(refundMail.subject).toBe('Your payment is being refunded — SkillHive');
+    expect(refundMail.text).toContain('we are refunding the $15.00 you paid');
+    expect(refundMail.text).toContain(`Transaction: ${transactionId}`);
   });
 });
 
