@@ -1,84 +1,10 @@
 // @ts-check
-import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-
-const dirs = (path) => {
-  try {
-    return readdirSync(new URL(path, import.meta.url), { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name);
-  } catch {
-    return [];
-  }
-};
-
-/**
- * Import boundaries (STYLE.md): imports flow shared → features → app, and a feature does not
- * reach into another feature's internals. Web features may use another feature's `api/` (its
- * public data layer) but not its components; server modules never import another module's routes;
- * lower layers (lib, db, shared) never import features.
- */
-const webFeatures = dirs('./apps/web/src/features');
-const serverModules = dirs('./apps/server/src/modules');
-const boundaryConfigs = [
-  ...webFeatures.map((feature) => ({
-    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...webFeatures
-              .filter((other) => other !== feature)
-              .map((other) => ({
-                group: [`**/features/${other}/components/**`, `**/features/${other}/hooks/**`],
-                message: `Feature "${feature}" may use "${other}" only through its api/ folder.`,
-              })),
-            {
-              group: ['**/app/**', '!**/app-*'],
-              message: 'Features must not import from app/ (imports flow features → app).',
-            },
-          ],
-        },
-      ],
-    },
-  })),
-  ...serverModules.map((mod) => ({
-    files: [`apps/server/src/modules/${mod}/**/*.ts`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: serverModules
-            .filter((other) => other !== mod)
-            .map((other) => ({
-              group: [`**/modules/${other}/*.routes.ts`],
-              message: `Module "${mod}" must not import the routes of "${other}"; routes are wired in app.ts.`,
-            })),
-        },
-      ],
-    },
-  })),
-  {
-    files: ['apps/server/src/lib/**/*.ts', 'apps/server/src/db/schema/**/*.ts', 'packages/shared/src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/modules/**', '@skillhive/server*', '**/apps/**'],
-              message: 'Lower layers must not depend on features.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-];
+import { serverBoundaries } from './scripts/eslint/server-boundaries.js';
+import { webBoundaries } from './scripts/eslint/web-boundaries.js';
 
 export default tseslint.config(
   {
@@ -168,5 +94,6 @@ export default tseslint.config(
       ],
     },
   },
-  ...boundaryConfigs,
+  ...serverBoundaries,
+  ...webBoundaries,
 );
