@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { RequestPasswordResetBody } from '@skillhive/shared/forms';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { mailRequestFailureMessage } from '../verify-email.ts';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 type ForgotPasswordInput = { email: string };
 
@@ -54,10 +55,9 @@ export function ForgotPasswordForm({ onSubmit }: ForgotPasswordFormProps) {
         </div>
       ) : null}
       <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
-      <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
-        {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+      <BusyButton type="submit" className="btn-primary mt-2" busy={isSubmitting}>
         Send the reset link
-      </button>
+      </BusyButton>
     </form>
   );
 }

@@ -5,6 +5,7 @@ import { AUTH_MESSAGES, LoginBody } from '@skillhive/shared/forms';
 import { isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 type LoginInput = { email: string; password: string };
 
@@ -69,10 +70,9 @@ export function LoginForm({ onSubmit }: LoginFormProps) {
         error={errors.password?.message}
         {...register('password')}
       />
-      <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
-        {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+      <BusyButton type="submit" className="btn-primary mt-2" busy={isSubmitting}>
         Sign In
-      </button>
+      </BusyButton>
     </form>
   );
 }

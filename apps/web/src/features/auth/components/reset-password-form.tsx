@@ -9,6 +9,7 @@ import { TextField } from '../../../components/ui/form-field.tsx';
 import { MAIL_RATE_LIMITED } from '../verify-email.ts';
 import { PASSWORD_RULE_HINT, withPasswordConfirmation, type ConfirmedPassword } from '../password-confirmation.ts';
 import { INVALID_RESET_TOKEN } from '../api/password-reset.ts';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 type ResetPasswordInput = ConfirmedPassword & { token: string };
 
@@ -127,10 +128,9 @@ export function ResetPasswordForm({ token, linkError, onSubmit }: ResetPasswordF
         error={errors.confirmPassword?.message}
         {...register('confirmPassword')}
       />
-      <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
-        {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+      <BusyButton type="submit" className="btn-primary mt-2" busy={isSubmitting}>
         Change password
-      </button>
+      </BusyButton>
     </form>
   );
 }

@@ -6,6 +6,7 @@ import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { PASSWORD_RULE_HINT } from '../password-confirmation.ts';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 const FIELDS = ['name', 'image', 'phone', 'email', 'password'] as const;
 
@@ -78,10 +79,9 @@ export function SignUpForm({ onSubmit }: SignUpFormProps) {
         error={errors.password?.message}
         {...register('password')}
       />
-      <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
-        {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+      <BusyButton type="submit" className="btn-primary mt-2" busy={isSubmitting}>
         Sign Up
-      </button>
+      </BusyButton>
     </form>
   );
 }

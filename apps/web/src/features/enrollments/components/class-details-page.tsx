@@ -12,6 +12,7 @@ import { useCreateEnrollment } from '../api/enrollments.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 /**
  * classDetails/:id (spec §2): the class with its teacher, price and rating, and Pay Now, which
@@ -109,15 +110,14 @@ export function ClassDetailsPage({
                 // The server refuses enrolling in one's own class (DESIGN §1.4, a 409): do not offer it.
                 <p className="grow-0 text-muted">You teach this class.</p>
               ) : null}
-              <button
-                type="button"
-                className="btn btn-primary"
-                disabled={enroll.isPending || isOwnClass}
+              <BusyButton
+                className="btn-primary"
+                busy={enroll.isPending}
+                disabled={isOwnClass}
                 onClick={() => void payNow()}
               >
-                {enroll.isPending ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
                 Pay Now
-              </button>
+              </BusyButton>
             </div>
           </div>
         </article>

@@ -6,6 +6,7 @@ import { CreateTeacherRequestBody } from '@skillhive/shared/forms';
 import type { z } from 'zod';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 type TeacherRequestInput = z.input<typeof CreateTeacherRequestBody>;
 
@@ -100,10 +101,9 @@ export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormPr
           {...register('category')}
         />
       </div>
-      <button type="submit" className="btn btn-primary self-start" disabled={isSubmitting}>
-        {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+      <BusyButton type="submit" className="btn-primary self-start" busy={isSubmitting}>
         Submit for review
-      </button>
+      </BusyButton>
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { CreateClassBody } from '@skillhive/shared/forms';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { ImageUploadField } from './image-upload-field.tsx';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 type ClassFormInput = z.input<typeof CreateClassBody>;
 const FIELDS = ['title', 'price', 'description', 'image', 'category'] as const;
@@ -114,10 +115,9 @@ export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFor
         onUploaded={(url) => setValue('image', url ?? '', { shouldValidate: Boolean(url) || Boolean(errors.image) })}
       />
       <div>
-        <button type="submit" className="btn btn-primary" disabled={isSubmitting || uploading}>
-          {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+        <BusyButton type="submit" className="btn-primary" busy={isSubmitting} disabled={uploading}>
           {uploading ? 'Uploading image…' : submitLabel}
-        </button>
+        </BusyButton>
       </div>
     </form>
   );

@@ -14,6 +14,7 @@ import {
 } from '../../auth/password-confirmation.ts';
 import { meKeys } from '../api/me.ts';
 import { FormMessage } from './profile-section.tsx';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 type ChangePasswordInput = ConfirmedPassword & { currentPassword: string };
 
@@ -90,10 +91,9 @@ export function ChangePasswordForm() {
         error={errors.confirmPassword?.message}
         {...register('confirmPassword')}
       />
-      <button type="submit" className="btn btn-primary self-start" disabled={isSubmitting}>
-        {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+      <BusyButton type="submit" className="btn-primary self-start" busy={isSubmitting}>
         Change password
-      </button>
+      </BusyButton>
     </form>
   );
 }

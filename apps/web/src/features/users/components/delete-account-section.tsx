@@ -8,6 +8,7 @@ import { useModalDialog } from '../../../components/ui/use-modal-dialog.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { deleteMyAccount } from '../api/me.ts';
 import { FormMessage } from './profile-section.tsx';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 const WRONG_PASSWORD = 'The password is not right';
 
@@ -96,10 +97,9 @@ export function DeleteAccountSection() {
             <button type="button" className="btn btn-ghost" onClick={close} disabled={deleting}>
               Cancel
             </button>
-            <button type="submit" className="btn btn-error" disabled={deleting}>
-              {deleting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+            <BusyButton type="submit" className="btn-error" busy={deleting}>
               Delete my account
-            </button>
+            </BusyButton>
           </div>
         </form>
       </dialog>

@@ -12,6 +12,7 @@ import { useUpdateUser } from '../../auth/api/account.ts';
 import { uploadImage } from '../../teacher/api/upload-image.ts';
 import { userKeys } from '../api/users.ts';
 import { FormMessage } from './profile-section.tsx';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 type EditProfileInput = { name: string; phone: string; image: string };
 
@@ -181,10 +182,9 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
           {...register('image')}
         />
       </fieldset>
-      <button type="submit" className="btn btn-primary self-start" disabled={isSubmitting || uploading !== null}>
-        {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+      <BusyButton type="submit" className="btn-primary self-start" busy={isSubmitting} disabled={uploading !== null}>
         Save profile
-      </button>
+      </BusyButton>
     </form>
   );
 }

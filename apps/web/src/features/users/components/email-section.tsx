@@ -7,6 +7,7 @@ import { TextField } from '../../../components/ui/form-field.tsx';
 import { useChangeEmail } from '../../auth/api/account.ts';
 import { MAIL_RATE_LIMITED } from '../../auth/verify-email.ts';
 import { FormMessage } from './profile-section.tsx';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 type ChangeEmailInput = { newEmail: string };
 
@@ -91,10 +92,9 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
           error={errors.newEmail?.message}
           {...register('newEmail')}
         />
-        <button type="submit" className="btn btn-outline self-start" disabled={isSubmitting}>
-          {isSubmitting ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+        <BusyButton type="submit" className="btn-outline self-start" busy={isSubmitting}>
           Change e-mail
-        </button>
+        </BusyButton>
       </form>
     </div>
   );

@@ -10,6 +10,7 @@ import { revokeAllSessions, revokeOtherSessions } from '../../auth/api/account.t
 import { meKeys, mySessionsQueryOptions, useEndMySession } from '../api/me.ts';
 import { describeDevice } from '../device-name.ts';
 import { FormMessage } from './profile-section.tsx';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -106,19 +107,22 @@ export function SessionsSection() {
         </ul>
       )}
       <div className="flex flex-wrap gap-2">
-        <button type="button" className="btn btn-outline" disabled={busy !== null} onClick={() => void signOutOthers()}>
-          {busy === 'others' ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+        <BusyButton
+          className="btn-outline"
+          busy={busy === 'others'}
+          disabled={busy !== null}
+          onClick={() => void signOutOthers()}
+        >
           Sign out other devices
-        </button>
-        <button
-          type="button"
-          className="btn btn-error"
+        </BusyButton>
+        <BusyButton
+          className="btn-error"
+          busy={busy === 'all'}
           disabled={busy !== null}
           onClick={() => void signOutEverywhere()}
         >
-          {busy === 'all' ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
           Sign out everywhere
-        </button>
+        </BusyButton>
       </div>
     </div>
   );
