@@ -1,7 +1,6 @@
 import { count, desc } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { schema } from '../../db/client.ts';
-import type { Viewer } from '../../lib/authorize.ts';
 
 export type AuditAction =
   | 'user.promote'
@@ -15,27 +14,9 @@ export type AuditAction =
   | 'class.revision.approve'
   | 'class.revision.reject';
 
-/** Records an admin action (issue 3 §7). Call it inside the same transaction as the action. */
-export async function recordAudit(
-  db: Db,
-  actor: Pick<Viewer, 'id' | 'email'>,
-  entry: {
-    action: AuditAction;
-    targetType: string;
-    targetId: string;
-    targetLabel?: string | null;
-    details?: Record<string, unknown>;
-  },
-): Promise<void> {
-  await db.insert(schema.auditLog).values({
-    actorId: actor.id,
-    actorEmail: actor.email,
-    action: entry.action,
-    targetType: entry.targetType,
-    targetId: entry.targetId,
-    targetLabel: entry.targetLabel ?? null,
-    details: entry.details ?? null,
-  });
+/** Inserts one entry; the service's recordAudit is what other modules call. */
+export async function insertAuditEntry(db: Db, values: typeof schema.auditLog.$inferInsert): Promise<void> {
+  await db.insert(schema.auditLog).values(values);
 }
 
 /** One page of the audit log, newest first, with the total count. */

@@ -1,6 +1,35 @@
 import type { AuditEntry } from '@skillhive/shared/users';
 import type { Db } from '../../db/client.ts';
-import { listAuditEntries } from './audit.repository.ts';
+import type { Viewer } from '../../lib/authorize.ts';
+import { type AuditAction, insertAuditEntry, listAuditEntries } from './audit.repository.ts';
+
+export type { AuditAction } from './audit.repository.ts';
+
+/**
+ * Records an admin action (issue 3 §7). Other modules call this, never the repository; pass the
+ * action's transaction so the entry and the action commit together.
+ */
+export function recordAudit(
+  db: Db,
+  actor: Pick<Viewer, 'id' | 'email'>,
+  entry: {
+    action: AuditAction;
+    targetType: string;
+    targetId: string;
+    targetLabel?: string | null;
+    details?: Record<string, unknown>;
+  },
+): Promise<void> {
+  return insertAuditEntry(db, {
+    actorId: actor.id,
+    actorEmail: actor.email,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    targetLabel: entry.targetLabel ?? null,
+    details: entry.details ?? null,
+  });
+}
 
 /** GET /api/audit: who did what to whom, and when (issue 3 §7). */
 export async function listAudit(

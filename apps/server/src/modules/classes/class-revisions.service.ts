@@ -3,7 +3,7 @@ import { centsToDecimal } from '@skillhive/shared/money';
 import type { Db } from '../../db/client.ts';
 import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
-import { recordAudit } from '../audit/audit.repository.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import { classDecidedMail, queueMail } from '../mail/mail.service.ts';
 import { wantsNotification } from '../users/contact.ts';
 import type { ImageStorage } from '../uploads/storage.ts';

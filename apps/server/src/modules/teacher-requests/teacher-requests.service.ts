@@ -6,7 +6,7 @@ import type {
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
-import { recordAudit } from '../audit/audit.repository.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import { queueMail, teacherRequestDecidedMail } from '../mail/mail.service.ts';
 import { wantsNotification } from '../users/contact.ts';
 import * as repo from './teacher-requests.repository.ts';

@@ -8,7 +8,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
-import { recordAudit } from '../audit/audit.repository.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import { forgetStudent } from '../enrollments/enrollments.service.ts';
 import { pseudonymisePaymentsOf } from '../payments/payments.service.ts';
 import { deleteReviewsOf } from '../reviews/reviews.service.ts';
