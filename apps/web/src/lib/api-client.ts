@@ -1,5 +1,5 @@
 import { ACCESS_TOKEN_KEY } from '@skillhive/shared/constants';
-import type { ErrorBody } from '@skillhive/shared/errors';
+import type { ErrorBody, ErrorCode } from '@skillhive/shared/errors';
 
 /** Every API route lives under /api on the same origin (DESIGN §2). */
 export const API_BASE = '/api';
@@ -74,11 +74,20 @@ type UnauthorizedHandler = () => void | Promise<void>;
 let unauthorizedHandler: UnauthorizedHandler | null = null;
 let unauthorizedInFlight: Promise<void> | null = null;
 
+/** The one code that means "this session is gone" (DESIGN §3). */
+const UNAUTHENTICATED = 'unauthenticated' satisfies ErrorCode;
+
+/** Whether a failed secured call means the person is no longer signed in. */
+export function isUnauthenticated(error: ApiError): boolean {
+  return error.code === UNAUTHENTICATED;
+}
+
 /**
- * The one interceptor of spec §6/§8, narrowed by DESIGN §3: a 401 (`unauthenticated`) from a
- * secured call signs the user out and sends them to /login. A 403 is a refusal of one action
- * (the role or the ownership is missing) and stays an error on that screen. The auth provider
- * registers the handler (it owns navigation); several failing calls at once trigger it only once.
+ * The one interceptor of spec §6/§8, narrowed by DESIGN §3: only an `unauthenticated` answer
+ * (401) to a secured call signs the user out and sends them to /login. A 403 is a refusal of one
+ * action (the role or the ownership is missing) and a 409/422 a business refusal (your own class,
+ * an unpaid review): both stay an error on that screen. The auth provider registers the handler
+ * (it owns navigation); several failing calls at once trigger it only once.
  */
 export function setUnauthorizedHandler(handler: UnauthorizedHandler): () => void {
   unauthorizedHandler = handler;
@@ -160,7 +169,8 @@ async function toApiError(response: Response): Promise<ApiError> {
   }
   return new ApiError({
     status: response.status,
-    code: `http_${response.status}`,
+    // A 401 without our body (a proxy in between) still means the session is not accepted.
+    code: response.status === 401 ? UNAUTHENTICATED : `http_${response.status}`,
     message: STATUS_MESSAGES[response.status] ?? 'Something went wrong on our side. Please try again.',
   });
 }
@@ -195,7 +205,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 
   if (!response.ok) {
     const error = await toApiError(response);
-    if (secured && response.status === 401) await handleUnauthorized();
+    if (secured && isUnauthenticated(error)) await handleUnauthorized();
     throw error;
   }
 

@@ -23,3 +23,40 @@ export function createQueryClient(): QueryClient {
 
 /** The app's one cache; route loaders prefetch into it (STYLE.md). */
 export const queryClient = createQueryClient();
+
+/**
+ * The root of every query that belongs to one signed-in person: `['user', userId, …]`. Each
+ * feature's key factory builds its private keys on it (enrolments, profile, a teacher's classes,
+ * the admin's lists…); public data (catalogue, public class details, latest reviews, config, the
+ * session itself) lives outside it. A query started for one person can therefore never answer
+ * another's, and one call forgets everything of a person (`removeUserData`).
+ */
+export const USER_ROOT = 'user';
+
+/** Who a user-scoped query belongs to; the auth feature's `AuthUser` is one. */
+export interface UserScope {
+  id: string;
+  email: string;
+}
+
+export function userScopeKey(userId: string) {
+  return [USER_ROOT, userId] as const;
+}
+
+/** Whether a query key belongs to a person (any person) rather than to every visitor. */
+export function isUserScopedKey(queryKey: readonly unknown[]): boolean {
+  return queryKey[0] === USER_ROOT;
+}
+
+/**
+ * Forgets every user-scoped query, in flight ones included (their answers are dropped), except the
+ * ones of `keepUserId`, and every mutation's state (its variables may hold a password or a card).
+ * Called at sign-out and whenever the signed-in user changes: nothing of one person is shown to
+ * the next.
+ */
+export function removeUserData(client: QueryClient, keepUserId: string | null = null): void {
+  client.removeQueries({
+    predicate: (query) => isUserScopedKey(query.queryKey) && query.queryKey[1] !== keepUserId,
+  });
+  client.getMutationCache().clear();
+}

@@ -50,7 +50,7 @@ function ApplicationPanel() {
   const { user, loading, isTeacher, role } = useAuth();
   const email = user?.email ?? '';
   const queryClient = useQueryClient();
-  const request = useQuery({ ...myTeacherRequestQueryOptions(email), enabled: !!user && !loading });
+  const request = useQuery({ ...myTeacherRequestQueryOptions(user), enabled: !!user && !loading });
   const createRequest = useCreateTeacherRequest();
   const [applyingAgain, setApplyingAgain] = useState(false);
 
@@ -58,8 +58,8 @@ function ApplicationPanel() {
   const approved = request.data?.status === 'approved';
   useEffect(() => {
     if (approved && !isTeacher && email)
-      void queryClient.invalidateQueries({ queryKey: teacherFlagQueryOptions(email).queryKey });
-  }, [approved, isTeacher, email, queryClient]);
+      void queryClient.invalidateQueries({ queryKey: teacherFlagQueryOptions(user).queryKey });
+  }, [approved, isTeacher, email, user, queryClient]);
 
   if (!user) return null;
   if (loading || request.isPending) {

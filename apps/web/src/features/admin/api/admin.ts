@@ -8,23 +8,17 @@ import {
 } from '@skillhive/shared/constants';
 import type { TeacherRequest } from '@skillhive/shared/teacher-requests';
 import { apiClient } from '../../../lib/api-client.ts';
+import type { UserScope } from '../../../lib/query-client.ts';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
+import { roleKeys } from '../../auth/api/get-roles.ts';
 import { teacherRequestKeys } from '../../teacher-requests/api/teacher-requests.ts';
-import { classKeys } from '../../teacher/api/classes.ts';
+import { classKeys, invalidateClasses, type StatusPageParams } from '../../classes/api/class-keys.ts';
 import { auditKeys } from '../../audit/api/audit.ts';
+import { userKeys } from '../../users/api/users.ts';
+
+export type { StatusPageParams };
 
 export const ADMIN_PAGE_SIZE = 10;
-
-export interface StatusPageParams<S extends string> {
-  page: number;
-  status: S | '';
-}
-
-export const adminKeys = {
-  teacherRequests: (params: StatusPageParams<TeacherRequestStatus>) =>
-    [...teacherRequestKeys.all, 'list', params] as const,
-  classes: (params: StatusPageParams<ClassStatus>) => [...classKeys.all, 'admin', params] as const,
-  revisions: (page: number) => [...classKeys.all, 'admin', 'revisions', { page }] as const,
-};
 
 /** Reads ?status= leniently for a list filtered by one of `allowed`. */
 export function parseStatus<S extends string>(value: string | null, allowed: readonly S[]): S | '' {
@@ -36,43 +30,46 @@ export const TEACHER_REQUEST_FILTERS = TEACHER_REQUEST_STATUSES;
 export const CLASS_FILTERS = CLASS_STATUSES.filter((s) => s !== 'archived');
 
 /** GET /api/teachers/teacher-requests?page=&limit=&status= (admin). */
-export const teacherRequestsQueryOptions = (params: StatusPageParams<TeacherRequestStatus>) =>
+export const teacherRequestsQueryOptions = (user: UserScope | null, params: StatusPageParams<TeacherRequestStatus>) =>
   queryOptions({
-    queryKey: adminKeys.teacherRequests(params),
+    queryKey: teacherRequestKeys.list(user?.id ?? '', params),
     queryFn: ({ signal }) =>
       apiClient.list<TeacherRequest>('/teachers/teacher-requests', {
         secured: true,
         signal,
         query: { page: params.page, limit: ADMIN_PAGE_SIZE, status: params.status || undefined },
       }),
+    enabled: user !== null,
     placeholderData: keepPreviousData,
   });
 
 /** GET /api/classes?status=&page=&limit= (admins may filter by status). */
-export const adminClassesQueryOptions = (params: StatusPageParams<ClassStatus>) =>
+export const adminClassesQueryOptions = (user: UserScope | null, params: StatusPageParams<ClassStatus>) =>
   queryOptions({
-    queryKey: adminKeys.classes(params),
+    queryKey: classKeys.moderation(user?.id ?? '', params),
     queryFn: ({ signal }) =>
       apiClient.list<ClassItem>('/classes', {
         secured: true,
         signal,
         query: { page: params.page, limit: ADMIN_PAGE_SIZE, status: params.status || undefined },
       }),
+    enabled: user !== null,
     placeholderData: keepPreviousData,
   });
 
 export const REVISIONS_PAGE_SIZE = 5;
 
 /** GET /api/classes/revisions?page=&limit= (admin): edits of accepted classes waiting for review. */
-export const pendingRevisionsQueryOptions = (page: number) =>
+export const pendingRevisionsQueryOptions = (user: UserScope | null, page: number) =>
   queryOptions({
-    queryKey: adminKeys.revisions(page),
+    queryKey: classKeys.revisions(user?.id ?? '', page),
     queryFn: ({ signal }) =>
       apiClient.list<ClassRevision>('/classes/revisions', {
         secured: true,
         signal,
         query: { page, limit: REVISIONS_PAGE_SIZE },
       }),
+    enabled: user !== null,
     placeholderData: keepPreviousData,
   });
 
@@ -81,6 +78,7 @@ type Decision = 'approve' | 'reject';
 /** PATCH /api/teachers/teacher-requests/:id/approve|reject (admin; only while pending). */
 export function useDecideTeacherRequest() {
   const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: ({ id, decision }: { id: string; decision: Decision }) =>
       apiClient.patch<{ modifiedCount?: number; success?: boolean }>(
@@ -90,10 +88,12 @@ export function useDecideTeacherRequest() {
       ),
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: teacherRequestKeys.all }),
-        // Approval makes the applicant a teacher: role flags and the users table change.
-        queryClient.invalidateQueries({ queryKey: ['users'] }),
-        queryClient.invalidateQueries({ queryKey: auditKeys.all }),
+        queryClient.invalidateQueries({ queryKey: teacherRequestKeys.all(userId) }),
+        // Approval makes the applicant a teacher: the users table changes, and so do the admin's
+        // own role flags when they approved their own application.
+        queryClient.invalidateQueries({ queryKey: userKeys.lists(userId) }),
+        queryClient.invalidateQueries({ queryKey: roleKeys.all(userId) }),
+        queryClient.invalidateQueries({ queryKey: auditKeys.all(userId) }),
       ]),
   });
 }
@@ -101,6 +101,7 @@ export function useDecideTeacherRequest() {
 /** PATCH /api/classes/class-requests/:id/approve|reject {reason} (admin; only while pending). */
 export function useDecideClass() {
   const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: ({ id, decision, reason }: { id: string; decision: Decision; reason?: string }) =>
       apiClient.patch<unknown>(
@@ -110,8 +111,8 @@ export function useDecideClass() {
       ),
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: classKeys.all }),
-        queryClient.invalidateQueries({ queryKey: auditKeys.all }),
+        invalidateClasses(queryClient, userId),
+        queryClient.invalidateQueries({ queryKey: auditKeys.all(userId) }),
       ]),
   });
 }
@@ -119,6 +120,7 @@ export function useDecideClass() {
 /** PATCH /api/classes/revisions/:id/approve|reject {reason} (admin; only while pending). */
 export function useDecideRevision() {
   const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: ({ id, decision, reason }: { id: string; decision: Decision; reason?: string }) =>
       apiClient.patch<unknown>(
@@ -129,8 +131,8 @@ export function useDecideRevision() {
     onSuccess: () =>
       Promise.all([
         // An approval changes the class everywhere it is shown (catalogue included).
-        queryClient.invalidateQueries({ queryKey: classKeys.all }),
-        queryClient.invalidateQueries({ queryKey: auditKeys.all }),
+        invalidateClasses(queryClient, userId),
+        queryClient.invalidateQueries({ queryKey: auditKeys.all(userId) }),
       ]),
   });
 }

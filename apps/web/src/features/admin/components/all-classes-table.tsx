@@ -14,6 +14,7 @@ import { ClassRevisionsSection } from './class-revisions-section.tsx';
 import { DecisionButtons } from './decision-buttons.tsx';
 import { RejectClassDialog } from './reject-class-dialog.tsx';
 import { StatusFilter } from './status-filter.tsx';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
 const STATUS_LABELS: Record<ClassStatus, string> = {
   pending: 'Pending',
@@ -37,7 +38,8 @@ export function AllClassesTable() {
   const [search] = useSearchParams();
   const page = usePageParam();
   const status = parseStatus(search.get('status'), CLASS_FILTERS);
-  const query = useQuery(adminClassesQueryOptions({ page, status }));
+  const user = useUserScope();
+  const query = useQuery(adminClassesQueryOptions(user, { page, status }));
   const decide = useDecideClass();
   const navigate = useNavigate();
   const [rejecting, setRejecting] = useState<ClassItem | null>(null);

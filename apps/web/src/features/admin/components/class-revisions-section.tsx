@@ -9,6 +9,7 @@ import { DataTable } from '../../../components/ui/data-table.tsx';
 import { useModalDialog } from '../../../components/ui/use-modal-dialog.ts';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { REVISIONS_PAGE_SIZE, pendingRevisionsQueryOptions, useDecideRevision } from '../api/admin.ts';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
 const PAGE_PARAM = 'changesPage';
 
@@ -29,7 +30,8 @@ const changedFields = (revision: ClassRevision) => FIELDS.filter(({ key }) => re
  */
 export function ClassRevisionsSection() {
   const page = usePageParam(PAGE_PARAM);
-  const query = useQuery(pendingRevisionsQueryOptions(page));
+  const user = useUserScope();
+  const query = useQuery(pendingRevisionsQueryOptions(user, page));
   const decide = useDecideRevision();
   const [reviewing, setReviewing] = useState<ClassRevision | null>(null);
   const headingId = useId();

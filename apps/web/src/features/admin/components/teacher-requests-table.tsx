@@ -16,6 +16,7 @@ import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { DecisionButtons } from './decision-buttons.tsx';
 import { StatusFilter } from './status-filter.tsx';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
 const STATUS_LABELS: Record<TeacherRequestStatus, string> = {
   pending: 'Pending',
@@ -33,7 +34,8 @@ export function TeacherRequestsTable() {
   const [search] = useSearchParams();
   const page = usePageParam();
   const status = parseStatus(search.get('status'), TEACHER_REQUEST_FILTERS);
-  const query = useQuery(teacherRequestsQueryOptions({ page, status }));
+  const user = useUserScope();
+  const query = useQuery(teacherRequestsQueryOptions(user, { page, status }));
   const decide = useDecideTeacherRequest();
 
   const act = (request: TeacherRequest, decision: 'approve' | 'reject') =>

@@ -1,19 +1,22 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { AuditEntry } from '@skillhive/shared/users';
 import { apiClient } from '../../../lib/api-client.ts';
+import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 
 export const AUDIT_PAGE_SIZE = 20;
 
+/** The audit log an admin reads, under that admin's own key root. */
 export const auditKeys = {
-  all: ['audit'] as const,
-  list: (page: number) => ['audit', 'list', page] as const,
+  all: (userId: string) => [...userScopeKey(userId), 'audit'] as const,
+  list: (userId: string, page: number) => [...auditKeys.all(userId), 'list', page] as const,
 };
 
 /** GET /api/audit?page=&limit= (admin; newest first; X-Total-Count). */
-export const auditQueryOptions = (page: number) =>
+export const auditQueryOptions = (user: UserScope | null, page: number) =>
   queryOptions({
-    queryKey: auditKeys.list(page),
+    queryKey: auditKeys.list(user?.id ?? '', page),
     queryFn: ({ signal }) =>
       apiClient.list<AuditEntry>('/audit', { secured: true, signal, query: { page, limit: AUDIT_PAGE_SIZE } }),
+    enabled: user !== null,
     placeholderData: keepPreviousData,
   });

@@ -4,6 +4,7 @@ import { AUDIT_PAGE_SIZE, auditQueryOptions } from '../api/audit.ts';
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -24,7 +25,8 @@ function describeDetails(details: AuditEntry['details']): string {
 /** The audit log of admin actions (issue 3 §7): who, whom, what, when. */
 export function AuditLog() {
   const page = usePageParam();
-  const query = useQuery(auditQueryOptions(page));
+  const user = useUserScope();
+  const query = useQuery(auditQueryOptions(user, page));
   return (
     <div className="flex flex-col gap-5">
       <title>Audit Log — SkillHive</title>

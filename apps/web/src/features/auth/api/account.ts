@@ -3,18 +3,28 @@ import type { ChangeEmailBody, ChangePasswordBody, UpdateUserBody } from '@skill
 import { apiClient } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { SESSION_QUERY_KEY } from './get-session.ts';
+import { useUserScope } from './use-user-scope.ts';
+import { userKeys } from '../../users/api/users.ts';
 
 /**
  * The signed-in user's own account, through better-auth behind our identity gate (decision 009).
  * Same-origin calls: the session cookie is what these endpoints read.
  */
 
-/** POST /api/auth/update-user {name?, phone?, image?} (spec §5 rules): the session shows the new name and photo. */
+/**
+ * POST /api/auth/update-user {name?, phone?, image?} (spec §5 rules): the session and the profile
+ * show the new name, phone and photo once the returned promise settles.
+ */
 export function useUpdateUser() {
   const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: (body: UpdateUserBody) => apiClient.post<{ status: boolean }>('/auth/update-user', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: userKeys.profile(userId) }),
+      ]),
   });
 }
 

@@ -5,6 +5,7 @@ import { displayRole } from '../display-role.ts';
 import type { SignUpBody } from '@skillhive/shared/auth';
 import { loadAuthClient } from '../../../lib/load-auth-client.ts';
 import { ApiError, apiClient, setUnauthorizedHandler, tokenStorage } from '../../../lib/api-client.ts';
+import { removeUserData } from '../../../lib/query-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { AuthContext, type AuthContextValue, type AuthUser } from '../auth-context.ts';
 import { requestToken } from '../api/request-token.ts';
@@ -37,9 +38,6 @@ function toAuthError(error: BetterAuthError, fallback: string): ApiError {
   });
 }
 
-/** Queries that belong to no user and survive a sign-out (the session itself is refetched). */
-const PUBLIC_QUERY_ROOTS = new Set(['config', 'classes', 'reviews', 'session']);
-
 /** Where a third-party provider sends the browser back to: our own origin only. */
 function absoluteReturnUrl(returnTo: string | undefined): string {
   const path = returnTo && returnTo.startsWith('/') && !returnTo.startsWith('//') ? returnTo : paths.home;
@@ -69,6 +67,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   /** Tokens belong to a session: a new sign-in (even by the same person) gets a new one. */
   const sessionId = user ? (session.data?.session.id ?? null) : null;
   const sessionPending = session.isPending;
+
+  // Whenever the signed-in person changes (signed out here or elsewhere, the session expired,
+  // another account signed in), everything cached for the previous one goes: their keys hold
+  // their id (lib/query-client.ts), so the next person's queries never read them meanwhile.
+  const previousUserId = useRef<string | null>(null);
+  useEffect(() => {
+    if (sessionPending) return;
+    if (previousUserId.current !== null && previousUserId.current !== userId) removeUserData(queryClient, userId);
+    previousUserId.current = userId;
+  }, [queryClient, sessionPending, userId]);
 
   /** Sign-in, sign-up and third-party sign-in in progress (spec §4). */
   const [busy, setBusy] = useState(false);
@@ -110,8 +118,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   // Role checks wait until loading is false (spec §4).
   const rolesEnabled = email !== null && !loading;
-  const adminQuery = useQuery({ ...adminFlagQueryOptions(email ?? ''), enabled: rolesEnabled });
-  const teacherQuery = useQuery({ ...teacherFlagQueryOptions(email ?? ''), enabled: rolesEnabled });
+  const adminQuery = useQuery({ ...adminFlagQueryOptions(user), enabled: rolesEnabled });
+  const teacherQuery = useQuery({ ...teacherFlagQueryOptions(user), enabled: rolesEnabled });
   const isAdmin = rolesEnabled && adminQuery.data === true;
   const isTeacher = rolesEnabled && teacherQuery.data === true;
   const roleLoading = loading || (rolesEnabled && (adminQuery.isPending || teacherQuery.isPending));
@@ -198,7 +206,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       }
       const after = await refetchSession().catch(() => null);
       // Nothing of the previous user may be shown to the next one; public data stays cached.
-      queryClient.removeQueries({ predicate: (query) => !PUBLIC_QUERY_ROOTS.has(String(query.queryKey[0])) });
+      removeUserData(queryClient, after?.data?.user?.id ?? null);
       if (after?.data?.user) setEndingSession(null);
     },
     [queryClient, refetchSession, sessionId],

@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { CATEGORIES, CLASS_SORTS, PAGE_SIZE_DEFAULT, type Category, type ClassSort } from '@skillhive/shared/constants';
 import type { ClassItem } from '@skillhive/shared/classes';
-import { apiClient } from '../../../lib/api-client.ts';
+import { ApiError, apiClient } from '../../../lib/api-client.ts';
+import { classKeys } from './class-keys.ts';
 
 /** The catalogue's state, all of it kept in the URL (issue 6). */
 export interface CatalogueParams {
@@ -62,10 +63,28 @@ export function catalogueRequest(params: CatalogueParams) {
 /** GET /api/classes: accepted classes, paginated (array body + X-Total-Count). */
 export const classesQueryOptions = (params: CatalogueParams) =>
   queryOptions({
-    queryKey: ['classes', 'list', params],
+    queryKey: classKeys.catalogue(params),
     queryFn: ({ signal }) => {
       const { path, query } = catalogueRequest(params);
       return apiClient.list<ClassItem>(path, { signal, query });
     },
     placeholderData: keepPreviousData,
+  });
+
+/**
+ * GET /api/classes/:id for the class page anyone may open: an accepted class, the same for every
+ * visitor. The server also shows its teacher and admins a class of another status; that view is
+ * `managedClassQueryOptions` (teacher feature), kept under the person's own key root, so a
+ * pending class never sits in the public cache.
+ */
+export const classQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: classKeys.detail(id),
+    queryFn: async ({ signal }) => {
+      const item = await apiClient.get<ClassItem>(`/classes/${encodeURIComponent(id)}`, { signal });
+      if (item.status !== 'accepted') {
+        throw new ApiError({ status: 404, code: 'not_found', message: 'Class not found' });
+      }
+      return item;
+    },
   });

@@ -6,10 +6,11 @@ import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { BarChartCard } from '../../../components/ui/bar-chart-card.tsx';
 import { Greeting } from './greeting.tsx';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
 /** adminHome (spec §2, issue 7): the greeting and the platform's figures, counted by the server (issue 18 §6). */
 export function AdminHome() {
-  const stats = useQuery(adminStatsQueryOptions());
+  const stats = useQuery(adminStatsQueryOptions(useUserScope()));
 
   return (
     <div className="flex flex-col gap-6">

@@ -11,8 +11,7 @@ import { Greeting } from './greeting.tsx';
 /** studentHome (spec §2, issue 7): the greeting and the student's classes at a glance. */
 export function StudentHome() {
   const { user } = useAuth();
-  const email = user?.email ?? '';
-  const query = useQuery({ ...enrollmentsQueryOptions(email, 1), enabled: email !== '' });
+  const query = useQuery(enrollmentsQueryOptions(user, 1));
 
   return (
     <div className="flex flex-col gap-6">

@@ -22,8 +22,7 @@ const STATUS_LABELS: Record<ClassStatus, string> = {
 /** teacherHome (issue 7): the greeting and the teacher's figures, computed by the server (issue 18 §6). */
 export function TeacherHome() {
   const { user } = useAuth();
-  const email = user?.email ?? '';
-  const stats = useQuery({ ...teacherStatsQueryOptions(email), enabled: email !== '' });
+  const stats = useQuery(teacherStatsQueryOptions(user));
 
   return (
     <div className="flex flex-col gap-6">

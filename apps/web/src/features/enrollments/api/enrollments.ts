@@ -2,35 +2,45 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import type { CreateEnrollmentResponse, Enrollment } from '@skillhive/shared/enrollments';
 import type { CreateReviewBody } from '@skillhive/shared/reviews';
 import { apiClient } from '../../../lib/api-client.ts';
+import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
+import { invalidateClasses } from '../../classes/api/class-keys.ts';
+import { reviewKeys } from '../../reviews/api/get-reviews.ts';
 
 export const ENROLLMENTS_PAGE_SIZE = 9;
 /** The cart is every pending enrolment; the server's total covers all of them (DESIGN §1.3). */
 const CART_LIMIT = 100;
 
+/** The student's own enrolments and cart, under their key root. */
 export const enrollmentKeys = {
-  all: ['enrolled'] as const,
-  mine: (email: string) => ['enrolled', email] as const,
-  page: (email: string, page: number) => ['enrolled', email, 'page', page] as const,
-  cart: (email: string) => ['enrolled', email, 'cart'] as const,
+  all: (userId: string) => [...userScopeKey(userId), 'enrolled'] as const,
+  page: (userId: string, page: number) => [...enrollmentKeys.all(userId), 'page', page] as const,
+  cart: (userId: string) => [...enrollmentKeys.all(userId), 'cart'] as const,
 };
 
 const path = (email: string) => `/enrolled/${encodeURIComponent(email)}`;
 
 /** GET /api/enrolled/:email, one page (myEnrollClass); total from X-Total-Count. */
-export const enrollmentsQueryOptions = (email: string, page: number) =>
+export const enrollmentsQueryOptions = (user: UserScope | null, page: number) =>
   queryOptions({
-    queryKey: enrollmentKeys.page(email, page),
+    queryKey: enrollmentKeys.page(user?.id ?? '', page),
     queryFn: ({ signal }) =>
-      apiClient.list<Enrollment>(path(email), { secured: true, signal, query: { page, limit: ENROLLMENTS_PAGE_SIZE } }),
+      apiClient.list<Enrollment>(path(user?.email ?? ''), {
+        secured: true,
+        signal,
+        query: { page, limit: ENROLLMENTS_PAGE_SIZE },
+      }),
+    enabled: user !== null,
     placeholderData: keepPreviousData,
   });
 
 /** The cart of the payment page: the caller's pending enrolments. */
-export const cartQueryOptions = (email: string) =>
+export const cartQueryOptions = (user: UserScope | null) =>
   queryOptions({
-    queryKey: enrollmentKeys.cart(email),
+    queryKey: enrollmentKeys.cart(user?.id ?? ''),
+    enabled: user !== null,
     queryFn: async ({ signal }) => {
-      const { items } = await apiClient.list<Enrollment>(path(email), {
+      const { items } = await apiClient.list<Enrollment>(path(user?.email ?? ''), {
         secured: true,
         signal,
         query: { status: 'pending', page: 1, limit: CART_LIMIT },
@@ -45,34 +55,38 @@ export const cartQueryOptions = (email: string) =>
  */
 export function useCreateEnrollment() {
   const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: (enrollId: string) =>
       apiClient.post<CreateEnrollmentResponse>('/enrolled', { enrollId }, { secured: true }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.all(userId) }),
   });
 }
 
 /** DELETE /api/enrolled/:id (its student; pending only): corrects the cart. */
 export function useRemoveEnrollment() {
   const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: (id: string) =>
       apiClient.delete<{ deletedCount: number }>(`/enrolled/${encodeURIComponent(id)}`, { secured: true }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.all(userId) }),
   });
 }
 
 /** POST /api/reviews {classId, rating, details}: one per class, a second post edits it. */
 export function useCreateReview() {
   const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: (body: CreateReviewBody) =>
       apiClient.post<{ insertedId: string | null }>('/reviews', body, { secured: true }),
     onSuccess: async () => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['reviews'] }),
+        queryClient.invalidateQueries({ queryKey: reviewKeys.all }),
         // Class responses carry the average rating and the review count.
-        queryClient.invalidateQueries({ queryKey: ['classes'] }),
+        invalidateClasses(queryClient, userId),
+        queryClient.invalidateQueries({ queryKey: enrollmentKeys.all(userId) }),
       ]);
     },
   });

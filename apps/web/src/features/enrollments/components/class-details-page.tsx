@@ -7,7 +7,7 @@ import { formatPrice } from '@skillhive/shared/money';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useAuth } from '../../auth/auth-context.ts';
-import { classQueryOptions } from '../../teacher/api/classes.ts';
+import { classQueryOptions } from '../../classes/api/get-classes.ts';
 import { useCreateEnrollment } from '../api/enrollments.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { StarRating } from '../../../components/ui/star-rating.tsx';

@@ -14,9 +14,8 @@ import { ReviewForm } from './review-form.tsx';
 /** myEnrollClass (spec §2): the total, and a card per enrolment; pending ones can be paid. */
 export function MyEnrolledClasses() {
   const { user } = useAuth();
-  const email = user?.email ?? '';
   const page = usePageParam();
-  const query = useQuery({ ...enrollmentsQueryOptions(email, page), enabled: email !== '' });
+  const query = useQuery(enrollmentsQueryOptions(user, page));
 
   return (
     <div className="flex flex-col gap-5">

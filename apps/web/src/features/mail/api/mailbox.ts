@@ -1,18 +1,26 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { MailboxEntry } from '@skillhive/shared/mail';
 import { apiClient } from '../../../lib/api-client.ts';
+import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 
 export const MAILBOX_PAGE_SIZE = 20;
 
+/** The outbox an admin reads, under that admin's own key root. */
+export const mailboxKeys = {
+  all: (userId: string) => [...userScopeKey(userId), 'mailbox'] as const,
+  page: (userId: string, page: number) => [...mailboxKeys.all(userId), page] as const,
+};
+
 /** GET /api/admin/mailbox: the outbox, newest first (admins; only without SMTP, outside production). */
-export const mailboxQueryOptions = (page: number) =>
+export const mailboxQueryOptions = (user: UserScope | null, page: number) =>
   queryOptions({
-    queryKey: ['admin', 'mailbox', page],
+    queryKey: mailboxKeys.page(user?.id ?? '', page),
     queryFn: ({ signal }) =>
       apiClient.list<MailboxEntry>('/admin/mailbox', {
         secured: true,
         signal,
         query: { page, limit: MAILBOX_PAGE_SIZE },
       }),
+    enabled: user !== null,
     placeholderData: keepPreviousData,
   });

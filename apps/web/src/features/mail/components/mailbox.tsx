@@ -3,6 +3,7 @@ import { Fragment } from 'react';
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { MAILBOX_PAGE_SIZE, mailboxQueryOptions } from '../api/mailbox.ts';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const URL_PATTERN = /(https?:\/\/[^\s<>"]+)/g;
@@ -31,7 +32,8 @@ function MailText({ text }: { text: string }) {
  */
 export function Mailbox() {
   const page = usePageParam();
-  const query = useQuery(mailboxQueryOptions(page));
+  const user = useUserScope();
+  const query = useQuery(mailboxQueryOptions(user, page));
   return (
     <div className="flex flex-col gap-5">
       <title>Mailbox — SkillHive</title>

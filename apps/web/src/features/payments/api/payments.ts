@@ -1,11 +1,17 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ConfirmCardBody, CreatePaymentBody, PaymentIntentResponse } from '@skillhive/shared/payments';
 import { apiClient } from '../../../lib/api-client.ts';
+import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
+import { invalidateClasses } from '../../classes/api/class-keys.ts';
+import { enrollmentKeys } from '../../enrollments/api/enrollments.ts';
 
+/** The payer's intents, under their key root. */
 export const paymentKeys = {
-  all: ['payments'] as const,
+  all: (userId: string) => [...userScopeKey(userId), 'payments'] as const,
   /** One intent per cart content: removing an item asks the server for a new total. */
-  intent: (cartIds: readonly string[]) => ['payments', 'intent', [...cartIds].sort().join(',')] as const,
+  intent: (userId: string, cartIds: readonly string[]) =>
+    [...paymentKeys.all(userId), 'intent', [...cartIds].sort().join(',')] as const,
 };
 
 /**
@@ -13,9 +19,9 @@ export const paymentKeys = {
  * the body would be ignored, DESIGN §1.3). Kept as a query keyed by the cart so the page asks
  * once per cart, not on every render; never reused after leaving the page.
  */
-export const paymentIntentQueryOptions = (cartIds: readonly string[]) =>
+export const paymentIntentQueryOptions = (user: UserScope | null, cartIds: readonly string[]) =>
   queryOptions({
-    queryKey: paymentKeys.intent(cartIds),
+    queryKey: paymentKeys.intent(user?.id ?? '', cartIds),
     queryFn: () => apiClient.post<PaymentIntentResponse>('/create-payment-intent', {}, { secured: true }),
     staleTime: Infinity,
     gcTime: 0,
@@ -40,14 +46,15 @@ export function authenticateTestCard(body: { clientSecret: string; approve: bool
 /** POST /api/payments (spec §3 fields) → {paymentResult: {insertedId}}; marks the cart paid. */
 export function useRecordPayment() {
   const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: (body: CreatePaymentBody) =>
       apiClient.post<{ paymentResult: { insertedId: string } }>('/payments', body, { secured: true }),
     onSuccess: () => {
       // Not awaited: the page moves on to myEnrollClass, which refetches what it shows. The page
       // stops asking for an intent once paid (the cart is now empty).
-      void queryClient.invalidateQueries({ queryKey: ['enrolled'] });
-      void queryClient.invalidateQueries({ queryKey: ['classes'] });
+      void queryClient.invalidateQueries({ queryKey: enrollmentKeys.all(userId) });
+      void invalidateClasses(queryClient, userId);
     },
   });
 }

@@ -42,7 +42,7 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
   const queryClient = useQueryClient();
   const email = user?.email ?? '';
   const navigate = useNavigate();
-  const cart = useQuery({ ...cartQueryOptions(email), enabled: email !== '' });
+  const cart = useQuery(cartQueryOptions(user));
   const [step, setStep] = useState<Step>('card');
   const items = cart.data ?? [];
   // A line of a class that was deleted or is no longer accepted cannot be paid (decision 010):
@@ -50,7 +50,7 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
   const payable = items.filter((item) => item.available);
   const cartIds = payable.map((item) => item._id);
   const intent = useQuery({
-    ...paymentIntentQueryOptions(cartIds),
+    ...paymentIntentQueryOptions(user, cartIds),
     enabled: cart.isSuccess && payable.length > 0 && step !== 'done',
   });
   const remove = useRemoveEnrollment();

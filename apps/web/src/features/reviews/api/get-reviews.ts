@@ -4,13 +4,19 @@ import { apiClient } from '../../../lib/api-client.ts';
 
 export const REVIEWS_SHOWN = 10;
 
+/** Reviews are public: the same for every visitor. */
+export const reviewKeys = {
+  all: ['reviews'] as const,
+  latest: (count: number) => [...reviewKeys.all, 'latest', count] as const,
+};
+
 /** The home page's reviews request (preloaded with the page, src/app/route-data.ts). */
 export const latestReviewsRequest = { path: '/reviews', query: { page: 1, limit: REVIEWS_SHOWN } } as const;
 
 /** GET /api/reviews: the latest reviews plus the total count (X-Total-Count). */
 export const reviewsQueryOptions = () =>
   queryOptions({
-    queryKey: ['reviews', 'latest', REVIEWS_SHOWN],
+    queryKey: reviewKeys.latest(REVIEWS_SHOWN),
     queryFn: ({ signal }) =>
       apiClient.list<Review>(latestReviewsRequest.path, { signal, query: latestReviewsRequest.query }),
     staleTime: 5 * 60_000,

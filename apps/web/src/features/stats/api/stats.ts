@@ -1,15 +1,16 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { AdminStats, TeacherStats } from '@skillhive/shared/stats';
 import { apiClient } from '../../../lib/api-client.ts';
+import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 
 /**
- * Figures computed by the server (issue 18 §6), under a key root of their own rather than the
- * public `classes` one; the teacher's are keyed by who asks, so another user never sees them.
+ * Figures computed by the server (issue 18 §6), under the root of the person who asks: another
+ * user never sees them, and they go at sign-out.
  */
 export const statsKeys = {
-  all: ['stats'] as const,
-  teacher: (email: string) => ['stats', 'teacher', email] as const,
-  admin: () => ['stats', 'admin'] as const,
+  all: (userId: string) => [...userScopeKey(userId), 'stats'] as const,
+  teacher: (userId: string) => [...statsKeys.all(userId), 'teacher'] as const,
+  admin: (userId: string) => [...statsKeys.all(userId), 'admin'] as const,
 };
 
 /**
@@ -19,18 +20,20 @@ export const statsKeys = {
 const ALWAYS_REFRESH = 0;
 
 /** GET /api/teachers/me/stats: the caller's earnings, per class and per month (teachers only). */
-export const teacherStatsQueryOptions = (email: string) =>
+export const teacherStatsQueryOptions = (user: UserScope | null) =>
   queryOptions({
-    queryKey: statsKeys.teacher(email),
+    queryKey: statsKeys.teacher(user?.id ?? ''),
     queryFn: ({ signal }) => apiClient.get<TeacherStats>('/teachers/me/stats', { secured: true, signal }),
+    enabled: user !== null,
     staleTime: ALWAYS_REFRESH,
   });
 
 /** GET /api/admin/stats: accounts by role, classes by status and revenue (admins only). */
-export const adminStatsQueryOptions = () =>
+export const adminStatsQueryOptions = (user: UserScope | null) =>
   queryOptions({
-    queryKey: statsKeys.admin(),
+    queryKey: statsKeys.admin(user?.id ?? ''),
     queryFn: ({ signal }) => apiClient.get<AdminStats>('/admin/stats', { secured: true, signal }),
+    enabled: user !== null,
     staleTime: ALWAYS_REFRESH,
   });
 

@@ -8,43 +8,39 @@ import type {
   UpdateClassBody,
 } from '@skillhive/shared/classes';
 import { apiClient } from '../../../lib/api-client.ts';
+import type { UserScope } from '../../../lib/query-client.ts';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
+import { classKeys, invalidateClasses } from '../../classes/api/class-keys.ts';
 
 export const TEACHER_CLASSES_PAGE_SIZE = 9;
 
 /**
- * Every class query sits under ['classes'] (the public catalogue's prefix too), so a change made
- * in the dashboard also refreshes the catalogue a visitor sees.
+ * GET /api/classes/:id as its teacher or an admin sees it (any status), under their own key root
+ * (features/classes/api/class-keys.ts); the public class page reads `classQueryOptions`.
  */
-export const classKeys = {
-  all: ['classes'] as const,
-  detail: (id: string) => ['classes', 'detail', id] as const,
-  stats: (id: string) => ['classes', 'stats', id] as const,
-  revision: (id: string) => ['classes', 'revision', id] as const,
-  teacher: (email: string) => ['classes', 'teacher', email] as const,
-  teacherPage: (email: string, page: number) => ['classes', 'teacher', email, { page }] as const,
-};
-
-/** GET /api/classes/:id: accepted classes to anyone, any status to its teacher and admins. */
-export const classQueryOptions = (id: string) =>
+export const managedClassQueryOptions = (user: UserScope | null, id: string) =>
   queryOptions({
-    queryKey: classKeys.detail(id),
+    queryKey: classKeys.managed(user?.id ?? '', id),
     queryFn: ({ signal }) => apiClient.get<ClassItem>(`/classes/${encodeURIComponent(id)}`, { secured: true, signal }),
+    enabled: user !== null,
   });
 
 /** GET /api/classes/:id/stats (its teacher or an admin). */
-export const classStatsQueryOptions = (id: string) =>
+export const classStatsQueryOptions = (user: UserScope | null, id: string) =>
   queryOptions({
-    queryKey: classKeys.stats(id),
+    queryKey: classKeys.stats(user?.id ?? '', id),
     queryFn: ({ signal }) =>
       apiClient.get<ClassStats>(`/classes/${encodeURIComponent(id)}/stats`, { secured: true, signal }),
+    enabled: user !== null,
   });
 
 /** GET /api/classes/:id/revision: the class's pending (or last rejected) changes (its teacher or an admin). */
-export const classRevisionQueryOptions = (id: string) =>
+export const classRevisionQueryOptions = (user: UserScope | null, id: string) =>
   queryOptions({
-    queryKey: classKeys.revision(id),
+    queryKey: classKeys.revision(user?.id ?? '', id),
     queryFn: ({ signal }) =>
       apiClient.get<ClassRevisionResponse>(`/classes/${encodeURIComponent(id)}/revision`, { secured: true, signal }),
+    enabled: user !== null,
   });
 
 /** What the teacher is told after saving: an accepted class's edit waits for review (DESIGN §4). */
@@ -54,24 +50,26 @@ export const SENT_FOR_REVIEW_MESSAGE =
 const teacherPath = (email: string) => `/classes/teacher/${encodeURIComponent(email)}`;
 
 /** GET /api/classes/teacher/:email, one page (myClass grid). */
-export const teacherClassesQueryOptions = (email: string, page: number) =>
+export const teacherClassesQueryOptions = (user: UserScope | null, page: number) =>
   queryOptions({
-    queryKey: classKeys.teacherPage(email, page),
+    queryKey: classKeys.teacherPage(user?.id ?? '', page),
     queryFn: ({ signal }) =>
-      apiClient.list<ClassItem>(teacherPath(email), {
+      apiClient.list<ClassItem>(teacherPath(user?.email ?? ''), {
         secured: true,
         signal,
         query: { page, limit: TEACHER_CLASSES_PAGE_SIZE },
       }),
+    enabled: user !== null,
     placeholderData: keepPreviousData,
   });
 
 /** POST /api/classes → {insertedId}; name, e-mail and status come from the server. */
 export function useCreateClass() {
   const queryClient = useQueryClient();
+  const user = useUserScope();
   return useMutation({
     mutationFn: (body: CreateClassBody) => apiClient.post<{ insertedId: string }>('/classes', body, { secured: true }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classKeys.all }),
+    onSuccess: () => invalidateClasses(queryClient, user?.id ?? null),
   });
 }
 
@@ -81,19 +79,21 @@ export function useCreateClass() {
  */
 export function useUpdateClass(id: string) {
   const queryClient = useQueryClient();
+  const user = useUserScope();
   return useMutation({
     mutationFn: (body: UpdateClassBody) =>
       apiClient.patch<ClassModifiedResponse>(`/classes/${encodeURIComponent(id)}`, body, { secured: true }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classKeys.all }),
+    onSuccess: () => invalidateClasses(queryClient, user?.id ?? null),
   });
 }
 
 /** DELETE /api/classes/:id → {deletedCount}; a class with paid enrolments is archived instead. */
 export function useDeleteClass() {
   const queryClient = useQueryClient();
+  const user = useUserScope();
   return useMutation({
     mutationFn: (id: string) =>
       apiClient.delete<{ deletedCount: number }>(`/classes/${encodeURIComponent(id)}`, { secured: true }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classKeys.all }),
+    onSuccess: () => invalidateClasses(queryClient, user?.id ?? null),
   });
 }

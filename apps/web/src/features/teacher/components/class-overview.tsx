@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { CATEGORY_LABELS } from '@skillhive/shared/constants';
 import { formatPrice } from '@skillhive/shared/money';
 import type { ClassItem } from '@skillhive/shared/classes';
-import { classQueryOptions } from '../api/classes.ts';
+import { managedClassQueryOptions } from '../api/classes.ts';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { ClassStatusBadge } from './class-status-badge.tsx';
 
@@ -23,7 +24,7 @@ interface ClassOverviewProps {
  * name, email, price, description, title, image.
  */
 export function ClassOverview({ classId, heading, errorWhat = 'class', children, actions }: ClassOverviewProps) {
-  const query = useQuery(classQueryOptions(classId));
+  const query = useQuery(managedClassQueryOptions(useUserScope(), classId));
   return (
     <div className="flex flex-col gap-6">
       <title>{`${query.data?.title ?? heading} — SkillHive`}</title>

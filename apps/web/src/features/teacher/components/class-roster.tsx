@@ -26,9 +26,8 @@ const PAGE_PARAM = 'rosterPage';
  */
 export function ClassRoster({ classId }: { classId: string }) {
   const { user } = useAuth();
-  const email = user?.email ?? '';
   const page = usePageParam(PAGE_PARAM);
-  const query = useQuery({ ...classRosterQueryOptions(email, classId, page), enabled: email !== '' });
+  const query = useQuery(classRosterQueryOptions(user, classId, page));
   return (
     <section aria-labelledby="class-roster-heading" className="flex flex-col gap-3">
       <h2 id="class-roster-heading" className="text-xl font-semibold">

@@ -4,6 +4,7 @@ import { classStatsQueryOptions } from '../api/classes.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { BarChartCard } from '../../../components/ui/bar-chart-card.tsx';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
 const weekFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
 
@@ -15,7 +16,7 @@ function weekLabel(week: string): string {
 
 /** GET /api/classes/:id/stats: enrolled and paid students, revenue and enrolments per week. */
 export function ClassStatsPanel({ classId }: { classId: string }) {
-  const query = useQuery(classStatsQueryOptions(classId));
+  const query = useQuery(classStatsQueryOptions(useUserScope(), classId));
   return (
     <section aria-labelledby="class-stats-heading" className="flex flex-col gap-3">
       <h2 id="class-stats-heading" className="text-xl font-semibold">

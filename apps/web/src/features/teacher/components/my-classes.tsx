@@ -16,9 +16,8 @@ import { ClassStatusBadge } from './class-status-badge.tsx';
 /** myClass (spec §2): the teacher's classes as cards, with Update, Delete and See Details. */
 export function MyClasses() {
   const { user } = useAuth();
-  const email = user?.email ?? '';
   const page = usePageParam();
-  const query = useQuery({ ...teacherClassesQueryOptions(email, page), enabled: email !== '' });
+  const query = useQuery(teacherClassesQueryOptions(user, page));
   const remove = useDeleteClass();
   const [confirm, dialog] = useConfirm();
 

@@ -6,7 +6,7 @@ import { formatPrice } from '@skillhive/shared/money';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import {
-  classQueryOptions,
+  managedClassQueryOptions,
   classRevisionQueryOptions,
   SENT_FOR_REVIEW_MESSAGE,
   useUpdateClass,
@@ -22,9 +22,9 @@ import { ClassForm } from './class-form.tsx';
  */
 export function UpdateClassPage({ classId }: { classId: string }) {
   const { user } = useAuth();
-  const query = useQuery(classQueryOptions(classId));
+  const query = useQuery(managedClassQueryOptions(user, classId));
   const isAccepted = query.data?.status === 'accepted';
-  const revisionQuery = useQuery({ ...classRevisionQueryOptions(classId), enabled: isAccepted });
+  const revisionQuery = useQuery({ ...classRevisionQueryOptions(user, classId), enabled: isAccepted });
   const update = useUpdateClass(classId);
   const navigate = useNavigate();
   const revision = isAccepted ? (revisionQuery.data?.revision ?? null) : null;

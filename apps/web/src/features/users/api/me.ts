@@ -1,46 +1,52 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeleteOwnAccountBody, NotificationPreferences, SessionListItem } from '@skillhive/shared/users';
 import { apiClient, apiRequest } from '../../../lib/api-client.ts';
+import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
-/** The signed-in user's own account (accounts and e-mail issue §4–§5), under ['users', 'me']. */
+/** The signed-in user's own account (accounts and e-mail issue §4–§5), under their key root. */
 export const meKeys = {
-  all: ['users', 'me'] as const,
-  sessions: () => ['users', 'me', 'sessions'] as const,
-  notifications: () => ['users', 'me', 'notifications'] as const,
+  all: (userId: string) => [...userScopeKey(userId), 'me'] as const,
+  sessions: (userId: string) => [...meKeys.all(userId), 'sessions'] as const,
+  notifications: (userId: string) => [...meKeys.all(userId), 'notifications'] as const,
 };
 
 /** GET /api/users/me/sessions: the devices signed in, most recently active first. */
-export const mySessionsQueryOptions = () =>
+export const mySessionsQueryOptions = (user: UserScope | null) =>
   queryOptions({
-    queryKey: meKeys.sessions(),
+    queryKey: meKeys.sessions(user?.id ?? ''),
     queryFn: ({ signal }) => apiClient.get<SessionListItem[]>('/users/me/sessions', { secured: true, signal }),
+    enabled: user !== null,
   });
 
 /** DELETE /api/users/me/sessions/:id → {deletedCount}: signs that device out. */
 export function useEndMySession() {
   const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: (id: string) =>
       apiClient.delete<{ deletedCount: number }>(`/users/me/sessions/${encodeURIComponent(id)}`, { secured: true }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: meKeys.sessions() }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: meKeys.sessions(userId) }),
   });
 }
 
 /** GET /api/users/me/notifications: the optional e-mails this user gets. */
-export const myNotificationsQueryOptions = () =>
+export const myNotificationsQueryOptions = (user: UserScope | null) =>
   queryOptions({
-    queryKey: meKeys.notifications(),
+    queryKey: meKeys.notifications(user?.id ?? ''),
     queryFn: ({ signal }) =>
       apiClient.get<NotificationPreferences>('/users/me/notifications', { secured: true, signal }),
+    enabled: user !== null,
   });
 
 /** PUT /api/users/me/notifications: answers with the stored preferences. */
 export function useSaveMyNotifications() {
   const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: (body: NotificationPreferences) =>
       apiClient.put<NotificationPreferences>('/users/me/notifications', body, { secured: true }),
-    onSuccess: (saved) => queryClient.setQueryData(meKeys.notifications(), saved),
+    onSuccess: (saved) => queryClient.setQueryData(meKeys.notifications(userId), saved),
   });
 }
 

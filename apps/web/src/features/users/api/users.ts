@@ -1,6 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserListItem, UserProfile } from '@skillhive/shared/users';
 import { apiClient } from '../../../lib/api-client.ts';
+import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { auditKeys } from '../../audit/api/audit.ts';
 
 export const USERS_PAGE_SIZE = 10;
@@ -10,41 +12,40 @@ export interface UserListParams {
   q: string;
 }
 
-/**
- * Keys under ['users'], the prefix the auth feature's role flags also use: promoting someone
- * refreshes the flags too.
- */
+/** The reader's own profile and the admin's list of accounts, under the reader's key root. */
 export const userKeys = {
-  all: ['users'] as const,
-  profile: (email: string) => ['users', 'profile', email] as const,
-  lists: () => ['users', 'list'] as const,
-  list: (params: UserListParams) => ['users', 'list', params] as const,
+  profile: (userId: string) => [...userScopeKey(userId), 'profile'] as const,
+  lists: (userId: string) => [...userScopeKey(userId), 'users'] as const,
+  list: (userId: string, params: UserListParams) => [...userKeys.lists(userId), params] as const,
 };
 
 /** GET /api/users/profile/:email (spec §7: image, name, role, email, phone). */
-export const profileQueryOptions = (email: string) =>
+export const profileQueryOptions = (user: UserScope | null) =>
   queryOptions({
-    queryKey: userKeys.profile(email),
+    queryKey: userKeys.profile(user?.id ?? ''),
     queryFn: ({ signal }) =>
-      apiClient.get<UserProfile>(`/users/profile/${encodeURIComponent(email)}`, { secured: true, signal }),
+      apiClient.get<UserProfile>(`/users/profile/${encodeURIComponent(user?.email ?? '')}`, { secured: true, signal }),
+    enabled: user !== null,
   });
 
 /** GET /api/users?page=&limit=&q= (admin; X-Total-Count). */
-export const usersQueryOptions = (params: UserListParams) =>
+export const usersQueryOptions = (user: UserScope | null, params: UserListParams) =>
   queryOptions({
-    queryKey: userKeys.list(params),
+    queryKey: userKeys.list(user?.id ?? '', params),
     queryFn: ({ signal }) =>
       apiClient.list<UserListItem>('/users', {
         secured: true,
         signal,
         query: { page: params.page, limit: USERS_PAGE_SIZE, q: params.q || undefined },
       }),
+    enabled: user !== null,
     placeholderData: keepPreviousData,
   });
 
 /** PATCH /api/users/admin/:id → {modifiedCount} (admin). */
 export function usePromoteUser() {
   const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: (id: string) =>
       apiClient.patch<{ modifiedCount: number }>(`/users/admin/${encodeURIComponent(id)}`, undefined, {
@@ -52,8 +53,8 @@ export function usePromoteUser() {
       }),
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: userKeys.all }),
-        queryClient.invalidateQueries({ queryKey: auditKeys.all }),
+        queryClient.invalidateQueries({ queryKey: userKeys.lists(userId) }),
+        queryClient.invalidateQueries({ queryKey: auditKeys.all(userId) }),
       ]),
   });
 }
@@ -61,13 +62,14 @@ export function usePromoteUser() {
 /** DELETE /api/users/:id → {deletedCount} (admin). */
 export function useDeleteUser() {
   const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: (id: string) =>
       apiClient.delete<{ deletedCount: number }>(`/users/${encodeURIComponent(id)}`, { secured: true }),
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: userKeys.all }),
-        queryClient.invalidateQueries({ queryKey: auditKeys.all }),
+        queryClient.invalidateQueries({ queryKey: userKeys.lists(userId) }),
+        queryClient.invalidateQueries({ queryKey: auditKeys.all(userId) }),
       ]),
   });
 }

@@ -28,7 +28,7 @@ const EMPTY: ChangePasswordInput = { currentPassword: '', newPassword: '', confi
 
 /** "Change password" (accounts and e-mail issue §4): the server signs every other device out. */
 export function ChangePasswordForm() {
-  const { adoptRenewedSession } = useAuth();
+  const { adoptRenewedSession, user } = useAuth();
   const queryClient = useQueryClient();
   const change = useChangePassword();
   const [outcome, setOutcome] = useState<{ kind: 'success' | 'error'; message: string } | null>(null);
@@ -61,7 +61,7 @@ export function ChangePasswordForm() {
     }
     // This device now has a new session (the old ones were ended): switch to it and its token.
     await adoptRenewedSession();
-    void queryClient.invalidateQueries({ queryKey: meKeys.sessions() });
+    void queryClient.invalidateQueries({ queryKey: meKeys.sessions(user?.id ?? '') });
     reset(EMPTY);
     setOutcome({ kind: 'success', message: CHANGE_PASSWORD_MESSAGES.done });
   });

@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, useWatch, type Path, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
 import { UPLOAD_MAX_BYTES } from '@skillhive/shared/constants';
 import { UpdateUserBody } from '@skillhive/shared/forms';
 import type { UserProfile } from '@skillhive/shared/users';
@@ -10,7 +9,6 @@ import { notify } from '../../../lib/toast.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { useUpdateUser } from '../../auth/api/account.ts';
 import { uploadImage } from '../../teacher/api/upload-image.ts';
-import { userKeys } from '../api/users.ts';
 import { FormMessage } from './profile-section.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
@@ -40,7 +38,6 @@ function profileResolver(original: EditProfileInput): Resolver<EditProfileInput,
 /** "Edit profile" (accounts and e-mail issue §4): name, phone and photo, uploaded or by URL. */
 export function EditProfileForm({ profile }: { profile: UserProfile }) {
   const original: EditProfileInput = { name: profile.name, phone: profile.phone ?? '', image: profile.image ?? '' };
-  const queryClient = useQueryClient();
   const update = useUpdateUser();
   const [formError, setFormError] = useState<string | null>(null);
   const [uploading, setUploading] = useState<number | null>(null);
@@ -98,7 +95,6 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
     setFormError(null);
     try {
       await update.mutateAsync(values);
-      await queryClient.invalidateQueries({ queryKey: userKeys.profile(profile.email) });
       reset({ name: values.name ?? '', phone: values.phone ?? '', image: values.image ?? '' });
       notify.success('Profile saved');
     } catch (error) {

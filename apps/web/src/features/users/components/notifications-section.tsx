@@ -5,6 +5,7 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { myNotificationsQueryOptions, useSaveMyNotifications } from '../api/me.ts';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
 const OPTIONS: ReadonlyArray<{ key: keyof NotificationPreferences; label: string }> = [
   { key: 'teacherApplication', label: 'When my application to teach is decided' },
@@ -13,7 +14,7 @@ const OPTIONS: ReadonlyArray<{ key: keyof NotificationPreferences; label: string
 
 /** "E-mail notifications" (accounts and e-mail issue §5): the optional e-mails, saved as they are ticked. */
 export function NotificationsSection() {
-  const query = useQuery(myNotificationsQueryOptions());
+  const query = useQuery(myNotificationsQueryOptions(useUserScope()));
   const save = useSaveMyNotifications();
   const id = useId();
   // What was just ticked, shown in the same render as the click (a controlled checkbox would

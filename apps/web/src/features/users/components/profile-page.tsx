@@ -27,7 +27,7 @@ interface ProfilePageProps {
 export function ProfilePage({ emailNotice }: ProfilePageProps) {
   const { user } = useAuth();
   const email = user?.email ?? '';
-  const query = useQuery({ ...profileQueryOptions(email), enabled: email !== '' });
+  const query = useQuery(profileQueryOptions(user));
   const [failedImage, setFailedImage] = useState<string | null>(null);
   const [params] = useSearchParams();
 

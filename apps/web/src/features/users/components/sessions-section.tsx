@@ -16,10 +16,10 @@ const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeS
 
 /** "Signed-in devices" (accounts and e-mail issue §4): each one, and signing them out. */
 export function SessionsSection() {
-  const { forgetSession } = useAuth();
+  const { forgetSession, user } = useAuth();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const sessions = useQuery(mySessionsQueryOptions());
+  const sessions = useQuery(mySessionsQueryOptions(user));
   const endOne = useEndMySession();
   const [busy, setBusy] = useState<'others' | 'all' | null>(null);
   const [outcome, setOutcome] = useState<{ kind: 'success' | 'error'; message: string } | null>(null);
@@ -34,7 +34,7 @@ export function SessionsSection() {
       setOutcome({ kind: 'error', message: errorMessage(error, 'The other devices could not be signed out.') });
     } finally {
       setBusy(null);
-      void queryClient.invalidateQueries({ queryKey: meKeys.sessions() });
+      void queryClient.invalidateQueries({ queryKey: meKeys.sessions(user?.id ?? '') });
     }
   };
 

@@ -19,7 +19,7 @@ export function UsersTable() {
   const page = usePageParam();
   const q = (search.get('q') ?? '').trim().slice(0, 100);
   const [draft, setDraft] = useState(q);
-  const query = useQuery(usersQueryOptions({ page, q }));
+  const query = useQuery(usersQueryOptions(me, { page, q }));
   const promote = usePromoteUser();
   const remove = useDeleteUser();
   const [confirm, dialog] = useConfirm();
