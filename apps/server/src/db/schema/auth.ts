@@ -1,30 +1,8 @@
-import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+// Owned by modules/auth (decision 015): only that module's repository code imports this file.
+import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
 
-/**
- * The tables better-auth needs (user, session, account, verification), under our plural names.
- * Property names are better-auth's field names; `phone`, `isAdmin` and `isTeacher` are our
- * additional user fields. Admin and teacher are independent flags (DESIGN §1.5).
- */
-export const users = pgTable(
-  'users',
-  {
-    id: text('id').primaryKey(),
-    name: text('name').notNull(),
-    email: text('email').notNull().unique(),
-    emailVerified: boolean('email_verified').notNull().default(false),
-    image: text('image'),
-    phone: text('phone'),
-    isAdmin: boolean('is_admin').notNull().default(false),
-    isTeacher: boolean('is_teacher').notNull().default(false),
-    // E-mails a person may turn off (accounts and e-mail issue §5); the rest always go out.
-    notifyTeacherApplication: boolean('notify_teacher_application').notNull().default(true),
-    notifyClassReviews: boolean('notify_class_reviews').notNull().default(true),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('users_created_at_idx').on(t.createdAt), index('users_name_idx').on(t.name)],
-);
-
+/** The other tables better-auth needs (session, account, verification), under our plural names. */
 export const sessions = pgTable(
   'sessions',
   {

@@ -1,3 +1,4 @@
+// Owned by modules/mail (decision 015): only that module's repository code imports this file.
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 

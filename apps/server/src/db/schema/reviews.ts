@@ -1,0 +1,30 @@
+// Owned by modules/reviews (decision 015): only that module's repository code imports this file.
+import { sql } from 'drizzle-orm';
+import { check, index, pgTable, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { classes } from './classes.ts';
+import { createdAt, updatedAt } from './columns.ts';
+import { users } from './users.ts';
+
+/** Reviews (spec §3): one per student per class; a second post edits it. */
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    classId: uuid('class_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+    studentId: text('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rating: smallint('rating').notNull(),
+    details: text('details').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('reviews_student_class_idx').on(t.studentId, t.classId),
+    index('reviews_created_idx').on(t.createdAt.desc()),
+    check('reviews_rating_range', sql`${t.rating} between 1 and 5`),
+    check('reviews_details_length', sql`char_length(${t.details}) <= 1000`),
+  ],
+);
