@@ -53,26 +53,41 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            { name: 'zod', allowTypeImports: true, message: 'Use the zod/mini schemas of @skillhive/shared/forms.' },
             {
-              name: '@skillhive/shared',
+              name: 'zod',
               allowTypeImports: true,
-              message: 'Import a Zod-free module: constants, money, cards or forms.',
+              message: 'Use the zod/mini schemas of @skillhive/shared/rules/forms.',
             },
           ],
           patterns: [
             {
-              group: [
-                '@skillhive/shared/*',
-                '!@skillhive/shared/constants',
-                '!@skillhive/shared/money',
-                '!@skillhive/shared/cards',
-                '!@skillhive/shared/forms',
-              ],
+              // packages/shared/README.md: rules/* ship to the browser (no classic Zod); contracts/*
+              // are the classic Zod request/response schemas only the server runs.
+              group: ['@skillhive/shared/contracts/*'],
               allowTypeImports: true,
               message:
-                'This shared module defines classic Zod schemas: import its types only, or use constants, money, cards or forms.',
+                'Contracts are classic Zod: import their types only; values come from @skillhive/shared/rules/*.',
             },
+            // legacy-specifiers:start (temporary aliases of the old module names, removed with them)
+            {
+              group: [
+                '@skillhive/shared/auth',
+                '@skillhive/shared/classes',
+                '@skillhive/shared/common',
+                '@skillhive/shared/enrollments',
+                '@skillhive/shared/errors',
+                '@skillhive/shared/mail',
+                '@skillhive/shared/payments',
+                '@skillhive/shared/reviews',
+                '@skillhive/shared/stats',
+                '@skillhive/shared/teacher-requests',
+                '@skillhive/shared/uploads',
+                '@skillhive/shared/users',
+              ],
+              allowTypeImports: true,
+              message: 'Import values from @skillhive/shared/rules/*; these old names alias modules with classic Zod.',
+            },
+            // legacy-specifiers:end
             {
               group: ['**/lib/auth-client.ts'],
               allowTypeImports: true,

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { CATEGORIES, EXPERIENCE_LEVELS, TEACHER_REQUEST_STATUSES } from './constants.ts';
+import { CATEGORIES, EXPERIENCE_LEVELS, TEACHER_REQUEST_STATUSES } from '../rules/constants.ts';
+import { RejectReasonBody } from '../rules/forms.ts';
 import { PageQuery } from './common.ts';
-
-// The application form's schema lives with the other form schemas (zod/mini).
-export { CreateTeacherRequestBody, TEACH_MESSAGES } from './forms.ts';
 
 export const TeacherRequest = z.object({
   _id: z.string(),
@@ -29,8 +27,9 @@ export type TeacherRequestListQuery = z.infer<typeof TeacherRequestListQuery>;
 export const MyTeacherRequestResponse = TeacherRequest.nullable();
 export type MyTeacherRequestResponse = z.infer<typeof MyTeacherRequestResponse>;
 
-/** PATCH /api/teachers/teacher-requests/:id/reject: an optional reason, e-mailed to the applicant. */
-export const RejectTeacherRequestBody = z.object({
-  reason: z.string().trim().max(500, 'The reason must be at most 500 characters').optional(),
-});
+/**
+ * PATCH /api/teachers/teacher-requests/:id/reject: an optional reason, e-mailed to the applicant;
+ * the reject dialog's RejectReasonBody, as a classic object the route can make `nullish()`.
+ */
+export const RejectTeacherRequestBody = z.object(RejectReasonBody.shape);
 export type RejectTeacherRequestBody = z.infer<typeof RejectTeacherRequestBody>;

@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { CATEGORIES, CLASS_SORTS, CLASS_STATUSES } from './constants.ts';
+import { CATEGORIES, CLASS_REVISION_STATUSES, CLASS_SORTS, CLASS_STATUSES } from '../rules/constants.ts';
+import { RejectReasonBody } from '../rules/forms.ts';
 import { PageQuery } from './common.ts';
 
-// The class form's schemas live with the other form schemas (zod/mini).
-export { CLASS_MESSAGES, CreateClassBody, ImageUrl, Price, UpdateClassBody } from './forms.ts';
-
 /** PATCH /api/classes/class-requests/:id/reject: an optional reason its teacher sees; no body at all is fine. */
-export const RejectClassBody = z.object({ reason: z.string().trim().max(500).optional() }).nullish();
+export const RejectClassBody = z.nullish(RejectReasonBody);
 export type RejectClassBody = z.infer<typeof RejectClassBody>;
 
 /**
@@ -20,10 +18,6 @@ export const ClassModifiedResponse = z.object({
   pendingReview: z.boolean().optional(),
 });
 export type ClassModifiedResponse = z.infer<typeof ClassModifiedResponse>;
-
-/** States of a proposed edit of an accepted class (DESIGN §4). */
-export const CLASS_REVISION_STATUSES = ['pending', 'approved', 'rejected'] as const;
-export type ClassRevisionStatus = (typeof CLASS_REVISION_STATUSES)[number];
 
 /** The moderated fields of a class: an edit of one of these on an accepted class is a revision. */
 export const ClassFields = z.object({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ENROLLMENT_STATUSES } from './constants.ts';
-import { PAYMENT_MESSAGES } from './cards.ts';
+import { ENROLLMENT_STATUSES } from '../rules/constants.ts';
 import { PageQuery } from './common.ts';
 
 /** POST /api/enrolled: only the class id is read; everything else comes from the class (DESIGN §1.3). */
@@ -51,7 +50,7 @@ export type EnrollmentListQuery = z.infer<typeof EnrollmentListQuery>;
  */
 export const ClassRosterEntry = z.object({
   enrollmentId: z.string(),
-  /** The account's current name; DELETED_STUDENT_NAME once the account is deleted. */
+  /** The account's current name; DELETED_STUDENT_NAME (`rules/constants.ts`) once the account is deleted. */
   studentName: z.string(),
   /** The address the student enrolled with; a pseudonym once the account is deleted. */
   studentEmail: z.string(),
@@ -65,17 +64,3 @@ export type ClassRosterEntry = z.infer<typeof ClassRosterEntry>;
 
 export const ClassRosterQuery = PageQuery;
 export type ClassRosterQuery = z.infer<typeof ClassRosterQuery>;
-
-/** The roster's name for a student whose account was deleted (their paid line is kept, DESIGN §4). */
-export const DELETED_STUDENT_NAME = 'Deleted account';
-
-export const ENROLLMENT_MESSAGES = {
-  classNotFound: 'Class not found',
-  classNotOpen: 'This class is not open for enrolment',
-  ownClass: 'You cannot enrol in your own class',
-  notFound: 'Enrolment not found',
-  notYours: 'You can only remove your own enrolments',
-  alreadyPaid: 'A paid enrolment cannot be removed',
-  /** Shown on a cart line whose class can no longer be paid for. */
-  unavailable: PAYMENT_MESSAGES.classUnavailable,
-} as const;

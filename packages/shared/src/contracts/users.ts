@@ -1,16 +1,9 @@
 import { z } from 'zod';
-import { ROLES, type Role } from './constants.ts';
+import { Name, Phone, PhotoUrl } from '../rules/forms.ts';
+import { ROLES } from '../rules/roles.ts';
 import { PageQuery } from './common.ts';
-import { Name, Phone, PhotoUrl } from './forms.ts';
 
 export const RoleSchema = z.enum(ROLES);
-
-/** Role precedence admin > teacher > student (spec §4, DESIGN §1.5). */
-export function roleOf(flags: { isAdmin: boolean; isTeacher: boolean }): Role {
-  if (flags.isAdmin) return 'admin';
-  if (flags.isTeacher) return 'teacher';
-  return 'student';
-}
 
 /** GET /api/users/profile/:email (spec §7). */
 export const UserProfile = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CLASS_STATUSES } from './constants.ts';
+import { CLASS_STATUSES } from '../rules/constants.ts';
 
 /**
  * Earnings and revenue computed on the server (issue 18 §6): GET /api/teachers/me/stats and
@@ -8,9 +8,6 @@ import { CLASS_STATUSES } from './constants.ts';
  * Only paid lines count, archived classes and deleted students' lines included; a refunded line
  * is not paid, so every figure is net of refunds.
  */
-
-/** How many months `byMonth` covers: the current month (UTC) and the eleven before it. */
-export const STATS_MONTHS = 12;
 
 /** One calendar month (UTC) of paid lines, by the date they were paid; months without any are zeros. */
 export const MonthRevenue = z.object({
@@ -46,7 +43,7 @@ export const TeacherStats = z.object({
   students: z.number().int(),
   /** Newest class first. */
   classes: z.array(ClassEarnings),
-  /** Oldest month first, STATS_MONTHS of them. */
+  /** Oldest month first, STATS_MONTHS (`rules/constants.ts`) of them. */
   byMonth: z.array(MonthRevenue),
 });
 export type TeacherStats = z.infer<typeof TeacherStats>;
@@ -70,7 +67,7 @@ export const AdminStats = z.object({
   totalCents: z.number().int(),
   total: z.number(),
   paidEnrollments: z.number().int(),
-  /** Oldest month first, STATS_MONTHS of them. */
+  /** Oldest month first, STATS_MONTHS (`rules/constants.ts`) of them. */
   byMonth: z.array(MonthRevenue),
 });
 export type AdminStats = z.infer<typeof AdminStats>;

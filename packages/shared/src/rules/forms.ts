@@ -8,7 +8,18 @@ import {
   PHONE_MIN_DIGITS,
   PRICE_MAX_CENTS,
   PRICE_MIN_CENTS,
+  REASON_MAX,
+  REVIEW_DETAILS_MAX,
 } from './constants.ts';
+import { cvcLengthFor, isCardExpired, isValidCardNumber, normalizeCardNumber } from './cards.ts';
+import {
+  AUTH_MESSAGES,
+  CLASS_MESSAGES,
+  PAYMENT_MESSAGES,
+  REASON_MESSAGES,
+  REVIEW_MESSAGES,
+  TEACH_MESSAGES,
+} from './messages.ts';
 
 /**
  * The schemas behind the web forms, which the server also applies to the same request bodies.
@@ -16,41 +27,6 @@ import {
  * a few kilobytes of validation instead of all of classic Zod. Both flavours share Zod's core, so
  * the server's type provider and react-hook-form's resolver take these as they are.
  */
-
-/** The messages of spec §5, written once for the server and the web forms. */
-export const AUTH_MESSAGES = {
-  nameRequired: 'Name is required',
-  photoRequired: 'Photo URL is required',
-  photoInvalid: 'Enter a valid photo URL (http:// or https://)',
-  phoneRequired: 'Phone number is required',
-  phoneMin: 'Must be at least 11 digits',
-  phoneMax: 'Must be at most 20 digits',
-  phonePattern: 'Must be between 11 and 20 digits',
-  emailRequired: 'Email is required',
-  emailInvalid: 'Enter a valid email address',
-  passwordRequired: 'Password is required',
-  passwordMin: 'Password must be 6 characters',
-  passwordMax: 'Password must be at most 20 characters',
-  passwordPattern: 'Password must have one Upper case one lower case, one number and one special characters',
-  invalidCredentials: 'Invalid email or password',
-  currentPasswordRequired: 'Current password is required',
-} as const;
-
-export const CLASS_MESSAGES = {
-  titleRequired: 'Title is required',
-  priceRequired: 'Price is required',
-  priceRange: 'Price must be between 0.50 and 10,000',
-  priceCents: 'Price can have at most two decimals',
-  descriptionRequired: 'Description is required',
-  imageRequired: 'Image is required',
-  categoryRequired: 'Category is required',
-} as const;
-
-export const TEACH_MESSAGES = {
-  experienceRequired: 'Experience is required',
-  titleRequired: 'Title is required',
-  categoryRequired: 'Category is required',
-} as const;
 
 /** A required, trimmed string of at most `max` characters. */
 function requiredText(required: string, max: number, tooLong: string = required) {
@@ -209,3 +185,77 @@ export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 /** POST /api/auth/change-email: the new address gets a link; the change happens when it is followed. */
 export const ChangeEmailBody = z.object({ newEmail: Email, callbackURL: z.optional(LocalCallbackPath) });
 export type ChangeEmailBody = z.infer<typeof ChangeEmailBody>;
+
+/** A paid class's review form: a 1–5 rating and optional details. */
+export const ReviewFormBody = z.object({
+  rating: z.pipe(
+    z.coerce.number({ error: REVIEW_MESSAGES.ratingRequired }),
+    z
+      .int({ error: REVIEW_MESSAGES.ratingWhole })
+      .check(z.gte(1, REVIEW_MESSAGES.ratingRange), z.lte(5, REVIEW_MESSAGES.ratingRange)),
+  ),
+  details: z._default(z.string().check(z.trim(), z.maxLength(REVIEW_DETAILS_MAX, REVIEW_MESSAGES.detailsTooLong)), ''),
+});
+export type ReviewFormBody = z.infer<typeof ReviewFormBody>;
+
+/** POST /api/reviews: the review form's fields for one class. */
+export const CreateReviewBody = z.object({
+  classId: z.string().check(z.minLength(1), z.maxLength(64)),
+  ...ReviewFormBody.shape,
+});
+export type CreateReviewBody = z.infer<typeof CreateReviewBody>;
+
+/**
+ * The optional reason an admin gives when rejecting an application, a class or a class's changes;
+ * the applicant or teacher reads it. The reject dialogs' form and the three reject calls' body.
+ */
+export const RejectReasonBody = z.object({
+  reason: z.optional(z.string().check(z.trim(), z.maxLength(REASON_MAX, REASON_MESSAGES.tooLong))),
+});
+export type RejectReasonBody = z.infer<typeof RejectReasonBody>;
+
+const EXPIRY_SHAPE = /^(\d{2})\s*\/\s*(\d{2})$/;
+
+/** "MM/YY" → month and four-digit year, or null when it is not a real month. */
+function parseExpiry(expiry: string): { expMonth: number; expYear: number } | null {
+  const match = EXPIRY_SHAPE.exec(expiry.trim());
+  if (!match) return null;
+  const expMonth = Number(match[1]);
+  if (expMonth < 1 || expMonth > 12) return null;
+  return { expMonth, expYear: 2000 + Number(match[2]) };
+}
+
+/**
+ * The test gateway's card form: number, expiry as printed ("MM/YY") and CVC, checked as the
+ * gateway checks them (`cards.ts`). The expiry is compared with the moment the form is checked.
+ * Its output is what POST /api/test-gateway/confirm takes besides the client secret.
+ */
+export const CardFormBody = z.pipe(
+  z
+    .object({
+      cardNumber: z.string().check(z.refine(isValidCardNumber, PAYMENT_MESSAGES.cardNumber)),
+      expiry: z.string().check(
+        z.superRefine((value, ctx) => {
+          const parsed = parseExpiry(value);
+          if (!parsed) ctx.addIssue({ code: 'custom', message: PAYMENT_MESSAGES.expiry, input: value });
+          else if (isCardExpired(parsed.expMonth, parsed.expYear, new Date()))
+            ctx.addIssue({ code: 'custom', message: PAYMENT_MESSAGES.expired, input: value });
+        }),
+      ),
+      cvc: z.string().check(z.trim(), z.regex(/^\d{3,4}$/, PAYMENT_MESSAGES.cvc)),
+    })
+    .check(
+      z.superRefine((card, ctx) => {
+        // An American Express number takes four digits, any other card three.
+        if (isValidCardNumber(card.cardNumber) && card.cvc.length !== cvcLengthFor(card.cardNumber))
+          ctx.addIssue({ code: 'custom', path: ['cvc'], message: PAYMENT_MESSAGES.cvc, input: card.cvc });
+      }),
+    ),
+  z.transform((card) => ({
+    cardNumber: normalizeCardNumber(card.cardNumber),
+    ...parseExpiry(card.expiry)!,
+    cvc: card.cvc,
+  })),
+);
+export type CardFormInput = z.input<typeof CardFormBody>;
+export type CardDetails = z.output<typeof CardFormBody>;

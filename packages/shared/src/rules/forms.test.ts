@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AUTH_MESSAGES,
-  CLASS_MESSAGES,
   CreateClassBody,
   CreateTeacherRequestBody,
   LoginBody,
   SignUpBody,
-  TEACH_MESSAGES,
   UpdateClassBody,
   UpdateUserBody,
 } from './forms.ts';
+import { AUTH_MESSAGES, CLASS_MESSAGES, TEACH_MESSAGES } from './messages.ts';
 import { isCardExpired, isValidCardNumber, cvcLengthFor, normalizeCardNumber } from './cards.ts';
 
 /** The first message per field, as the server's error body and the web form show them. */

@@ -1,25 +1,5 @@
 import { z } from 'zod';
-import { Email } from './forms.ts';
-
-// The sign-up, login and profile schemas live with the other form schemas (zod/mini).
-export {
-  AUTH_MESSAGES,
-  ChangeEmailBody,
-  ChangePasswordBody,
-  Email,
-  LocalCallbackPath,
-  RequestPasswordResetBody,
-  ResetPasswordBody,
-  SendVerificationBody,
-  LoginBody,
-  Name,
-  Password,
-  Phone,
-  PhotoUrl,
-  SignUpBody,
-  UpdateUserBody,
-  type SignUpInput,
-} from './forms.ts';
+import { Email } from '../rules/forms.ts';
 
 /** POST /api/jwt (spec §7). */
 export const JwtBody = z.object({ email: Email });

@@ -1,6 +1,6 @@
-import { z } from 'zod';
+/** The API's wire vocabulary the server and the web app both read: error codes and header names. */
 
-/** Every error the API returns has this shape (DESIGN §3). */
+/** `error.code` of every error body (DESIGN §3); the body's schema is `contracts/errors.ts`. */
 export const ErrorCode = {
   /** The request's body, params or query failed validation, or its JSON is malformed. */
   VALIDATION: 'validation_error',
@@ -31,13 +31,5 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-export const ErrorBody = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    /** Per-field messages for validation errors: { fieldPath: message }. */
-    fields: z.record(z.string(), z.string()).optional(),
-  }),
-  requestId: z.string(),
-});
-export type ErrorBody = z.infer<typeof ErrorBody>;
+/** Lists are paged with ?page=&limit= (DESIGN §3); the total travels in this header. */
+export const TOTAL_COUNT_HEADER = 'x-total-count';

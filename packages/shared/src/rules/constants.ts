@@ -1,4 +1,4 @@
-/** Business constants of spec §3 and §9, shared by the server and the web app. */
+/** Business constants of spec §3 and §9, shared by the server and the web app (no Zod here). */
 
 /** Local-storage key of the session token (spec §9). */
 export const ACCESS_TOKEN_KEY = 'access-token';
@@ -45,12 +45,12 @@ export type ClassStatus = (typeof CLASS_STATUSES)[number];
 export const ENROLLMENT_STATUSES = ['pending', 'paid'] as const;
 export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
 
+/** States of a proposed edit of an accepted class (DESIGN §4). */
+export const CLASS_REVISION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type ClassRevisionStatus = (typeof CLASS_REVISION_STATUSES)[number];
+
 export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-
-/** Displayed role: admin > teacher > student (spec §4, DESIGN §1.5). */
-export const ROLES = ['admin', 'teacher', 'student'] as const;
-export type Role = (typeof ROLES)[number];
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 20;
@@ -69,7 +69,25 @@ export const CLASS_SORTS = ['newest', 'price-asc', 'price-desc', 'popular'] as c
 export type ClassSort = (typeof CLASS_SORTS)[number];
 
 export const REVIEW_DETAILS_MAX = 1000;
+/** GET /api/reviews: 20 a page unless ?limit= says otherwise. */
+export const REVIEW_PAGE_SIZE_DEFAULT = 20;
+
+/** The reason an admin may give when rejecting an application, a class or a class's changes. */
+export const REASON_MAX = 500;
+
+/** The roster's name for a student whose account was deleted (their paid line is kept, DESIGN §4). */
+export const DELETED_STUDENT_NAME = 'Deleted account';
+
+/** How many months the earnings `byMonth` covers: the current month (UTC) and the eleven before it. */
+export const STATS_MONTHS = 12;
 
 /** Image uploads. */
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_MAX_PIXELS = 40_000_000;
+
+/** The multipart field that carries the file (spec §7 image host). */
+export const UPLOAD_FIELD = 'image';
+
+/** Types read from the file's bytes, never from its name or declared type. SVG is never accepted. */
+export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'] as const;
+export type AcceptedImageType = (typeof ACCEPTED_IMAGE_TYPES)[number];

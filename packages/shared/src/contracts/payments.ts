@@ -1,18 +1,8 @@
 import { z } from 'zod';
-import { PAYMENT_STATUSES } from './constants.ts';
+import { PAYMENT_STATUSES } from '../rules/constants.ts';
+import { cvcLengthFor, fullExpiryYear, isValidCardNumber, normalizeCardNumber } from '../rules/cards.ts';
+import { PAYMENT_MESSAGES } from '../rules/messages.ts';
 import { PageQuery } from './common.ts';
-import { PAYMENT_MESSAGES, cvcLengthFor, fullExpiryYear, isValidCardNumber, normalizeCardNumber } from './cards.ts';
-
-// Card messages and checks live in a module of their own, which the web form loads without Zod.
-export {
-  PAYMENT_MESSAGES,
-  cvcLengthFor,
-  fullExpiryYear,
-  isCardExpired,
-  isValidCardNumber,
-  normalizeCardNumber,
-  passesLuhn,
-} from './cards.ts';
 
 /** POST /api/create-payment-intent: a `price` may be sent (spec §7) but is ignored (DESIGN §1.3). */
 export const CreatePaymentIntentBody = z.object({ price: z.unknown().optional() }).optional();

@@ -1,0 +1,22 @@
+// Temporary alias of the old specifier @skillhive/shared/payments; removed by the specifier rename.
+export {
+  AuthenticateBody,
+  ConfirmCardBody,
+  ConfirmCardResponse,
+  CreatePaymentBody,
+  CreatePaymentIntentBody,
+  CreatePaymentResponse,
+  Payment,
+  PaymentIntentResponse,
+  PaymentListQuery,
+  WebhookResponse,
+} from '../contracts/payments.ts';
+export {
+  cvcLengthFor,
+  fullExpiryYear,
+  isCardExpired,
+  isValidCardNumber,
+  normalizeCardNumber,
+  passesLuhn,
+} from '../rules/cards.ts';
+export { PAYMENT_MESSAGES } from '../rules/messages.ts';

@@ -1,0 +1,15 @@
+// Temporary alias of the old specifier @skillhive/shared/users; removed by the specifier rename.
+export {
+  AdminFlagResponse,
+  AuditEntry,
+  DeleteOwnAccountBody,
+  NotificationPreferences,
+  RoleSchema,
+  SaveUserBody,
+  SessionListItem,
+  TeacherFlagResponse,
+  UserListItem,
+  UserListQuery,
+  UserProfile,
+} from '../contracts/users.ts';
+export { roleOf } from '../rules/roles.ts';
