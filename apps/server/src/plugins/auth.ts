@@ -1,22 +1,12 @@
 import { and, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { fromNodeHeaders } from 'better-auth/node';
 import type { Db } from '../db/client.ts';
 import { schema } from '../db/client.ts';
 import type { Viewer } from '../lib/authorize.ts';
 import type { Auth } from '../modules/auth/auth.ts';
 import type { TokenClaims, TokenService } from '../modules/auth/token.ts';
-
-/** Fastify request headers as Web Headers, for better-auth. */
-export function toWebHeaders(request: FastifyRequest): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, String(value));
-  }
-  return headers;
-}
 
 const VIEWER_COLUMNS = {
   id: schema.users.id,
@@ -72,7 +62,7 @@ export const authPlugin = fp(
         // An invalid token falls through to the cookie: a stale token must not mask a live session.
       }
       if (!request.headers.cookie) return null;
-      const session = await opts.auth.api.getSession({ headers: toWebHeaders(request) });
+      const session = await opts.auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
       return session
         ? loadViewer(opts.db, session.user.id, {
             id: session.session.id,

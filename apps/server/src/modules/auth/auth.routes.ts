@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { fromNodeHeaders } from 'better-auth/node';
 import { z } from 'zod';
 import { JwtBody, JwtResponse } from '@skillhive/shared/auth';
 import type { ErrorBody } from '@skillhive/shared/errors';
 import { AppError, ErrorCode, forbidden, unauthenticated } from '../../lib/app-error.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
-import { toWebHeaders } from '../../plugins/auth.ts';
 import { CLIENT_IP_HEADER, type Auth } from './auth.ts';
 import {
   AUTH_BASE_PATH,
@@ -126,7 +126,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     url: URL,
     body: unknown,
   ): Promise<{ sent: FastifyReply; authCode: string | null }> {
-    const headers = toWebHeaders(request);
+    const headers = fromNodeHeaders(request.headers);
     headers.delete('content-length');
     // better-auth reads the client address from this header only: Fastify's request.ip, which
     // honours X-Forwarded-For only when TRUST_PROXY says so (issue 3 §6).
@@ -215,7 +215,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
   ): Promise<string | null> {
     if (lockout.account === 'body-email') return typeof body.email === 'string' ? body.email : null;
     if (!request.headers.cookie) return null;
-    const session = await auth.api.getSession({ headers: toWebHeaders(request) });
+    const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
     return session ? session.user.email.toLowerCase() : null;
   }
 
@@ -240,7 +240,9 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     async (request) => {
       // The session cookie only: a token cannot renew itself. It names this session (`sid`) and
       // ends with it: at sign-out, revocation, a password change, or the hour's end (decision 009).
-      const session = request.headers.cookie ? await auth.api.getSession({ headers: toWebHeaders(request) }) : null;
+      const session = request.headers.cookie
+        ? await auth.api.getSession({ headers: fromNodeHeaders(request.headers) })
+        : null;
       if (!session) throw unauthenticated('Sign in to get a token');
       const user = { id: session.user.id, email: session.user.email.toLowerCase() };
       if (request.body.email !== user.email) throw forbidden('You can only get a token for your own account');
