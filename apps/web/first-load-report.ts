@@ -1,20 +1,26 @@
 import { gzipSync } from 'node:zlib';
 import type { Logger, Plugin } from 'vite';
+import { EVERY_PAGE_DATA, ROUTE_DATA } from './src/app/route-data.ts';
+import {
+  DASHBOARD_LAYOUT_MODULE,
+  GUARD_MODULES,
+  PAGE_LIST,
+  PUBLIC_PAGES,
+  type Page,
+} from './src/app/routes.manifest.ts';
 
 /** DESIGN §6: the JavaScript a public page needs before it can run. */
 export const FIRST_LOAD_BUDGET_KB = 150;
 
-/** Public pages and the route module each one lazily loads (src/app/router.tsx). */
-const PUBLIC_ROUTES: Record<string, string> = {
-  '/': 'src/app/routes/home.tsx',
-  '/allClassAllowed': 'src/app/routes/all-classes.tsx',
-  '/login': 'src/app/routes/login.tsx',
-  '/signup': 'src/app/routes/signup.tsx',
-  '/teach': 'src/app/routes/teach.tsx',
-  '/forgot-password': 'src/app/routes/forgot-password.tsx',
-  '/reset-password': 'src/app/routes/reset-password.tsx',
-  '/email-verified': 'src/app/routes/email-verified.tsx',
-};
+/**
+ * Written beside index.html: for each public route, `modules` — the chunks its lazy route module
+ * needs beyond those index.html already preloads — and `data` — the API reads its first render
+ * waits for (the manifest's `firstRender`, as URLs by src/app/route-data.ts). The server puts
+ * them into the index.html it answers that route with (`<link rel="modulepreload">`,
+ * `<link rel="preload" as="fetch">`, apps/server/src/plugins/static-web.ts), so the browser
+ * fetches the page's code and data with the shell instead of after running it.
+ */
+export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
 
 interface ChunkInfo {
   code: string;
@@ -23,31 +29,22 @@ interface ChunkInfo {
   facadeModuleId: string | null;
 }
 
-/**
- * Written beside index.html: for each public route, `modules` — the chunks its lazy route module
- * needs beyond those index.html already preloads — and `data` — the API reads its first render
- * waits for (src/app/route-data.ts), as URLs. The server puts them into the index.html it answers
- * that route with (`<link rel="modulepreload">`, `<link rel="preload" as="fetch">`,
- * apps/server/src/plugins/static-web.ts), so the browser fetches the page's code and data with
- * the shell instead of after running it.
- */
-export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
-
-export interface RouteDataPreloads {
-  /** API URLs every page's first render waits for: preloaded in index.html itself. */
-  everyPage: string[];
-  /** API URLs a public route's first render waits for, when it is visited without a query string. */
-  routes: Record<string, string[]>;
+/** The lazy modules a page's first load runs, outermost first (src/app/router.tsx nests them so). */
+function moduleChain(page: Page): string[] {
+  if (page.access === 'public') return [page.module];
+  const guard = page.access === 'signed-in' ? [] : [GUARD_MODULES[page.access]];
+  return [DASHBOARD_LAYOUT_MODULE, ...guard, page.module];
 }
 
 /**
- * After `vite build`, prints each public route's first-load JavaScript: the entry and its static
- * imports (what index.html preloads) plus the route's lazy chunk and its static imports, gzipped
- * at level 9. A route over the budget is reported as a build warning; the end-to-end suite
- * (e2e/tests/routes.spec.ts) fails on it. The same chunk lists, with `data`, are emitted as
- * ROUTE_PRELOADS_FILE, and index.html names `data.everyPage`.
+ * After `vite build`, prints each page's first-load JavaScript, read from the route manifest
+ * (src/app/routes.manifest.ts): the entry and its static imports (what index.html preloads) plus
+ * the page's lazy chunks and their static imports, gzipped at level 9. A public page over the
+ * budget is reported as a build warning; the end-to-end suite (e2e/tests/routes.spec.ts) fails
+ * on it. Dashboard pages are listed for comparison (no budget). The public pages' chunk lists,
+ * with their data, are emitted as ROUTE_PRELOADS_FILE, and index.html names EVERY_PAGE_DATA.
  */
-export function firstLoadReport(data: RouteDataPreloads): Plugin {
+export function firstLoadReport(): Plugin {
   let logger: Logger | undefined;
   let base = '/';
   return {
@@ -58,7 +55,7 @@ export function firstLoadReport(data: RouteDataPreloads): Plugin {
       base = config.base;
     },
     transformIndexHtml() {
-      return data.everyPage.map((url) => ({
+      return EVERY_PAGE_DATA.map((url) => ({
         tag: 'link',
         attrs: { rel: 'preload', as: 'fetch', crossorigin: true, href: url },
         injectTo: 'head' as const,
@@ -82,37 +79,41 @@ export function firstLoadReport(data: RouteDataPreloads): Plugin {
         if (!gzipKB.has(file)) gzipKB.set(file, gzipSync(chunks.get(file)!.code, { level: 9 }).length / 1024);
         return gzipKB.get(file)!;
       };
-      const entries = [...chunks].filter(([, c]) => c.isEntry).map(([file]) => file);
-      const shell = closure(entries);
+      const chunkOf = (module: string) =>
+        [...chunks].find(([, c]) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(`src/app/${module}`))?.[0];
+      const shell = closure([...chunks].filter(([, c]) => c.isEntry).map(([file]) => file));
 
-      const lines: string[] = [];
+      const publicLines: string[] = [];
+      const guardedLines: string[] = [];
       const preloads: Record<string, { modules: string[]; data: string[] }> = {};
-      for (const route of Object.keys(data.routes)) {
-        if (!(route in PUBLIC_ROUTES))
-          logger?.warn(`first-load report: ${route} has first-render data but is not in PUBLIC_ROUTES`);
-      }
-      for (const [route, moduleId] of Object.entries(PUBLIC_ROUTES)) {
-        const routeChunk = [...chunks].find(([, c]) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(moduleId));
-        if (!routeChunk) {
-          logger?.warn(`first-load report: no chunk for ${route} (${moduleId}); update PUBLIC_ROUTES`);
+      for (const page of PAGE_LIST) {
+        const routeChunks = moduleChain(page).map(chunkOf);
+        if (routeChunks.some((chunk) => !chunk)) {
+          logger?.warn(`first-load report: no chunk for ${page.path} (${page.module})`);
           continue;
         }
-        const files = closure([routeChunk[0]], new Set(shell));
-        preloads[route] = {
-          modules: [...files].filter((file) => !shell.has(file)).map((file) => base + file),
-          data: data.routes[route] ?? [],
-        };
+        const files = closure(routeChunks as string[], new Set(shell));
         const kb = [...files].reduce((sum, file) => sum + sizeOf(file), 0);
+        const line = `  ${page.path.padEnd(34)} ${kb.toFixed(1).padStart(6)} KB gzip  ${files.size} files`;
+        if (page.access !== 'public') {
+          guardedLines.push(line);
+          continue;
+        }
+        preloads[page.path] = {
+          modules: [...files].filter((file) => !shell.has(file)).map((file) => base + file),
+          data: ROUTE_DATA[page.path] ?? [],
+        };
         const over = kb > FIRST_LOAD_BUDGET_KB;
-        lines.push(
-          `  ${route.padEnd(17)} ${kb.toFixed(1).padStart(6)} KB gzip  ${files.size} files${over ? '  OVER BUDGET' : ''}`,
-        );
+        publicLines.push(`${line}${over ? '  OVER BUDGET' : ''}`);
         if (over)
-          logger?.warn(`${route} loads ${kb.toFixed(1)} KB of JavaScript (gzip), over ${FIRST_LOAD_BUDGET_KB} KB`);
+          logger?.warn(`${page.path} loads ${kb.toFixed(1)} KB of JavaScript (gzip), over ${FIRST_LOAD_BUDGET_KB} KB`);
       }
+      if (Object.keys(preloads).length !== PUBLIC_PAGES.length)
+        logger?.warn('first-load report: some public pages have no route preloads');
       this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS_FILE, source: `${JSON.stringify(preloads, null, 2)}\n` });
       logger?.info(
-        `\nfirst-load JavaScript per public route (budget ${FIRST_LOAD_BUDGET_KB} KB gzip):\n${lines.join('\n')}`,
+        `\nfirst-load JavaScript per public route (budget ${FIRST_LOAD_BUDGET_KB} KB gzip):\n${publicLines.join('\n')}` +
+          `\nfirst-load JavaScript per dashboard route (no budget):\n${guardedLines.join('\n')}`,
       );
     },
   };

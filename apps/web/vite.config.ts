@@ -3,7 +3,6 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 import { firstLoadReport } from './first-load-report.ts';
-import { EVERY_PAGE_DATA, ROUTE_DATA } from './src/app/route-data.ts';
 
 /** Where `vite` (dev) and `vite preview` forward /api. */
 const API_TARGET = process.env.SKILLHIVE_API_TARGET ?? 'http://127.0.0.1:3000';
@@ -37,7 +36,7 @@ const apiProxy = {
  * route-level `lazy()` import, and the framework libraries share one long-cached vendor chunk.
  */
 export default defineConfig({
-  plugins: [react(), tailwindcss(), firstLoadReport({ everyPage: EVERY_PAGE_DATA, routes: ROUTE_DATA })],
+  plugins: [react(), tailwindcss(), firstLoadReport()],
   server: { host: '127.0.0.1', proxy: apiProxy },
   preview: { host: '127.0.0.1', proxy: apiProxy },
   build: {

@@ -8,7 +8,7 @@ import { dirs } from './dirs.js';
  */
 const webFeatures = dirs('../../apps/web/src/features');
 
-export const webBoundaries = webFeatures.map((feature) => ({
+const featureBoundaries = webFeatures.map((feature) => ({
   files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
   rules: {
     'no-restricted-imports': [
@@ -18,7 +18,8 @@ export const webBoundaries = webFeatures.map((feature) => ({
           ...webFeatures
             .filter((other) => other !== feature)
             .map((other) => ({
-              group: [`**/features/${other}/components/**`, `**/features/${other}/hooks/**`],
+              // Relative imports name the other feature's folder without `features/` (../../auth/…).
+              group: [`**/${other}/components/**`, `**/${other}/hooks/**`],
               message: `Feature "${feature}" may use "${other}" only through its api/ folder.`,
             })),
           {
@@ -30,3 +31,31 @@ export const webBoundaries = webFeatures.map((feature) => ({
     ],
   },
 }));
+
+/**
+ * `components/` holds the building blocks every feature and page shares (ui/, layout/): they take
+ * what they show as props and import no feature and no app module, so the dependency points one
+ * way (the app passes the session into the layout, src/app/app-layout.tsx).
+ */
+const componentBoundaries = {
+  files: ['apps/web/src/components/**/*.{ts,tsx}'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['**/features/**'],
+            message: 'components/ may not import features/: take what the component needs as props.',
+          },
+          {
+            group: ['**/app/**'],
+            message: 'components/ may not import app/ (imports flow components → features → app).',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+export const webBoundaries = [...featureBoundaries, componentBoundaries];

@@ -1,36 +1,41 @@
 import type { Role } from '@skillhive/shared/constants';
+import { fillPath, PAGES } from '../app/routes.manifest.ts';
 
-/** Every path of the web app, in one place (STYLE.md: routes are thin, paths come from here). */
+const withId = (pattern: string) => (id: string) => fillPath(pattern, { id });
+
+/**
+ * Every path of the web app (STYLE.md: routes are thin, paths come from here), read from the
+ * route manifest (src/app/routes.manifest.ts), where each page is declared once.
+ */
 export const paths = {
-  home: '/',
-  allClasses: '/allClassAllowed',
-  teach: '/teach',
-  login: '/login',
-  signup: '/signup',
-  // Where the links of account mails land (the server sends the same paths as callbacks).
-  emailVerified: '/email-verified',
-  forgotPassword: '/forgot-password',
-  resetPassword: '/reset-password',
+  home: PAGES.home.path,
+  allClasses: PAGES.allClasses.path,
+  teach: PAGES.teach.path,
+  login: PAGES.login.path,
+  signup: PAGES.signup.path,
+  emailVerified: PAGES.emailVerified.path,
+  forgotPassword: PAGES.forgotPassword.path,
+  resetPassword: PAGES.resetPassword.path,
   dashboard: {
-    root: '/dashboard',
-    adminHome: '/dashboard/adminHome',
-    teacherHome: '/dashboard/teacherHome',
-    studentHome: '/dashboard/studentHome',
-    teacherRequest: '/dashboard/teacherRequest',
-    users: '/dashboard/users',
-    allClasses: '/dashboard/allClasses',
-    addClasses: '/dashboard/addClasses',
-    myClass: '/dashboard/myClass',
-    myEnrollClass: '/dashboard/myEnrollClass',
-    payment: '/dashboard/payment',
-    profile: '/dashboard/profile',
-    audit: '/dashboard/audit',
-    mailbox: '/dashboard/mailbox',
-    contact: '/dashboard/contact',
-    classDetails: (id: string) => `/dashboard/classDetails/${encodeURIComponent(id)}`,
-    updateItem: (id: string) => `/dashboard/updateItem/${encodeURIComponent(id)}`,
-    seeProgressDetails: (id: string) => `/dashboard/seeProgressDetails/${encodeURIComponent(id)}`,
-    myClassDetails: (id: string) => `/dashboard/my-class/${encodeURIComponent(id)}`,
+    root: PAGES.dashboard.path,
+    adminHome: PAGES.adminHome.path,
+    teacherHome: PAGES.teacherHome.path,
+    studentHome: PAGES.studentHome.path,
+    teacherRequest: PAGES.teacherRequest.path,
+    users: PAGES.users.path,
+    allClasses: PAGES.dashboardAllClasses.path,
+    addClasses: PAGES.addClasses.path,
+    myClass: PAGES.myClass.path,
+    myEnrollClass: PAGES.myEnrollClass.path,
+    payment: PAGES.payment.path,
+    profile: PAGES.profile.path,
+    audit: PAGES.audit.path,
+    mailbox: PAGES.mailbox.path,
+    contact: PAGES.contact.path,
+    classDetails: withId(PAGES.classDetails.path),
+    updateItem: withId(PAGES.updateItem.path),
+    seeProgressDetails: withId(PAGES.seeProgressDetails.path),
+    myClassDetails: withId(PAGES.myClassDetails.path),
   },
 } as const;
 

@@ -1,8 +1,8 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { paths } from '../../config/paths.ts';
-import { useAuth } from '../../features/auth/auth-context.ts';
 import { BrandMark } from './brand-logo.tsx';
+import type { LayoutSession } from './layout-session.ts';
 import { UserMenu } from './user-menu.tsx';
 import { useDismiss } from './use-dismiss.ts';
 
@@ -17,8 +17,8 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-primary underline decoration-2 underline-offset-8' : ''
   }`;
 
-export function Navbar() {
-  const { user, loading } = useAuth();
+export function Navbar({ session }: { session: LayoutSession }) {
+  const { user, loading } = session;
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
@@ -89,7 +89,7 @@ export function Navbar() {
 
         <div className="flex flex-1 justify-end">
           {user ? (
-            <UserMenu />
+            <UserMenu session={session} />
           ) : loading ? (
             <span className="skeleton h-10 w-24" aria-hidden="true" />
           ) : (

@@ -1,16 +1,16 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { notify } from '../../lib/toast.ts';
-import { useAuth } from '../../features/auth/auth-context.ts';
 import { dashboardHomePath } from '../../config/paths.ts';
 import { errorMessage } from '../../lib/api-client.ts';
+import type { LayoutSession } from './layout-session.ts';
 import { useDismiss } from './use-dismiss.ts';
 
 export const DEFAULT_AVATAR = '/images/avatar-default.svg';
 
 /** The signed-in user's photo opening a small menu: name, Dashboard, Log Out (spec §2). */
-export function UserMenu() {
-  const { user, role, roleLoading, logOut } = useAuth();
+export function UserMenu({ session }: { session: LayoutSession }) {
+  const { user, role, roleLoading, logOut } = session;
   const [open, setOpen] = useState(false);
   const [photoFailed, setPhotoFailed] = useState(false);
   const container = useRef<HTMLDivElement>(null);

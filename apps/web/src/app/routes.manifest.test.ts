@@ -1,0 +1,157 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { matchRoutes, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { paths } from '../config/paths.ts';
+import { EVERY_PAGE_DATA, FIRST_RENDER_URLS, ROUTE_DATA } from './route-data.ts';
+import { buildRoutes, lazyModule } from './router.tsx';
+import {
+  DASHBOARD_LAYOUT_MODULE,
+  DASHBOARD_PATH,
+  GUARD_MODULES,
+  PAGE_LIST,
+  PAGES,
+  PUBLIC_PAGES,
+  fillPath,
+  type Page,
+} from './routes.manifest.ts';
+
+/** spec §2: the public routes and the dashboard's child routes with their access. */
+const SPEC_ROUTES: Record<string, Page['access']> = {
+  '/': 'public',
+  '/signup': 'public',
+  '/login': 'public',
+  '/teach': 'public',
+  '/allClassAllowed': 'public',
+  '/dashboard/studentHome': 'signed-in',
+  '/dashboard/classDetails/:id': 'signed-in',
+  '/dashboard/payment': 'signed-in',
+  '/dashboard/myEnrollClass': 'signed-in',
+  '/dashboard/profile': 'signed-in',
+  '/dashboard/teacherHome': 'teacher',
+  '/dashboard/addClasses': 'teacher',
+  '/dashboard/myClass': 'teacher',
+  '/dashboard/updateItem/:id': 'teacher',
+  '/dashboard/adminHome': 'admin',
+  '/dashboard/users': 'admin',
+  '/dashboard/teacherRequest': 'admin',
+  '/dashboard/allClasses': 'admin',
+  '/dashboard/seeProgressDetails/:id': 'admin',
+  // DESIGN §1.10: the route the spec leaves dangling is built, for the class's teacher.
+  '/dashboard/my-class/:id': 'teacher',
+};
+
+/** Every path `paths` can produce: its strings, and its functions called with an id. */
+function pathsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'function') return [(value as (id: string) => string)('an-id')];
+  return Object.values(value as Record<string, unknown>).flatMap(pathsOf);
+}
+
+/** The lazy modules and guards of the routes `url` matches, outermost first. */
+function matchedChain(routes: RouteObject[], url: string) {
+  const matches = matchRoutes(routes, url) ?? [];
+  return matches.map((match) => match.route);
+}
+
+describe('route manifest', () => {
+  it('declares every path and every module once', () => {
+    const paths = PAGE_LIST.map((page) => page.path);
+    const modules = PAGE_LIST.map((page) => page.module);
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(new Set(modules).size).toBe(modules.length);
+  });
+
+  it('has the spec routes with the access the spec gives them', () => {
+    const declared = Object.fromEntries(PAGE_LIST.map((page) => [page.path, page.access]));
+    for (const [path, access] of Object.entries(SPEC_ROUTES)) expect(declared[path], path).toBe(access);
+  });
+
+  it('guards every page under the dashboard and no page outside it', () => {
+    for (const page of PAGE_LIST) {
+      const underDashboard = page.path === DASHBOARD_PATH || page.path.startsWith(`${DASHBOARD_PATH}/`);
+      expect(page.access === 'public', page.path).toBe(!underDashboard);
+      if (page.access !== 'public') expect(['signed-in', ...Object.keys(GUARD_MODULES)]).toContain(page.access);
+    }
+  });
+
+  it('gives every public page a title and its first-render reads', () => {
+    for (const page of PUBLIC_PAGES) {
+      expect(page.title, page.path).toMatch(/SkillHive/);
+      for (const read of page.firstRender) expect(FIRST_RENDER_URLS[read]).toMatch(/^\/api\//);
+    }
+    expect(EVERY_PAGE_DATA).toEqual([FIRST_RENDER_URLS.session]);
+    expect(ROUTE_DATA).toEqual({
+      '/': [FIRST_RENDER_URLS.latestReviews],
+      '/allClassAllowed': [FIRST_RENDER_URLS.catalogue],
+    });
+  });
+
+  it('is where every path of config/paths.ts comes from, and every page has one', () => {
+    const produced = pathsOf(paths);
+    const routes = PAGE_LIST.map((page) => ({ path: page.path }));
+    for (const path of produced) expect(matchRoutes(routes, path)?.at(-1)?.route.path, path).toBeDefined();
+    const reached = new Set(produced.map((path) => matchRoutes(routes, path)!.at(-1)!.route.path));
+    expect([...reached].sort()).toEqual(PAGE_LIST.map((page) => page.path).sort());
+    expect(paths.dashboard.updateItem('a/b')).toBe(fillPath(PAGES.updateItem.path, { id: 'a/b' }));
+    expect(paths.dashboard.updateItem('a/b')).toBe('/dashboard/updateItem/a%2Fb');
+  });
+});
+
+describe('router derived from the manifest', () => {
+  const routes = buildRoutes();
+
+  it('finds a module file for every page, layout and guard', () => {
+    for (const module of [...PAGE_LIST.map((page) => page.module), DASHBOARD_LAYOUT_MODULE])
+      expect(() => lazyModule(module), module).not.toThrow();
+    for (const module of Object.values(GUARD_MODULES)) expect(() => lazyModule(module), module).not.toThrow();
+    expect(() => lazyModule('routes/no-such-page.tsx')).toThrow(/does not exist/);
+  });
+
+  it('routes each page to its own module, behind the dashboard layout and its role guard', () => {
+    for (const page of PAGE_LIST) {
+      const url = page.path.replace(':id', 'an-id');
+      const chain = matchedChain(routes, url);
+      const lazies = chain.map((route) => route.lazy).filter(Boolean);
+      const expected =
+        page.access === 'public'
+          ? [page.module]
+          : page.access === 'signed-in'
+            ? [DASHBOARD_LAYOUT_MODULE, page.module]
+            : [DASHBOARD_LAYOUT_MODULE, GUARD_MODULES[page.access], page.module];
+      expect(lazies, url).toEqual(expected.map(lazyModule));
+    }
+  });
+
+  it('sends an unknown path to the not-found page', () => {
+    const leaf = matchedChain(routes, '/no/such/page').at(-1);
+    expect(leaf?.path).toBe('*');
+  });
+
+  it("puts a dashboard page's role guard between the layout and the page", () => {
+    const chain = matchedChain(routes, paths.dashboard.audit);
+    expect(chain.some((route) => route.lazy === lazyModule(GUARD_MODULES.admin))).toBe(true);
+    expect(chain.some((route) => route.lazy === lazyModule(GUARD_MODULES.teacher))).toBe(false);
+  });
+});
+
+describe("a public page's loader", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  // Decision 008: the URLs the HTML preloads must be the requests the page's first render makes.
+  for (const page of PUBLIC_PAGES) {
+    it(`${page.path} requests exactly the reads the manifest declares`, async () => {
+      const requested: string[] = [];
+      vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+        requested.push(String(input));
+        return new Response('[]', { headers: { 'content-type': 'application/json', 'x-total-count': '0' } });
+      });
+      const module = (await lazyModule(page.module)()) as { loader?: (args: LoaderFunctionArgs) => unknown };
+      if (page.firstRender.length === 0) {
+        expect(module.loader, page.path).toBeUndefined();
+        return;
+      }
+      const request = new Request(`http://localhost${page.path}`);
+      await module.loader!({ request, params: {}, context: undefined } as unknown as LoaderFunctionArgs);
+      expect(requested.sort()).toEqual(page.firstRender.map((read) => FIRST_RENDER_URLS[read]).sort());
+    });
+  }
+});
