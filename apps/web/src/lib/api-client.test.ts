@@ -118,9 +118,44 @@ describe('apiClient', () => {
     );
     await expect(apiClient.post('/enrolled', { enrollId: 'x' }, { secured: true })).rejects.toMatchObject({
       status: 409,
+      code: 'conflict',
+      message: 'This is your own class',
+    });
+    fetchMock.mockImplementation(async () =>
+      jsonResponse(
+        {
+          error: { code: 'validation_error', message: 'Check the form', fields: { rating: 'Pick a rating' } },
+          requestId: 'r',
+        },
+        { status: 422 },
+      ),
+    );
+    await expect(apiClient.post('/reviews', {}, { secured: true })).rejects.toMatchObject({
+      status: 422,
+      fields: { rating: 'Pick a rating' },
     });
     expect(handler).not.toHaveBeenCalled();
     expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('live');
+    dispose();
+  });
+
+  it('signs out on the `unauthenticated` code only, and on a bare 401 from something in between', async () => {
+    const handler = vi.fn();
+    const dispose = setUnauthorizedHandler(handler);
+    // A 401 carrying another code is a refused action (e.g. a wrong password), not an ended session.
+    fetchMock.mockImplementation(async () =>
+      jsonResponse({ error: { code: 'invalid_password', message: 'Wrong password' }, requestId: 'r' }, { status: 401 }),
+    );
+    await expect(apiClient.post('/users/me/check', {}, { secured: true })).rejects.toMatchObject({ status: 401 });
+    expect(handler).not.toHaveBeenCalled();
+
+    fetchMock.mockImplementation(async () => new Response('Unauthorized', { status: 401 }));
+    await expect(apiClient.get('/enrolled/a', { secured: true })).rejects.toMatchObject({
+      status: 401,
+      code: 'unauthenticated',
+      message: 'Please sign in to continue.',
+    });
+    expect(handler).toHaveBeenCalledTimes(1);
     dispose();
   });
 

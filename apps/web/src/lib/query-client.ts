@@ -43,6 +43,20 @@ export function userScopeKey(userId: string) {
   return [USER_ROOT, userId] as const;
 }
 
+/**
+ * `keepPreviousData` for a user-scoped list: while the next page loads, the previous page stays on
+ * screen, but only if it was this same person's; another person's page is never a placeholder.
+ */
+export function keepPreviousDataOf(userId: string) {
+  return <T>(
+    previousData: T | undefined,
+    previousQuery: { queryKey: readonly unknown[] } | undefined,
+  ): T | undefined =>
+    previousQuery?.queryKey[0] === USER_ROOT && previousQuery.queryKey[1] === userId && userId !== ''
+      ? previousData
+      : undefined;
+}
+
 /** Whether a query key belongs to a person (any person) rather than to every visitor. */
 export function isUserScopedKey(queryKey: readonly unknown[]): boolean {
   return queryKey[0] === USER_ROOT;

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClassItem, ClassRevision } from '@skillhive/shared/classes';
 import {
   CLASS_STATUSES,
@@ -8,7 +8,7 @@ import {
 } from '@skillhive/shared/constants';
 import type { TeacherRequest } from '@skillhive/shared/teacher-requests';
 import { apiClient } from '../../../lib/api-client.ts';
-import type { UserScope } from '../../../lib/query-client.ts';
+import { keepPreviousDataOf, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { roleKeys } from '../../auth/api/get-roles.ts';
 import { teacherRequestKeys } from '../../teacher-requests/api/teacher-requests.ts';
@@ -40,7 +40,7 @@ export const teacherRequestsQueryOptions = (user: UserScope | null, params: Stat
         query: { page: params.page, limit: ADMIN_PAGE_SIZE, status: params.status || undefined },
       }),
     enabled: user !== null,
-    placeholderData: keepPreviousData,
+    placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });
 
 /** GET /api/classes?status=&page=&limit= (admins may filter by status). */
@@ -54,7 +54,7 @@ export const adminClassesQueryOptions = (user: UserScope | null, params: StatusP
         query: { page: params.page, limit: ADMIN_PAGE_SIZE, status: params.status || undefined },
       }),
     enabled: user !== null,
-    placeholderData: keepPreviousData,
+    placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });
 
 export const REVISIONS_PAGE_SIZE = 5;
@@ -70,7 +70,7 @@ export const pendingRevisionsQueryOptions = (user: UserScope | null, page: numbe
         query: { page, limit: REVISIONS_PAGE_SIZE },
       }),
     enabled: user !== null,
-    placeholderData: keepPreviousData,
+    placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });
 
 type Decision = 'approve' | 'reject';

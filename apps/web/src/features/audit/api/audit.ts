@@ -1,7 +1,7 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import type { AuditEntry } from '@skillhive/shared/users';
 import { apiClient } from '../../../lib/api-client.ts';
-import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
+import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 
 export const AUDIT_PAGE_SIZE = 20;
 
@@ -18,5 +18,5 @@ export const auditQueryOptions = (user: UserScope | null, page: number) =>
     queryFn: ({ signal }) =>
       apiClient.list<AuditEntry>('/audit', { secured: true, signal, query: { page, limit: AUDIT_PAGE_SIZE } }),
     enabled: user !== null,
-    placeholderData: keepPreviousData,
+    placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });

@@ -1,8 +1,8 @@
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateEnrollmentResponse, Enrollment } from '@skillhive/shared/enrollments';
 import type { CreateReviewBody } from '@skillhive/shared/reviews';
 import { apiClient } from '../../../lib/api-client.ts';
-import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
+import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { invalidateClasses } from '../../classes/api/class-keys.ts';
 import { reviewKeys } from '../../reviews/api/get-reviews.ts';
@@ -31,7 +31,7 @@ export const enrollmentsQueryOptions = (user: UserScope | null, page: number) =>
         query: { page, limit: ENROLLMENTS_PAGE_SIZE },
       }),
     enabled: user !== null,
-    placeholderData: keepPreviousData,
+    placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });
 
 /** The cart of the payment page: the caller's pending enrolments. */

@@ -1,7 +1,7 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import type { MailboxEntry } from '@skillhive/shared/mail';
 import { apiClient } from '../../../lib/api-client.ts';
-import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
+import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 
 export const MAILBOX_PAGE_SIZE = 20;
 
@@ -22,5 +22,5 @@ export const mailboxQueryOptions = (user: UserScope | null, page: number) =>
         query: { page, limit: MAILBOX_PAGE_SIZE },
       }),
     enabled: user !== null,
-    placeholderData: keepPreviousData,
+    placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });

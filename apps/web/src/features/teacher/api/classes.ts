@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type {
   ClassItem,
   ClassModifiedResponse,
@@ -8,7 +8,7 @@ import type {
   UpdateClassBody,
 } from '@skillhive/shared/classes';
 import { apiClient } from '../../../lib/api-client.ts';
-import type { UserScope } from '../../../lib/query-client.ts';
+import { keepPreviousDataOf, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { classKeys, invalidateClasses } from '../../classes/api/class-keys.ts';
 
@@ -60,7 +60,7 @@ export const teacherClassesQueryOptions = (user: UserScope | null, page: number)
         query: { page, limit: TEACHER_CLASSES_PAGE_SIZE },
       }),
     enabled: user !== null,
-    placeholderData: keepPreviousData,
+    placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });
 
 /** POST /api/classes → {insertedId}; name, e-mail and status come from the server. */

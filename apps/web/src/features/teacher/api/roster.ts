@@ -1,7 +1,7 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import type { ClassRosterEntry } from '@skillhive/shared/enrollments';
 import { apiClient } from '../../../lib/api-client.ts';
-import type { UserScope } from '../../../lib/query-client.ts';
+import { keepPreviousDataOf, type UserScope } from '../../../lib/query-client.ts';
 import { classKeys } from '../../classes/api/class-keys.ts';
 
 export const ROSTER_PAGE_SIZE = 10;
@@ -18,5 +18,5 @@ export const classRosterQueryOptions = (user: UserScope | null, classId: string,
         query: { page, limit: ROSTER_PAGE_SIZE },
       }),
     enabled: user !== null,
-    placeholderData: keepPreviousData,
+    placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });

@@ -1,7 +1,7 @@
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserListItem, UserProfile } from '@skillhive/shared/users';
 import { apiClient } from '../../../lib/api-client.ts';
-import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
+import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { auditKeys } from '../../audit/api/audit.ts';
 
@@ -39,7 +39,7 @@ export const usersQueryOptions = (user: UserScope | null, params: UserListParams
         query: { page: params.page, limit: USERS_PAGE_SIZE, q: params.q || undefined },
       }),
     enabled: user !== null,
-    placeholderData: keepPreviousData,
+    placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });
 
 /** PATCH /api/users/admin/:id → {modifiedCount} (admin). */
