@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { fsyncSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import lockfile from 'proper-lockfile';
 import { withMigrationLock } from './migration-lock.ts';
 import { seedDataDirFromTemplate } from './pglite-template.ts';
 import * as schema from './schema/index.ts';
@@ -38,47 +39,45 @@ export class DataDirLockedError extends Error {
 
 /**
  * PGlite is one process's database: a second process opening the same directory would corrupt
- * it. A pid file taken with O_EXCL keeps the second one out; a lock left by a killed process
- * (its pid no longer alive) is taken over.
+ * it. proper-lockfile keeps the second one out: the lock is a directory created atomically, whose
+ * mtime its holder refreshes every second. A lock nobody refreshed for DATA_DIR_LOCK_STALE_MS (its
+ * holder was killed) is taken over, so a process starting just after a SIGKILL waits that long
+ * at most; one that finds a live holder refuses to start once the wait is over.
  */
 export const lockFileOf = (dataDir: string) => path.join(dataDir, 'skillhive.lock');
+export const DATA_DIR_LOCK_STALE_MS = 5_000;
 
-function lockDataDir(dir: string): () => void {
-  const lockPath = lockFileOf(dir);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(lockPath, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
-        throw new DataDirLockedError(
-          `The data directory ${dir} is in use by another SkillHive process (pid ${holder}). ` +
-            'Stop that process, or start this one with a different DATA_DIR or a DATABASE_URL.',
-        );
-      }
-      rmSync(lockPath, { force: true });
-    }
-  }
-  throw new DataDirLockedError(`Could not lock the data directory ${dir}.`);
-}
-
-function isAlive(pid: number): boolean {
+async function lockDataDir(dir: string, onLost: (error: Error) => void): Promise<() => void> {
+  const options = { realpath: false, lockfilePath: lockFileOf(dir) };
   try {
-    process.kill(pid, 0);
+    await lockfile.lock(dir, {
+      ...options,
+      stale: DATA_DIR_LOCK_STALE_MS,
+      update: 1_000,
+      // Long enough for the lock of a process killed just now to go stale.
+      retries: { retries: DATA_DIR_LOCK_STALE_MS / 1_000 + 1, factor: 1, minTimeout: 1_000, maxTimeout: 1_000 },
+      // Another process took the lock over (this one stalled for longer than the stale time, or
+      // the lock directory was removed): this process must not write to the directory any more.
+      onCompromised: (error) =>
+        onLost(new DataDirLockedError(`Lost the lock on the data directory ${dir}: ${error.message}`)),
+    });
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    throw new DataDirLockedError(
+      `The data directory ${dir} is in use by another SkillHive process. ` +
+        'Stop that process, or start this one with a different DATA_DIR or a DATABASE_URL.',
+    );
   }
-  // A killed process not yet reaped by its parent (a zombie) still answers signal 0.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    try {
+      lockfile.unlockSync(dir, options);
+    } catch {
+      // Already given up (taken over by another process, or released by proper-lockfile at exit).
+    }
+  };
 }
 
 /**
@@ -100,7 +99,8 @@ export interface PgliteOptions {
   waitTimeoutMs?: number;
   /**
    * Called once when PGlite reports a PANIC or its WebAssembly runtime aborts: the engine is
-   * unusable until the process restarts (every later query fails, even `select 1` may).
+   * unusable until the process restarts (every later query fails, even `select 1` may). Also
+   * called, with a DataDirLockedError, when another process took the data-directory lock over.
    */
   onFatal?: (error: unknown) => void;
 }
@@ -164,12 +164,18 @@ function enableFsync(client: PGlite) {
 /** Embedded PostgreSQL (PGlite) persisted in `dir`, or in memory when dir is undefined. */
 export async function openPglite(dir?: string, options: PgliteOptions = {}): Promise<Database> {
   const durable = Boolean(dir) && (options.durable ?? true);
+  let fatal: unknown = null;
+  const markFatal = (error: unknown) => {
+    if (fatal) return;
+    fatal = error;
+    options.onFatal?.(error);
+  };
   let unlock = () => {};
   let client: PGlite;
   if (dir) {
     const pgDir = path.join(dir, 'pglite');
     mkdirSync(pgDir, { recursive: true });
-    unlock = lockDataDir(dir);
+    unlock = await lockDataDir(dir, markFatal);
     try {
       // A new directory starts as a copy of the cluster `npm install` made, skipping initdb.
       seedDataDirFromTemplate(pgDir);
@@ -196,7 +202,6 @@ export async function openPglite(dir?: string, options: PgliteOptions = {}): Pro
     client = await PGlite.create();
   }
 
-  let fatal: unknown = null;
   let closed = false;
   const gate = createGate(options.waitTimeoutMs ?? 10_000);
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -204,10 +209,7 @@ export async function openPglite(dir?: string, options: PgliteOptions = {}): Pro
     try {
       return await gate(work);
     } catch (error) {
-      if (!fatal && isFatalPgliteError(error)) {
-        fatal = error;
-        options.onFatal?.(error);
-      }
+      if (isFatalPgliteError(error)) markFatal(error);
       throw error;
     }
   };

@@ -4,8 +4,8 @@ import { Worker } from 'node:worker_threads';
  * Ends the process when its main thread stops running JavaScript for `stallMs`. PGlite runs in the
  * main thread, and after some storage failures (a WAL segment it cannot create) its WebAssembly
  * spins forever: no timer, no request and no SIGTERM handler runs again, and the data-directory
- * lock stays. A worker thread still runs then: it logs, removes the lock file and kills the process
- * (SIGKILL, so a supervisor sees a failure and restarts it).
+ * lock stays. A worker thread still runs then: it logs, removes the lock (a directory, see
+ * db/client.ts) and kills the process (SIGKILL, so a supervisor sees a failure and restarts it).
  */
 export function startStallWatchdog(options: { stallMs: number; lockFile?: string | undefined }): { stop(): void } {
   const beat = new Int32Array(new SharedArrayBuffer(4));
@@ -39,7 +39,7 @@ for (;;) {
   if (now !== last) { last = now; since = Date.now(); continue; }
   if (Date.now() - since >= stallMs) {
     writeSync(2, 'The server stopped responding for ' + stallMs + ' ms (the embedded database may have failed); exiting so that it can be restarted.\\n');
-    if (lockFile) rmSync(lockFile, { force: true });
+    if (lockFile) rmSync(lockFile, { recursive: true, force: true });
     process.kill(process.pid, 'SIGKILL');
   }
 }
