@@ -99,3 +99,33 @@ export function createFakeApi(): FakeApi {
   };
   return api;
 }
+
+export interface FakeUser {
+  id: string;
+  email: string;
+  name: string;
+  emailVerified?: boolean;
+}
+
+/**
+ * A browser already signed in as `user`: better-auth's session, the token of POST /api/jwt and
+ * the role flags (a student). Secured calls carry `Bearer jwt-<user.id>`.
+ */
+export function serveSignedIn(api: FakeApi, user: FakeUser): FakeApi {
+  return api
+    .on('GET', '/api/auth/get-session', () =>
+      json({
+        session: { id: `session-${user.id}` },
+        user: {
+          id: user.id,
+          email: user.email,
+          name: user.name,
+          image: null,
+          emailVerified: user.emailVerified ?? true,
+        },
+      }),
+    )
+    .on('POST', '/api/jwt', () => json({ token: `jwt-${user.id}` }))
+    .on('GET', '/api/users/admin/:email', () => json({ admin: false }))
+    .on('GET', '/api/users/teacher/:email', () => json({ teacher: false }));
+}
