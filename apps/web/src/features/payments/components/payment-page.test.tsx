@@ -1,14 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { Outlet, RouterProvider, createMemoryRouter } from 'react-router';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { QueryClient } from '@tanstack/react-query';
 import type { Enrollment } from '@skillhive/shared/enrollments';
 import type { PaymentIntentResponse } from '@skillhive/shared/payments';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { apiError, createFakeApi, json, list, serveSignedIn, type FakeApi } from '../../../test/fake-api.ts';
-import { AuthProvider } from '../../auth/components/auth-provider.tsx';
-import { RequireAuth } from '../../auth/components/require-auth.tsx';
+import { renderSignedInPage } from '../../../test/render-signed-in-page.tsx';
 import { PaymentPage } from './payment-page.tsx';
 
 const STUDENT = { id: 'u-sam', email: 'sam@example.test', name: 'Sam Student' };
@@ -46,35 +44,9 @@ let api: FakeApi;
 let queryClient: QueryClient;
 
 function renderPaymentPage() {
-  const router = createMemoryRouter(
-    [
-      {
-        element: (
-          <AuthProvider>
-            <Outlet />
-          </AuthProvider>
-        ),
-        children: [
-          {
-            path: paths.dashboard.payment,
-            element: (
-              <RequireAuth>
-                <PaymentPage />
-              </RequireAuth>
-            ),
-          },
-          { path: paths.dashboard.myEnrollClass, element: <p>My enrolled classes page</p> },
-        ],
-      },
-    ],
-    { initialEntries: [paths.dashboard.payment] },
-  );
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
+  return renderSignedInPage(queryClient, { path: paths.dashboard.payment, element: <PaymentPage /> }, [
+    { path: paths.dashboard.myEnrollClass, element: <p>My enrolled classes page</p> },
+  ]);
 }
 
 /** The signed-in student's cart: GET /api/enrolled/:email?status=pending. */
