@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClassStatus } from '@skillhive/shared/constants';
 import { schema } from '../src/db/client.ts';
-import { findEnrollableClass } from '../src/modules/classes/classes.repository.ts';
+import { findClassById } from '../src/modules/classes/classes.repository.ts';
+import { findClassForEnrollment } from '../src/modules/classes/classes.public.ts';
 import { toClassItem } from '../src/modules/classes/classes.service.ts';
 import { keyFromImageUrl } from '../src/modules/uploads/storage.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
@@ -403,7 +404,8 @@ describe('deleting', () => {
       headers: actors.owner.headers,
     });
     expect((mine.json() as { _id: string }[]).map((c) => c._id)).not.toContain(id);
-    expect(await findEnrollableClass(ctx.db, id)).toBeNull();
+    // What the enrolment module reads says archived, so it refuses new enrolments.
+    expect((await findClassForEnrollment(ctx.db, id))?.status).toBe('archived');
 
     // Archived is final: deleting again changes nothing, editing is a conflict.
     expect((await remove('owner', id)).json()).toEqual({ deletedCount: 0 });
@@ -646,8 +648,8 @@ describe('GET /api/classes/:id/stats', () => {
   });
 });
 
-describe('for the enrolment module', () => {
-  it('findEnrollableClass loads accepted classes only, and toClassItem serializes them', async () => {
+describe('for other modules', () => {
+  it('toClassItem serializes a stored class with its counters', async () => {
     const accepted = await insertClass(actors.owner, {
       status: 'accepted',
       ratingSum: 9,
@@ -655,7 +657,7 @@ describe('for the enrolment module', () => {
       enrollmentCount: 7,
       priceCents: 1234,
     });
-    const row = await findEnrollableClass(ctx.db, accepted);
+    const row = await findClassById(ctx.db, accepted);
     expect(row?.id).toBe(accepted);
     expect(toClassItem(row!, ctx.storage)).toMatchObject({
       _id: accepted,
@@ -665,9 +667,18 @@ describe('for the enrolment module', () => {
       reviewCount: 2,
       image: imageUrl,
     });
-    for (const status of ['pending', 'rejected', 'archived'] as const) {
-      expect(await findEnrollableClass(ctx.db, await insertClass(actors.owner, { status })), status).toBeNull();
+    expect(await findClassById(ctx.db, 'not-a-uuid')).toBeNull();
+  });
+
+  it('findClassForEnrollment copies what an enrolment needs, whatever the status', async () => {
+    for (const status of ['pending', 'accepted', 'rejected', 'archived'] as const) {
+      const id = await insertClass(actors.owner, { status, priceCents: 990 });
+      expect(await findClassForEnrollment(ctx.db, id), status).toMatchObject({
+        id,
+        teacherId: actors.owner.id,
+        priceCents: 990,
+        status,
+      });
     }
-    expect(await findEnrollableClass(ctx.db, 'not-a-uuid')).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { count, desc } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { schema } from '../../db/client.ts';
+import * as schema from '../../db/schema/audit.ts';
 
 export type AuditAction =
   | 'user.promote'

@@ -4,7 +4,9 @@ import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { schema } from '../../db/client.ts';
+import * as identityTables from '../../db/schema/auth.ts';
+// eslint-disable-next-line no-restricted-imports -- better-auth's adapter and callbacks write its user model itself (decision 015, known exception)
+import { users } from '../../db/schema/users.ts';
 import { checkIdentityBody, findEndpointByTemplate } from './identity-gate.ts';
 import { changeEmailMail, queueMail, resetPasswordMail, verifyEmailMail } from '../mail/mail.service.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
@@ -37,6 +39,8 @@ export interface AuthLog {
 }
 
 /** better-auth, configured for SkillHive (issue 3 §1–§2, §5). */
+const schema = { ...identityTables, users };
+
 export function createAuth(config: AuthConfig) {
   const { db } = config;
   const isAdminEmail = (email: string) => config.adminEmails.includes(email.toLowerCase());

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { schema } from '../../db/client.ts';
+import * as schema from '../../db/schema/auth.ts';
 import { verifyPassword } from './password.ts';
 
 /** The password hash of the account's e-mail-and-password sign-in; undefined when it has none. */

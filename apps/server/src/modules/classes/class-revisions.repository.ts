@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { schema } from '../../db/client.ts';
+import * as schema from '../../db/schema/classes.ts';
 import { type ClassRow, isClassId } from './classes.repository.ts';
 
 const { classes, classRevisions } = schema;

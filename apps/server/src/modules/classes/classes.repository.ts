@@ -6,7 +6,6 @@ import {
   desc,
   eq,
   getTableColumns,
-  gte,
   inArray,
   ne,
   sql,
@@ -14,9 +13,7 @@ import {
 } from 'drizzle-orm';
 import type { Category, ClassSort, ClassStatus } from '@skillhive/shared/constants';
 import type { Db } from '../../db/client.ts';
-import { schema } from '../../db/client.ts';
-
-const { classes, enrollments, users } = schema;
+import { classes } from '../../db/schema/classes.ts';
 
 /** Every column but the search vector, which only the database reads. */
 const { search: _search, ...classColumns } = getTableColumns(classes);
@@ -39,19 +36,6 @@ export async function insertClass(db: Db, values: NewClass): Promise<string> {
 export async function findClassById(db: Db, id: string): Promise<ClassRow | null> {
   if (!isClassId(id)) return null;
   const [row] = await db.select(classColumns).from(classes).where(eq(classes.id, id));
-  return row ?? null;
-}
-
-/**
- * An accepted class by id, or null (unknown, not an id, or not accepted): the one way the
- * enrolment service loads a class a student may enrol in (DESIGN §1.4 "only accepted classes").
- */
-export async function findEnrollableClass(db: Db, id: string): Promise<ClassRow | null> {
-  if (!isClassId(id)) return null;
-  const [row] = await db
-    .select(classColumns)
-    .from(classes)
-    .where(and(eq(classes.id, id), eq(classes.status, 'accepted')));
   return row ?? null;
 }
 
@@ -117,23 +101,22 @@ export async function countCatalogue(db: Db, filter: CatalogueFilter): Promise<n
   return row?.n ?? 0;
 }
 
-/** A teacher's classes by the teacher's e-mail, newest first, archived ones left out. */
+/** A teacher's classes, newest first, archived ones left out (classes_teacher_created_idx). */
 export async function listClassesOfTeacher(
   db: Db,
-  email: string,
+  teacherId: string,
   page: { limit: number; offset: number },
 ): Promise<{ rows: ClassRow[]; total: number }> {
-  const where = and(eq(users.email, email), ne(classes.status, 'archived'));
+  const where = and(eq(classes.teacherId, teacherId), ne(classes.status, 'archived'));
   const [rows, totals] = await Promise.all([
     db
       .select(classColumns)
       .from(classes)
-      .innerJoin(users, eq(users.id, classes.teacherId))
       .where(where)
       .orderBy(descNullsLast(classes.createdAt), descNullsLast(classes.id))
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ n: count() }).from(classes).innerJoin(users, eq(users.id, classes.teacherId)).where(where),
+    db.select({ n: count() }).from(classes).where(where),
   ]);
   return { rows, total: totals[0]?.n ?? 0 };
 }
@@ -182,49 +165,103 @@ export async function decidePendingClass(
   return row ?? null;
 }
 
-/**
- * Removes a class inside the caller's transaction: archived when any enrolment is paid (its
- * students keep their record, DESIGN §4), deleted otherwise. The class's enrolments are locked
- * first, so a payment cannot turn one to paid between the check and the delete.
- */
-export async function removeClass(tx: Db, id: string, now: Date): Promise<'deleted' | 'archived' | 'missing'> {
+/** Locks a class FOR UPDATE before it is removed; false when it is gone. */
+export async function lockClassForRemoval(tx: Db, id: string): Promise<boolean> {
   const [locked] = await tx.select({ id: classes.id }).from(classes).where(eq(classes.id, id)).for('update');
-  if (!locked) return 'missing';
-  const enrolled = await tx
-    .select({ status: enrollments.status })
-    .from(enrollments)
-    .where(eq(enrollments.classId, id))
-    .for('update');
-  if (enrolled.some((e) => e.status === 'paid')) {
-    await tx.update(classes).set({ status: 'archived', updatedAt: now }).where(eq(classes.id, id));
-    return 'archived';
-  }
-  await tx.delete(classes).where(eq(classes.id, id));
-  return 'deleted';
+  return locked !== undefined;
 }
 
-export async function enrollmentTotals(
+/** A class with paid enrolments is archived instead of deleted (DESIGN §4). */
+export async function archiveClass(tx: Db, id: string, now: Date): Promise<void> {
+  await tx.update(classes).set({ status: 'archived', updatedAt: now }).where(eq(classes.id, id));
+}
+
+export async function deleteClass(tx: Db, id: string): Promise<void> {
+  await tx.delete(classes).where(eq(classes.id, id));
+}
+
+/** What an enrolment copies from its class (spec §3), plus who owns the class and whether it is open. */
+export type ClassForEnrollment = {
+  id: string;
+  teacherId: string;
+  teacherName: string;
+  title: string;
+  description: string;
+  priceCents: number;
+  imageKey: string;
+  status: 'pending' | 'accepted' | 'rejected' | 'archived';
+};
+
+/**
+ * With `lock`, the class row is held FOR KEY SHARE until the transaction ends: deleting the class
+ * (which locks it FOR UPDATE first) waits for the enrolment to commit, or the enrolment waits for
+ * the deletion and then finds no class — never a foreign-key violation (a 500) in between.
+ */
+export async function findClassForEnrollment(
   db: Db,
   classId: string,
-): Promise<{ enrolled: number; paid: number; revenueCents: number }> {
-  const isPaid = sql`${enrollments.status} = 'paid'`;
-  const [row] = await db
+  options: { lock: boolean } = { lock: false },
+): Promise<ClassForEnrollment | null> {
+  const query = db
     .select({
-      enrolled: count(),
-      paid: sql<number>`count(*) filter (where ${isPaid})`.mapWith(Number),
-      revenueCents: sql<number>`coalesce(sum(${enrollments.priceCents}) filter (where ${isPaid}), 0)`.mapWith(Number),
+      id: classes.id,
+      teacherId: classes.teacherId,
+      teacherName: classes.teacherName,
+      title: classes.title,
+      description: classes.description,
+      priceCents: classes.priceCents,
+      imageKey: classes.imageKey,
+      status: classes.status,
     })
-    .from(enrollments)
-    .where(eq(enrollments.classId, classId));
-  return row ?? { enrolled: 0, paid: 0, revenueCents: 0 };
+    .from(classes)
+    .where(eq(classes.id, classId));
+  const [row] = options.lock ? await query.for('key share') : await query;
+  return row ?? null;
 }
 
-/** Enrolments per ISO week (Monday start, UTC) since `since`, as { week: 'YYYY-MM-DD', n }. */
-export async function enrollmentsPerWeek(db: Db, classId: string, since: Date): Promise<{ week: string; n: number }[]> {
-  const week = sql<string>`to_char(date_trunc('week', ${enrollments.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
-  return db
-    .select({ week, n: count() })
-    .from(enrollments)
-    .where(and(eq(enrollments.classId, classId), gte(enrollments.createdAt, since)))
-    .groupBy(week);
+/** Locks these classes FOR KEY SHARE, in id order, until the transaction ends (a payment's lines). */
+export async function lockClassesKeyShare(tx: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx
+    .select({ id: classes.id })
+    .from(classes)
+    .where(inArray(classes.id, ids))
+    .orderBy(asc(classes.id))
+    .for('key share');
 }
+
+/** A change of the denormalised counters (decision 003); a field left out is not touched. */
+export type CounterChange = { enrollments?: 1 | -1; ratingSum?: number; reviews?: 1 | 0 | -1 };
+
+/**
+ * The one writer of classes.enrollment_count, rating_sum and review_count (decision 003). Call it
+ * in the transaction that adds or removes the enrolment or review, so the counters never drift.
+ */
+export async function adjustCounters(db: Db, classId: string, change: CounterChange): Promise<void> {
+  const set: { enrollmentCount?: SQL; ratingSum?: SQL; reviewCount?: SQL } = {};
+  if (change.enrollments !== undefined) {
+    set.enrollmentCount = sql`greatest(${classes.enrollmentCount} + ${change.enrollments}, 0)`;
+  }
+  if (change.ratingSum !== undefined) set.ratingSum = sql`${classes.ratingSum} + ${change.ratingSum}`;
+  if (change.reviews !== undefined) set.reviewCount = sql`greatest(${classes.reviewCount} + ${change.reviews}, 0)`;
+  if (Object.keys(set).length === 0) return;
+  await db.update(classes).set(set).where(eq(classes.id, classId));
+}
+
+/** Whether a class with this id exists, whatever its status. */
+export async function classExists(db: Db, classId: string): Promise<boolean> {
+  const [row] = await db.select({ id: classes.id }).from(classes).where(eq(classes.id, classId));
+  return Boolean(row);
+}
+
+/**
+ * The columns of `classes` other modules may join on, read only (decision 015): their
+ * repositories never import the table itself.
+ */
+export const classJoin = {
+  table: classes,
+  id: classes.id,
+  title: classes.title,
+  status: classes.status,
+  teacherId: classes.teacherId,
+};

@@ -13,7 +13,8 @@ import { AppError, conflict, ErrorCode, forbidden, notFound } from '../../lib/ap
 import type { Viewer } from '../../lib/authorize.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { classDecidedMail, queueMail } from '../mail/mail.service.ts';
-import { wantsNotification } from '../users/contact.ts';
+import * as enrollments from '../enrollments/enrollments.service.ts';
+import { findUserIdByEmail, wantsNotification } from '../users/contact.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
 import { resolveUploadedImageKey } from '../uploads/uploads.service.ts';
 import * as revisions from './class-revisions.repository.ts';
@@ -151,7 +152,9 @@ export async function listTeacherClasses(
   email: string,
   query: TeacherClassesQuery,
 ): Promise<{ items: ClassItem[]; total: number }> {
-  const { rows, total } = await repo.listClassesOfTeacher(db, email, {
+  const teacherId = await findUserIdByEmail(db, email);
+  if (!teacherId) return { items: [], total: 0 };
+  const { rows, total } = await repo.listClassesOfTeacher(db, teacherId, {
     limit: query.limit,
     offset: (query.page - 1) * query.limit,
   });
@@ -217,8 +220,13 @@ export async function deleteClass(db: Db, viewer: Viewer, id: string, now: Date)
   if (!owner && !viewer.isAdmin) throw forbidden('Only the teacher of this class or an admin can delete it');
   if (row.status === 'archived') return { deletedCount: 0 };
   return db.transaction(async (tx) => {
-    const outcome = await repo.removeClass(tx, id, now);
-    if (outcome === 'missing') return { deletedCount: 0 };
+    // The class is locked first, then its enrolments, so a payment cannot turn one to paid
+    // between the check and the delete: archived when any is paid (DESIGN §4), deleted otherwise.
+    if (!(await repo.lockClassForRemoval(tx, id))) return { deletedCount: 0 };
+    const { anyPaid } = await enrollments.lockEnrollmentsOfClass(tx, id);
+    const outcome = anyPaid ? 'archived' : 'deleted';
+    if (anyPaid) await repo.archiveClass(tx, id, now);
+    else await repo.deleteClass(tx, id);
     // A deleted class takes its revisions with it (cascade); an archived one drops its pending one.
     if (outcome === 'archived') await revisions.deletePendingRevisions(tx, id);
     if (!owner) {
@@ -289,7 +297,10 @@ export async function getClassStats(db: Db, viewer: Viewer, id: string, now: Dat
   if (!isOwner(viewer, row) && !viewer.isAdmin)
     throw forbidden('Only the teacher of this class or an admin can see its figures');
   const first = new Date(weekStartUtc(now).getTime() - (STATS_WEEKS - 1) * 7 * DAY_MS);
-  const [totals, weeks] = await Promise.all([repo.enrollmentTotals(db, id), repo.enrollmentsPerWeek(db, id, first)]);
+  const [totals, weeks] = await Promise.all([
+    enrollments.enrollmentTotalsOfClass(db, id),
+    enrollments.enrollmentsPerWeekOfClass(db, id, first),
+  ]);
   const byWeek = new Map(weeks.map((w) => [w.week, w.n]));
   const perWeek = Array.from({ length: STATS_WEEKS }, (_, i) => {
     const week = new Date(first.getTime() + i * 7 * DAY_MS).toISOString().slice(0, 10);

@@ -1,53 +1,12 @@
-import { and, asc, count, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { EnrollmentStatus } from '@skillhive/shared/constants';
 import type { Db } from '../../db/client.ts';
-import { schema } from '../../db/client.ts';
+import { enrollments } from '../../db/schema/enrollments.ts';
+import { type ClassForEnrollment, classJoin } from '../classes/classes.public.ts';
+import { userJoin } from '../users/contact.ts';
 
-const { classes, enrollments, users } = schema;
-
-/** What an enrolment copies from its class (spec §3), plus who owns the class and whether it is open. */
-export type ClassForEnrollment = {
-  id: string;
-  teacherId: string;
-  teacherName: string;
-  title: string;
-  description: string;
-  priceCents: number;
-  imageKey: string;
-  status: 'pending' | 'accepted' | 'rejected' | 'archived';
-};
-
-/**
- * With `lock`, the class row is held FOR KEY SHARE until the transaction ends: deleting the class
- * (which locks it FOR UPDATE first) waits for the enrolment to commit, or the enrolment waits for
- * the deletion and then finds no class — never a foreign-key violation (a 500) in between.
- */
-export async function findClassForEnrollment(
-  db: Db,
-  classId: string,
-  options: { lock: boolean } = { lock: false },
-): Promise<ClassForEnrollment | null> {
-  const query = db
-    .select({
-      id: classes.id,
-      teacherId: classes.teacherId,
-      teacherName: classes.teacherName,
-      title: classes.title,
-      description: classes.description,
-      priceCents: classes.priceCents,
-      imageKey: classes.imageKey,
-      status: classes.status,
-    })
-    .from(classes)
-    .where(eq(classes.id, classId));
-  const [row] = options.lock ? await query.for('key share') : await query;
-  return row ?? null;
-}
-
-export async function findUserIdByEmail(db: Db, email: string): Promise<string | null> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  return row?.id ?? null;
-}
+const classes = classJoin.table;
+const users = userJoin.table;
 
 /** Inserts unless the student already has an enrolment for the class (unique index); null then. */
 export async function insertEnrollment(
@@ -72,14 +31,6 @@ export async function findEnrollmentOfStudentForClass(
     .from(enrollments)
     .where(and(eq(enrollments.studentId, studentId), eq(enrollments.classId, classId)));
   return row ?? null;
-}
-
-/** Keeps classes.enrollment_count in step; call in the transaction that adds or removes the row. */
-export async function adjustEnrollmentCount(db: Db, classId: string, delta: 1 | -1): Promise<void> {
-  await db
-    .update(classes)
-    .set({ enrollmentCount: sql`greatest(${classes.enrollmentCount} + ${delta}, 0)` })
-    .where(eq(classes.id, classId));
 }
 
 export type EnrollmentRow = {
@@ -127,9 +78,9 @@ export async function listEnrollmentsOfStudent(
   );
   const [rows, totals] = await Promise.all([
     db
-      .select({ ...enrollmentColumns, classStatus: classes.status })
+      .select({ ...enrollmentColumns, classStatus: classJoin.status })
       .from(enrollments)
-      .leftJoin(classes, eq(classes.id, enrollments.classId))
+      .leftJoin(classes, eq(classJoin.id, enrollments.classId))
       .where(where)
       .orderBy(desc(enrollments.createdAt), desc(enrollments.id))
       .limit(options.limit)
@@ -170,7 +121,7 @@ const cartColumns = {
   classId: enrollments.classId,
   priceCents: enrollments.priceCents,
   status: enrollments.status,
-  classStatus: classes.status,
+  classStatus: classJoin.status,
   reservedBy: enrollments.reservedBy,
 };
 
@@ -179,17 +130,25 @@ export async function listPendingOfStudent(db: Db, studentId: string): Promise<C
   return db
     .select(cartColumns)
     .from(enrollments)
-    .innerJoin(classes, eq(classes.id, enrollments.classId))
+    .innerJoin(classes, eq(classJoin.id, enrollments.classId))
     .where(and(eq(enrollments.studentId, studentId), eq(enrollments.status, 'pending')))
     .orderBy(asc(enrollments.createdAt), asc(enrollments.id));
 }
 
+/** The classes of the student's enrolments among `ids` (to lock them before the lines). */
+export async function listClassIdsOfLines(db: Db, studentId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectDistinct({ id: enrollments.classId })
+    .from(enrollments)
+    .where(and(eq(enrollments.studentId, studentId), inArray(enrollments.id, ids)));
+  return rows.map((r) => r.id);
+}
+
 /**
- * The student's enrolments among `ids`, whatever their state. With `lock` (inside a payment's
- * transaction) their classes are locked FOR KEY SHARE first — deleting or archiving a class locks
- * it FOR UPDATE, so its status cannot change under a payment — and then the lines FOR UPDATE (a
- * concurrent payment of the same lines waits, then sees them paid). Classes before enrolments is
- * the order removeClass takes them in too.
+ * The student's enrolments among `ids`, whatever their state, with their class's status. With
+ * `lock` (inside a payment's transaction, after the service locked their classes) the lines are
+ * locked FOR UPDATE: a concurrent payment of the same lines waits, then sees them paid.
  */
 export async function findEnrollmentsOfStudent(
   db: Db,
@@ -199,26 +158,10 @@ export async function findEnrollmentsOfStudent(
 ): Promise<CartLine[]> {
   if (ids.length === 0) return [];
   const mine = and(eq(enrollments.studentId, studentId), inArray(enrollments.id, ids));
-  if (lock) {
-    const classIds = await db.selectDistinct({ id: enrollments.classId }).from(enrollments).where(mine);
-    if (classIds.length > 0) {
-      await db
-        .select({ id: classes.id })
-        .from(classes)
-        .where(
-          inArray(
-            classes.id,
-            classIds.map((c) => c.id),
-          ),
-        )
-        .orderBy(asc(classes.id))
-        .for('key share');
-    }
-  }
   const query = db
     .select(cartColumns)
     .from(enrollments)
-    .innerJoin(classes, eq(classes.id, enrollments.classId))
+    .innerJoin(classes, eq(classJoin.id, enrollments.classId))
     .where(mine)
     .orderBy(asc(enrollments.id));
   return lock ? query.for('update', { of: enrollments }) : query;
@@ -334,7 +277,7 @@ export async function listRosterOfClass(
     db
       .select({
         id: enrollments.id,
-        studentName: users.name,
+        studentName: userJoin.name,
         studentEmail: enrollments.studentEmail,
         status: enrollments.status,
         priceCents: enrollments.priceCents,
@@ -342,7 +285,7 @@ export async function listRosterOfClass(
         paidAt: enrollments.paidAt,
       })
       .from(enrollments)
-      .leftJoin(users, eq(users.id, enrollments.studentId))
+      .leftJoin(users, eq(userJoin.id, enrollments.studentId))
       .where(where)
       .orderBy(desc(enrollments.createdAt), desc(enrollments.id))
       .limit(options.limit)
@@ -353,15 +296,66 @@ export async function listRosterOfClass(
 }
 
 /**
- * A deleted account's enrolments (security issue §10): pending ones are removed with their class
- * counters; paid ones stay, cut from the person (the foreign key sets student_id null when the
- * user row goes), with the e-mail replaced by `pseudonym`.
+ * A deleted account's enrolments (security issue §10): pending ones are removed (the service
+ * adjusts their class counters); paid ones stay, cut from the person (the foreign key sets
+ * student_id null when the user row goes), with the e-mail replaced by `pseudonym`. Returns the
+ * classes of the removed lines.
  */
-export async function forgetStudent(db: Db, studentId: string, pseudonym: string): Promise<void> {
+export async function forgetStudent(db: Db, studentId: string, pseudonym: string): Promise<string[]> {
   const removed = await db
     .delete(enrollments)
     .where(and(eq(enrollments.studentId, studentId), eq(enrollments.status, 'pending')))
     .returning({ classId: enrollments.classId });
-  for (const { classId } of removed) await adjustEnrollmentCount(db, classId, -1);
   await db.update(enrollments).set({ studentEmail: pseudonym }).where(eq(enrollments.studentId, studentId));
+  return removed.map((r) => r.classId);
+}
+
+/**
+ * Locks every enrolment of a class FOR UPDATE before the class is removed, so a payment cannot
+ * turn one to paid between the check and the delete; answers whether any is paid.
+ */
+export async function lockEnrollmentsOfClass(tx: Db, classId: string): Promise<{ anyPaid: boolean }> {
+  const rows = await tx
+    .select({ status: enrollments.status })
+    .from(enrollments)
+    .where(eq(enrollments.classId, classId))
+    .for('update');
+  return { anyPaid: rows.some((e) => e.status === 'paid') };
+}
+
+/** Whether any class taught by this user has a paid enrolment (other students' purchases). */
+export async function teachesPaidEnrollments(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: enrollments.id })
+    .from(enrollments)
+    .innerJoin(classes, eq(classJoin.id, enrollments.classId))
+    .where(and(eq(classJoin.teacherId, userId), eq(enrollments.status, 'paid'), ne(enrollments.studentId, userId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function enrollmentTotals(
+  db: Db,
+  classId: string,
+): Promise<{ enrolled: number; paid: number; revenueCents: number }> {
+  const isPaid = sql`${enrollments.status} = 'paid'`;
+  const [row] = await db
+    .select({
+      enrolled: count(),
+      paid: sql<number>`count(*) filter (where ${isPaid})`.mapWith(Number),
+      revenueCents: sql<number>`coalesce(sum(${enrollments.priceCents}) filter (where ${isPaid}), 0)`.mapWith(Number),
+    })
+    .from(enrollments)
+    .where(eq(enrollments.classId, classId));
+  return row ?? { enrolled: 0, paid: 0, revenueCents: 0 };
+}
+
+/** Enrolments per ISO week (Monday start, UTC) since `since`, as { week: 'YYYY-MM-DD', n }. */
+export async function enrollmentsPerWeek(db: Db, classId: string, since: Date): Promise<{ week: string; n: number }[]> {
+  const week = sql<string>`to_char(date_trunc('week', ${enrollments.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
+  return db
+    .select({ week, n: count() })
+    .from(enrollments)
+    .where(and(eq(enrollments.classId, classId), gte(enrollments.createdAt, since)))
+    .groupBy(week);
 }

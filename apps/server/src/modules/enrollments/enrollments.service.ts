@@ -10,7 +10,9 @@ import type { EnrollmentStatus } from '@skillhive/shared/constants';
 import type { Db } from '../../db/client.ts';
 import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import * as classes from '../classes/classes.public.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
+import { findUserIdByEmail } from '../users/contact.ts';
 import * as repo from './enrollments.repository.ts';
 
 export type { CartLine } from './enrollments.repository.ts';
@@ -51,7 +53,7 @@ export async function enrol(db: Db, viewer: Viewer, classId: string): Promise<Cr
   if (!isUuid(classId)) throw notFound('Class');
   return db.transaction(async (tx) => {
     // Locked so a concurrent deletion of the class cannot slip between this read and the insert.
-    const cls = await repo.findClassForEnrollment(tx, classId, { lock: true });
+    const cls = await classes.findClassForEnrollment(tx, classId, { lock: true });
     if (!cls) throw notFound('Class');
     if (cls.teacherId === viewer.id) throw conflict(ENROLLMENT_MESSAGES.ownClass);
     const existing = await repo.findEnrollmentOfStudentForClass(tx, viewer.id, classId);
@@ -69,7 +71,7 @@ export async function enrol(db: Db, viewer: Viewer, classId: string): Promise<Cr
       status: 'pending',
     });
     if (inserted) {
-      await repo.adjustEnrollmentCount(tx, cls.id, 1);
+      await classes.adjustClassCounters(tx, cls.id, { enrollments: 1 });
       return { insertedId: inserted.id, created: true, status: inserted.status };
     }
     // A concurrent call won the insert; its row is committed by now (the insert waited for it).
@@ -86,7 +88,7 @@ export async function listEnrollmentsOf(
   email: string,
   query: { page: number; limit: number; status?: EnrollmentStatus | undefined },
 ): Promise<{ items: Enrollment[]; total: number }> {
-  const studentId = await repo.findUserIdByEmail(db, email);
+  const studentId = await findUserIdByEmail(db, email);
   if (!studentId) throw notFound('User');
   const { rows, total } = await repo.listEnrollmentsOfStudent(db, {
     studentId,
@@ -109,7 +111,7 @@ export async function listRosterOfClass(
   query: { page: number; limit: number },
 ): Promise<{ items: ClassRosterEntry[]; total: number }> {
   if (!isUuid(classId)) throw notFound('Class');
-  const cls = await repo.findClassForEnrollment(db, classId);
+  const cls = await classes.findClassForEnrollment(db, classId);
   if (!cls || cls.teacherId !== teacher.id) throw notFound('Class');
   const { rows, total } = await repo.listRosterOfClass(db, {
     classId,
@@ -139,7 +141,7 @@ export async function removeEnrollment(db: Db, viewer: Viewer, id: string): Prom
     if (row.status !== 'pending') throw conflict(ENROLLMENT_MESSAGES.alreadyPaid);
     const deleted = await repo.deletePendingEnrollment(tx, id);
     if (!deleted) throw conflict(ENROLLMENT_MESSAGES.alreadyPaid);
-    await repo.adjustEnrollmentCount(tx, deleted.classId, -1);
+    await classes.adjustClassCounters(tx, deleted.classId, { enrollments: -1 });
     return { deletedCount: 1 };
   });
 }
@@ -156,13 +158,19 @@ export function getPendingCart(db: Db, studentId: string): Promise<repo.CartLine
   return repo.listPendingOfStudent(db, studentId);
 }
 
-/** The student's enrolments among `ids` (any state); `lock` inside a payment's transaction. */
-export function getCartLines(
+/**
+ * The student's enrolments among `ids` (any state). With `lock` (inside a payment's transaction)
+ * their classes are locked FOR KEY SHARE first — deleting or archiving a class locks it FOR UPDATE,
+ * so its status cannot change under a payment — and then the lines FOR UPDATE. Classes before
+ * enrolments is the order deleteClass takes them in too.
+ */
+export async function getCartLines(
   db: Db,
   studentId: string,
   ids: string[],
   options: { lock: boolean },
 ): Promise<repo.CartLine[]> {
+  if (options.lock) await classes.lockClassesKeyShare(db, await repo.listClassIdsOfLines(db, studentId, ids));
   return repo.findEnrollmentsOfStudent(db, studentId, ids, options.lock);
 }
 
@@ -195,11 +203,29 @@ export function listLinesOfPayments(db: Db, paymentIds: string[]) {
   return repo.listLinesOfPayments(db, paymentIds);
 }
 
-export function findUserIdByEmail(db: Db, email: string): Promise<string | null> {
-  return repo.findUserIdByEmail(db, email);
+/** Before an account is deleted: its cart goes (with its class counters), its paid lines stay without the person (DESIGN §4). */
+export async function forgetStudent(db: Db, studentId: string, pseudonym: string): Promise<void> {
+  const removedFrom = await repo.forgetStudent(db, studentId, pseudonym);
+  for (const classId of removedFrom) await classes.adjustClassCounters(db, classId, { enrollments: -1 });
 }
 
-/** Before an account is deleted: its cart goes, its paid lines stay without the person (DESIGN §4). */
-export function forgetStudent(db: Db, studentId: string, pseudonym: string): Promise<void> {
-  return repo.forgetStudent(db, studentId, pseudonym);
+// ---- Used by the classes and users modules ----------------------------------------------------
+
+/** Before a class is removed: its enrolments are locked; a paid one means it is archived instead. */
+export function lockEnrollmentsOfClass(tx: Db, classId: string): Promise<{ anyPaid: boolean }> {
+  return repo.lockEnrollmentsOfClass(tx, classId);
+}
+
+/** A class's enrolment figures (GET /api/classes/:id/stats). */
+export function enrollmentTotalsOfClass(db: Db, classId: string) {
+  return repo.enrollmentTotals(db, classId);
+}
+
+export function enrollmentsPerWeekOfClass(db: Db, classId: string, since: Date) {
+  return repo.enrollmentsPerWeek(db, classId, since);
+}
+
+/** Whether other students paid for a class this user teaches (such an account is not deleted). */
+export function teachesPaidEnrollments(db: Db, userId: string): Promise<boolean> {
+  return repo.teachesPaidEnrollments(db, userId);
 }

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { schema } from '../../db/client.ts';
+import * as schema from '../../db/schema/mail.ts';
 
 const { mailOutbox } = schema;
 

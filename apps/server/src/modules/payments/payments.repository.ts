@@ -1,8 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { schema } from '../../db/client.ts';
-
-const { payments, gatewayEvents, users } = schema;
+import { gatewayEvents, paymentIntents, payments } from '../../db/schema/payments.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -39,11 +37,6 @@ export async function listPaymentsOfStudent(
   return { rows, total: totals[0]?.n ?? 0 };
 }
 
-export async function findUserById(db: Db, id: string): Promise<{ id: string; email: string } | null> {
-  const [row] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, id));
-  return row ?? null;
-}
-
 export async function isEventRecorded(db: Db, id: string): Promise<boolean> {
   const [row] = await db.select({ id: gatewayEvents.id }).from(gatewayEvents).where(eq(gatewayEvents.id, id));
   return Boolean(row);
@@ -61,8 +54,6 @@ export async function pseudonymisePaymentsOf(db: Db, studentId: string, pseudony
 }
 
 // ---- Our record of the intents we created (decision 010) ----------------------------------------
-
-const { paymentIntents } = schema;
 
 export type IntentRow = typeof paymentIntents.$inferSelect;
 export type IntentState = 'open' | 'succeeded' | 'canceled' | 'refund_pending' | 'refunded';

@@ -15,7 +15,7 @@ import { AppError, ErrorCode, conflict, forbidden, notFound } from '../../lib/ap
 import type { Viewer } from '../../lib/authorize.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { paymentReceiptMail, queueMail, refundMail } from '../mail/mail.service.ts';
-import { contactEmailOf } from '../users/contact.ts';
+import { contactEmailOf, findUserIdByEmail } from '../users/contact.ts';
 import { HANDLED_EVENT_TYPES, type GatewayEvent, type GatewayIntent, type PaymentGateway } from './gateway.ts';
 import * as repo from './payments.repository.ts';
 import type { ConfirmOutcome, TestGateway, TestIntent } from './test-gateway.ts';
@@ -315,7 +315,8 @@ export type Settlement =
  */
 export async function settleCharge(deps: PaymentsDeps, intent: GatewayIntent): Promise<Settlement> {
   if (intent.status !== 'succeeded') return { outcome: 'ignored', reason: `intent is ${intent.status}` };
-  const student = await repo.findUserById(deps.db, intent.customerRef);
+  const contact = await contactEmailOf(deps.db, intent.customerRef);
+  const student = contact ? { id: intent.customerRef, email: contact.email } : null;
   try {
     if (!student) throw conflict(PAYMENT_MESSAGES.cartChanged);
     const result = await fulfilPayment(deps, {
@@ -411,7 +412,7 @@ export async function listPaymentsOf(
   email: string,
   query: { page: number; limit: number },
 ): Promise<{ items: Payment[]; total: number }> {
-  const studentId = await enrollments.findUserIdByEmail(db, email);
+  const studentId = await findUserIdByEmail(db, email);
   if (!studentId) throw notFound('User');
   const { rows, total } = await repo.listPaymentsOfStudent(db, {
     studentId,

@@ -2,10 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { PAYMENT_MESSAGES } from '@skillhive/shared/payments';
 import type { Db } from '../../db/client.ts';
-import { schema } from '../../db/client.ts';
+import { testGatewayIntents as intents } from '../../db/schema/payments.ts';
 import type { CreateIntentInput, GatewayIntent, IntentStatus, PaymentGateway } from './gateway.ts';
-
-const { testGatewayIntents: intents } = schema;
 
 /**
  * Stripe's documented test cards (https://docs.stripe.com/testing) and what they do. Any other

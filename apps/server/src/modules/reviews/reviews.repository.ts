@@ -1,8 +1,8 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { schema } from '../../db/client.ts';
-
-const { reviews, classes, users } = schema;
+import { reviews } from '../../db/schema/reviews.ts';
+import { classJoin } from '../classes/classes.public.ts';
+import { userJoin } from '../users/contact.ts';
 
 export type ReviewListRow = {
   id: string;
@@ -28,13 +28,13 @@ export async function listReviews(
         details: reviews.details,
         createdAt: reviews.createdAt,
         classId: reviews.classId,
-        classTitle: classes.title,
-        reviewerName: users.name,
-        reviewerImage: users.image,
+        classTitle: classJoin.title,
+        reviewerName: userJoin.name,
+        reviewerImage: userJoin.image,
       })
       .from(reviews)
-      .innerJoin(classes, eq(classes.id, reviews.classId))
-      .innerJoin(users, eq(users.id, reviews.studentId))
+      .innerJoin(classJoin.table, eq(classJoin.id, reviews.classId))
+      .innerJoin(userJoin.table, eq(userJoin.id, reviews.studentId))
       .where(where)
       .orderBy(desc(reviews.createdAt), desc(reviews.id))
       .limit(options.limit)
@@ -42,11 +42,6 @@ export async function listReviews(
     db.select({ n: count() }).from(reviews).where(where),
   ]);
   return { rows, total: totals[0]?.n ?? 0 };
-}
-
-export async function classExists(db: Db, classId: string): Promise<boolean> {
-  const [row] = await db.select({ id: classes.id }).from(classes).where(eq(classes.id, classId));
-  return Boolean(row);
 }
 
 /** The student's review of the class, locked so a concurrent edit adjusts the rating from the right value. */
@@ -84,30 +79,13 @@ export async function updateReview(
   await db.update(reviews).set(values).where(eq(reviews.id, id));
 }
 
-/** Keeps classes.rating_sum / review_count in step, in the review's transaction. */
-export async function adjustClassRating(db: Db, classId: string, sumDelta: number, countDelta: 0 | 1): Promise<void> {
-  await db
-    .update(classes)
-    .set({
-      ratingSum: sql`${classes.ratingSum} + ${sumDelta}`,
-      reviewCount: sql`${classes.reviewCount} + ${countDelta}`,
-    })
-    .where(eq(classes.id, classId));
-}
-
-/** Removes every review by a student and takes them out of their classes' ratings. */
-export async function deleteReviewsOf(db: Db, studentId: string): Promise<void> {
-  const removed = await db
+/**
+ * Removes every review by a student; returns what each counted for, so the service takes them out
+ * of their classes' ratings in the same transaction.
+ */
+export async function deleteReviewsOf(db: Db, studentId: string): Promise<{ classId: string; rating: number }[]> {
+  return db
     .delete(reviews)
     .where(eq(reviews.studentId, studentId))
     .returning({ classId: reviews.classId, rating: reviews.rating });
-  for (const { classId, rating } of removed) {
-    await db
-      .update(classes)
-      .set({
-        ratingSum: sql`${classes.ratingSum} - ${rating}`,
-        reviewCount: sql`greatest(${classes.reviewCount} - 1, 0)`,
-      })
-      .where(eq(classes.id, classId));
-  }
 }

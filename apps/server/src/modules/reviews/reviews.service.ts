@@ -2,6 +2,7 @@ import { REVIEW_MESSAGES, type CreateReviewResponse, type Review } from '@skillh
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { adjustClassCounters, classExists } from '../classes/classes.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import * as repo from './reviews.repository.ts';
 
@@ -45,7 +46,7 @@ export async function saveReview(
   now: () => Date,
 ): Promise<CreateReviewResponse> {
   if (!enrollments.isUuid(input.classId)) throw notFound('Class');
-  if (!(await repo.classExists(db, input.classId))) throw notFound('Class');
+  if (!(await classExists(db, input.classId))) throw notFound('Class');
   if (!(await enrollments.hasPaidFor(db, viewer.id, input.classId))) throw conflict(REVIEW_MESSAGES.notPaid);
 
   return db.transaction(async (tx) => {
@@ -54,7 +55,7 @@ export async function saveReview(
       const existing = await repo.findReviewForUpdate(tx, viewer.id, input.classId);
       if (existing) {
         await repo.updateReview(tx, existing.id, { rating: input.rating, details: input.details, updatedAt: now() });
-        await repo.adjustClassRating(tx, input.classId, input.rating - existing.rating, 0);
+        await adjustClassCounters(tx, input.classId, { ratingSum: input.rating - existing.rating, reviews: 0 });
         return { insertedId: existing.id, created: false };
       }
       const id = await repo.insertReview(tx, {
@@ -64,7 +65,7 @@ export async function saveReview(
         details: input.details,
       });
       if (id) {
-        await repo.adjustClassRating(tx, input.classId, input.rating, 1);
+        await adjustClassCounters(tx, input.classId, { ratingSum: input.rating, reviews: 1 });
         return { insertedId: id, created: true };
       }
     }
@@ -73,6 +74,9 @@ export async function saveReview(
 }
 
 /** Before an account is deleted: its reviews go, and the ratings they were counted in follow. */
-export function deleteReviewsOf(db: Db, studentId: string): Promise<void> {
-  return repo.deleteReviewsOf(db, studentId);
+export async function deleteReviewsOf(db: Db, studentId: string): Promise<void> {
+  const removed = await repo.deleteReviewsOf(db, studentId);
+  for (const { classId, rating } of removed) {
+    await adjustClassCounters(db, classId, { ratingSum: -rating, reviews: -1 });
+  }
 }

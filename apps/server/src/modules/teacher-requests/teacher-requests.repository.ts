@@ -1,7 +1,7 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { TeacherRequestStatus } from '@skillhive/shared/constants';
 import type { Db } from '../../db/client.ts';
-import { schema } from '../../db/client.ts';
+import * as schema from '../../db/schema/teacher-requests.ts';
 
 export type TeacherRequestRow = typeof schema.teacherRequests.$inferSelect;
 type NewTeacherRequest = typeof schema.teacherRequests.$inferInsert;
@@ -86,14 +86,4 @@ export async function decidePendingRequest(
     .where(and(eq(schema.teacherRequests.id, id), eq(schema.teacherRequests.status, 'pending')))
     .returning();
   return row ?? null;
-}
-
-/** Makes the user a teacher; the admin flag is left as it is (DESIGN §1.5). */
-export async function markUserAsTeacher(db: Db, userId: string, now: Date): Promise<number> {
-  const rows = await db
-    .update(schema.users)
-    .set({ isTeacher: true, updatedAt: now })
-    .where(eq(schema.users.id, userId))
-    .returning({ id: schema.users.id });
-  return rows.length;
 }

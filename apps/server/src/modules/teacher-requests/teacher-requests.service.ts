@@ -9,6 +9,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { queueMail, teacherRequestDecidedMail } from '../mail/mail.service.ts';
 import { wantsNotification } from '../users/contact.ts';
+import { grantTeacher } from '../users/users.service.ts';
 import * as repo from './teacher-requests.repository.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -107,7 +108,7 @@ export async function approveRequest(
   if (!UUID_PATTERN.test(id)) throw notFound('Teacher request');
   return db.transaction(async (tx) => {
     const request = await decide(tx, admin, id, 'approved', now);
-    const modifiedCount = await repo.markUserAsTeacher(tx, request.userId, now);
+    const modifiedCount = await grantTeacher(tx, request.userId, now);
     await recordAudit(tx, admin, {
       action: 'teacher_request.approve',
       targetType: 'teacher_request',

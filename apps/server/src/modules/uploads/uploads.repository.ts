@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, lt, sql, sum, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
+// eslint-disable-next-line no-restricted-imports -- IMAGE_REFERENCES reads the image columns of other modules' tables (decision 015, known exception)
 import { schema } from '../../db/client.ts';
 
 type NewUpload = typeof schema.uploads.$inferInsert;

@@ -2,6 +2,14 @@ import type { NotificationPreferences } from '@skillhive/shared/users';
 import type { Db } from '../../db/client.ts';
 import { findNotificationPreferencesByEmail, findUserById } from './users.repository.ts';
 
+/**
+ * The users module's read API for other modules (decision 015): who holds an address, whether
+ * they want a mail, where to write to them, and the columns their repositories may join on. It
+ * imports only the users repository, so any module may import it without a cycle; writes to
+ * `users` go through users.service.ts.
+ */
+export { findUserIdByEmail, userJoin } from './users.repository.ts';
+
 export type NotificationTopic = keyof NotificationPreferences;
 
 /**

@@ -1,8 +1,6 @@
-import { and, count, desc, eq, gt, ilike, ne, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { schema } from '../../db/client.ts';
-
-const { users } = schema;
+import { users } from '../../db/schema/users.ts';
 
 const userColumns = {
   id: users.id,
@@ -109,23 +107,6 @@ export async function lockAdminIds(db: Db): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** Whether any class taught by this user has a paid enrolment (other students' purchases). */
-export async function teachesPaidEnrollments(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: schema.enrollments.id })
-    .from(schema.enrollments)
-    .innerJoin(schema.classes, eq(schema.classes.id, schema.enrollments.classId))
-    .where(
-      and(
-        eq(schema.classes.teacherId, userId),
-        eq(schema.enrollments.status, 'paid'),
-        ne(schema.enrollments.studentId, userId),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
 /** Deletes the user; sessions, accounts and their own records go with it (foreign keys cascade). */
 export async function deleteUser(db: Db, id: string): Promise<number> {
   const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
@@ -170,27 +151,23 @@ export async function findNotificationPreferencesByEmail(
   return row ?? null;
 }
 
-/** A user's live sessions, most recently active first; tokens are never read out. */
-export async function listSessionsOf(db: Db, userId: string, now: Date) {
-  return db
-    .select({
-      id: schema.sessions.id,
-      createdAt: schema.sessions.createdAt,
-      updatedAt: schema.sessions.updatedAt,
-      expiresAt: schema.sessions.expiresAt,
-      ipAddress: schema.sessions.ipAddress,
-      userAgent: schema.sessions.userAgent,
-    })
-    .from(schema.sessions)
-    .where(and(eq(schema.sessions.userId, userId), gt(schema.sessions.expiresAt, now)))
-    .orderBy(desc(schema.sessions.updatedAt));
+export async function findUserIdByEmail(db: Db, email: string): Promise<string | null> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return row?.id ?? null;
 }
 
-/** Ends one of the user's own sessions (and the API tokens that name it); 0 when it is not theirs. */
-export async function deleteSessionOf(db: Db, userId: string, sessionId: string): Promise<number> {
+/** Makes the user a teacher; the admin flag is left as it is (DESIGN §1.5). Returns rows changed. */
+export async function setTeacher(db: Db, userId: string, now: Date): Promise<number> {
   const rows = await db
-    .delete(schema.sessions)
-    .where(and(eq(schema.sessions.id, sessionId), eq(schema.sessions.userId, userId)))
-    .returning({ id: schema.sessions.id });
+    .update(users)
+    .set({ isTeacher: true, updatedAt: now })
+    .where(eq(users.id, userId))
+    .returning({ id: users.id });
   return rows.length;
 }
+
+/**
+ * The columns of `users` other modules may join on, read only (decision 015): a person's current
+ * name and picture next to their enrolments or reviews. Their repositories never import the table.
+ */
+export const userJoin = { table: users, id: users.id, name: users.name, image: users.image };

@@ -9,7 +9,8 @@ import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { forgetStudent } from '../enrollments/enrollments.service.ts';
+import { deleteSessionOf, listSessionsOf } from '../auth/sessions.ts';
+import { forgetStudent, teachesPaidEnrollments } from '../enrollments/enrollments.service.ts';
 import { pseudonymisePaymentsOf } from '../payments/payments.service.ts';
 import { deleteReviewsOf } from '../reviews/reviews.service.ts';
 import * as repo from './users.repository.ts';
@@ -93,6 +94,14 @@ export async function promoteToAdmin(db: Db, actor: Viewer, id: string): Promise
   });
 }
 
+/**
+ * Makes a user a teacher when an admin approves their application (teacher-requests module), in
+ * the caller's transaction; the admin flag is left as it is (DESIGN §1.5). Returns rows changed.
+ */
+export function grantTeacher(tx: Db, userId: string, now: Date): Promise<number> {
+  return repo.setTeacher(tx, userId, now);
+}
+
 /** What a deleted account's kept financial records show instead of its e-mail. */
 export const DELETED_ACCOUNT_EMAIL = 'deleted-account';
 
@@ -141,7 +150,7 @@ async function removeAccount(
   if (target.isAdmin && adminIds.filter((a) => a !== id).length === 0) {
     throw conflict('The last admin cannot be deleted');
   }
-  if (await repo.teachesPaidEnrollments(tx, id)) {
+  if (await teachesPaidEnrollments(tx, id)) {
     throw conflict('This teacher has classes that students have paid for, so the account cannot be deleted');
   }
   await forgetStudent(tx, id, DELETED_ACCOUNT_EMAIL);
@@ -177,7 +186,7 @@ export async function setNotificationPreferences(
 }
 
 export async function listOwnSessions(db: Db, viewer: Viewer, now: Date): Promise<SessionListItem[]> {
-  const rows = await repo.listSessionsOf(db, viewer.id, now);
+  const rows = await listSessionsOf(db, viewer.id, now);
   return rows.map((row) => ({
     id: row.id,
     createdAt: row.createdAt.toISOString(),
@@ -190,7 +199,7 @@ export async function listOwnSessions(db: Db, viewer: Viewer, now: Date): Promis
 }
 
 export async function endOwnSession(db: Db, viewer: Viewer, sessionId: string): Promise<{ deletedCount: number }> {
-  const deletedCount = await repo.deleteSessionOf(db, viewer.id, sessionId);
+  const deletedCount = await deleteSessionOf(db, viewer.id, sessionId);
   if (deletedCount === 0) throw notFound('Session');
   return { deletedCount };
 }

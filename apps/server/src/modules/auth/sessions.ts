@@ -1,0 +1,34 @@
+import { and, desc, eq, gt } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { sessions } from '../../db/schema/auth.ts';
+
+/*
+ * better-auth's sessions, for a person's device list (GET/DELETE /api/users/me/sessions in the
+ * users module). The auth module owns the sessions table (decision 015); this file is its public
+ * API for it, next to credentials.ts for the accounts table.
+ */
+
+/** A user's live sessions, most recently active first; tokens are never read out. */
+export async function listSessionsOf(db: Db, userId: string, now: Date) {
+  return db
+    .select({
+      id: sessions.id,
+      createdAt: sessions.createdAt,
+      updatedAt: sessions.updatedAt,
+      expiresAt: sessions.expiresAt,
+      ipAddress: sessions.ipAddress,
+      userAgent: sessions.userAgent,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.updatedAt));
+}
+
+/** Ends one of the user's own sessions (and the API tokens that name it); 0 when it is not theirs. */
+export async function deleteSessionOf(db: Db, userId: string, sessionId: string): Promise<number> {
+  const rows = await db
+    .delete(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
+  return rows.length;
+}
