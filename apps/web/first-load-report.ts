@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { Logger, Plugin } from 'vite';
-import { EVERY_PAGE_DATA, ROUTE_DATA } from './src/app/route-data.ts';
+import { EVERY_PAGE_DATA, ROUTE_DATA } from './src/app/first-render-urls.ts';
 import {
   DASHBOARD_LAYOUT_MODULE,
   GUARD_MODULES,
@@ -15,7 +15,7 @@ export const FIRST_LOAD_BUDGET_KB = 150;
 /**
  * Written beside index.html: for each public route, `modules` — the chunks its lazy route module
  * needs beyond those index.html already preloads — and `data` — the API reads its first render
- * waits for (the manifest's `firstRender`, as URLs by src/app/route-data.ts). The server puts
+ * waits for (the manifest's `firstRender`, as URLs by src/app/first-render-urls.ts). The server puts
  * them into the index.html it answers that route with (`<link rel="modulepreload">`,
  * `<link rel="preload" as="fetch">`, apps/server/src/plugins/static-web.ts), so the browser
  * fetches the page's code and data with the shell instead of after running it.

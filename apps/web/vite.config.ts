@@ -46,13 +46,18 @@ export default defineConfig({
     // No data: URIs, so a strict img-src/font-src CSP of 'self' holds.
     assetsInlineLimit: 0,
     target: 'es2022',
+    // Every browser of the es2022 target but Safari 16 preloads modules itself; without the
+    // polyfill Safari 16 still runs the app, it only fetches the chunks a moment later.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         codeSplitting: {
           groups: [
             {
+              // The framework and TanStack Query, which the shell needs on every page: one long-cached
+              // chunk rather than pieces split by which lazy route also imports them.
               name: 'react-vendor',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/]query-core|@tanstack[\\/]react-query)[\\/]/,
               priority: 2,
             },
           ],

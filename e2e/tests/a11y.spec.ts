@@ -1,17 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { logIn, DEMO } from '../fixtures/app.ts';
+import { PUBLIC_PAGES as MANIFEST_PAGES } from '../../apps/web/src/app/routes.manifest.ts';
 
+/** Every public page of the route manifest, the other states of the link pages, and a 404. */
 const PUBLIC_PAGES = [
-  '/',
-  '/signup',
-  '/login',
-  '/teach',
-  '/allClassAllowed',
-  '/forgot-password',
+  ...MANIFEST_PAGES.map((page) => page.path),
   '/reset-password?token=abc',
   '/reset-password?error=INVALID_TOKEN',
-  '/email-verified',
   '/email-verified?error=TOKEN_EXPIRED',
   '/no-such-page',
 ];

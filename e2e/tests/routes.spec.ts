@@ -1,16 +1,8 @@
 import { expect, test } from '@playwright/test';
+import { PUBLIC_PAGES } from '../../apps/web/src/app/routes.manifest.ts';
 
-/** Every public route (apps/web/first-load-report.ts names the same). */
-const PUBLIC_ROUTES = [
-  '/',
-  '/allClassAllowed',
-  '/login',
-  '/signup',
-  '/teach',
-  '/forgot-password',
-  '/reset-password',
-  '/email-verified',
-];
+/** Every public route, from the web app's route manifest (the build's first-load report reads it too). */
+const PUBLIC_ROUTES = PUBLIC_PAGES.map((page) => page.path);
 
 test.describe('routing', () => {
   test('an unknown route shows a not-found page with a way home', async ({ page }) => {
@@ -19,6 +11,17 @@ test.describe('routing', () => {
     await page.getByRole('link', { name: 'Back to home' }).click();
     await expect(page).toHaveURL('/');
   });
+
+  test('the manifest lists the spec routes among the public pages', () => {
+    expect(PUBLIC_ROUTES).toEqual(expect.arrayContaining(['/', '/signup', '/login', '/teach', '/allClassAllowed']));
+  });
+
+  for (const { path, title } of PUBLIC_PAGES) {
+    test(`${path} is titled as the manifest says`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page).toHaveTitle(title);
+    });
+  }
 
   test('public pages load no dashboard code', async ({ page }) => {
     const scripts: string[] = [];

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { matchRoutes, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { paths } from '../config/paths.ts';
-import { EVERY_PAGE_DATA, FIRST_RENDER_URLS, ROUTE_DATA } from './route-data.ts';
+import { EVERY_PAGE_DATA, FIRST_RENDER_URLS, ROUTE_DATA } from './first-render-urls.ts';
 import { buildRoutes, lazyModule } from './router.tsx';
 import {
   DASHBOARD_LAYOUT_MODULE,

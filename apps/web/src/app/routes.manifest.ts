@@ -1,6 +1,6 @@
 /**
  * Every page of the web app, declared once (decision 016). The router (router.tsx), the paths
- * (config/paths.ts), the first-render data (route-data.ts), the build's first-load report and
+ * (config/paths.ts), the first-render URLs (first-render-urls.ts), the build's first-load report and
  * route preloads (first-load-report.ts) and the end-to-end route lists (e2e/tests) are derived
  * from this list. It imports nothing at run time, so Node (the Vite config, Playwright) and the
  * browser read the same file.
@@ -8,7 +8,7 @@
  * Adding a page: one entry here and its module in `routes/` (docs/ARCHITECTURE.md, "Adding a page").
  */
 
-/** The API reads a first render can wait for (decision 008); route-data.ts turns them into URLs. */
+/** The API reads a first render can wait for (decision 008); first-render-urls.ts turns them into URLs. */
 export type FirstRenderRead = 'session' | 'latestReviews' | 'catalogue';
 
 /** Roles a guarded page may require beyond being signed in (spec §6; admin and teacher are flags). */
