@@ -71,6 +71,9 @@ export default defineConfig({
       DATABASE_URL,
       SEED: 'true',
       LOG_LEVEL: 'warn',
+      // The journeys read the catalogue right after changing it (the shared 1 s cache is tested by
+      // apps/server/test/catalogue-cache.test.ts).
+      CATALOGUE_CACHE_TTL_SECONDS: '0',
     },
   },
 });

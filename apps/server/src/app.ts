@@ -36,6 +36,7 @@ import { createProcessingQueue } from './modules/uploads/processing-queue.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { catalogueCachePlugin } from './plugins/catalogue-cache.ts';
 import { loggerOptions, type LogDestination } from './lib/log-redaction.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { errorHandlerPlugin, sendClientError, sendFrameworkError } from './plugins/error-handler.ts';
@@ -220,15 +221,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.addHook('onReady', async () => imageCollector.start());
   app.addHook('onClose', async () => imageCollector.stop());
-  await app.register(classesRoutes, {
-    db,
-    storage: deps.storage,
-    now,
-    publicUrl: env.publicUrl,
-    // In production, public catalogue pages and totals are shared for 1 s (classes.service
-    // createShortCache; measured by bench/, BENCHMARKS.md).
-    catalogueCacheMs: env.NODE_ENV === 'production' ? 1_000 : 0,
-  });
+  await app.register(catalogueCachePlugin, { ttlSeconds: env.CATALOGUE_CACHE_TTL_SECONDS, now });
+  await app.register(classesRoutes, { db, storage: deps.storage, now, publicUrl: env.publicUrl });
   await app.register(usersRoutes, { db, now, passwordFailures: loginFailures });
   await app.register(auditRoutes, { db });
   await app.register(statsRoutes, { db, now });

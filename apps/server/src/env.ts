@@ -104,6 +104,12 @@ const EnvSchema = z
     UPLOAD_GC_GRACE_HOURS: z.coerce.number().min(0).default(24),
     UPLOAD_GC_INTERVAL_MINUTES: z.coerce.number().min(0).default(60),
 
+    /**
+     * How long the public catalogue's pages and totals are shared before the database is read
+     * again (plugins/catalogue-cache.ts); 0 turns the cache off.
+     */
+    CATALOGUE_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(3_600).default(1),
+
     /** How often the payment reconciler re-reads unsettled intents from the gateway; 0 disables it (decision 010). */
     RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   })

@@ -76,6 +76,8 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     // Suites call ctx.reconciler.runOnce() when they need it; a suite may turn the timer on.
     RECONCILE_INTERVAL_SECONDS: '0',
+    // Suites read their own writes at once; catalogue-cache.test.ts turns the shared catalogue on.
+    CATALOGUE_CACHE_TTL_SECONDS: '0',
     ...envOverrides,
   });
   const database = await createTestDatabase();

@@ -18,6 +18,7 @@ import { sql } from 'drizzle-orm';
 const TTL_MS = 1_000;
 const PRODUCTION = {
   NODE_ENV: 'production',
+  CATALOGUE_CACHE_TTL_SECONDS: '1',
   AUTH_SECRET: 'multi-instance-test-secret-0123456789',
   PAYMENTS_GATEWAY: 'test',
 };

@@ -1,5 +1,4 @@
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -29,51 +28,13 @@ import type { ImageStorage } from '../uploads/storage.ts';
 import * as revisions from './class-revisions.service.ts';
 import * as service from './classes.service.ts';
 
-/** A shared catalogue page: its JSON, and the same compressed once per encoding asked for. */
-interface SharedPage {
-  body: Buffer;
-  total: number;
-  encoded: Map<'br' | 'gzip', Buffer>;
-}
-
-/** Brotli, else gzip, from Accept-Encoding; null leaves it to the compression plugin as usual. */
-function sharedPageEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
-  if (!acceptEncoding) return null;
-  const accepted = acceptEncoding
-    .split(',')
-    .map((part) => part.trim().toLowerCase())
-    .filter((part) => !/;\s*q=0(\.0*)?$/.test(part))
-    .map((part) => part.split(';')[0]!.trim());
-  if (accepted.includes('br')) return 'br';
-  if (accepted.includes('gzip')) return 'gzip';
-  return null;
-}
-
-/**
- * The page compressed like the compression plugin would (same brotli quality, gzip default,
- * same 1 KiB threshold), but once per page instead of once per response: per-response brotli
- * cut cached pages from ~48 000 to ~10 000 req/s (bench/, BENCHMARKS.md).
- */
-function encodedPage(page: SharedPage, encoding: 'br' | 'gzip'): Buffer {
-  let bytes = page.encoded.get(encoding);
-  if (!bytes) {
-    bytes =
-      encoding === 'br'
-        ? brotliCompressSync(page.body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } })
-        : gzipSync(page.body);
-    page.encoded.set(encoding, bytes);
-  }
-  return bytes;
-}
-
 /** Classes, their moderation and the catalogue (spec §3, §4, §7; DESIGN §1.7, §4). */
 export async function classesRoutes(
   app: FastifyInstance,
-  opts: { db: Db; storage: ImageStorage; now: () => Date; publicUrl: string; catalogueCacheMs?: number },
+  opts: { db: Db; storage: ImageStorage; now: () => Date; publicUrl: string },
 ) {
   const { db, storage, now, publicUrl } = opts;
-  const totals = service.createShortCache<number>(opts.catalogueCacheMs ?? 0);
-  const publicPages = service.createShortCache<SharedPage>(opts.catalogueCacheMs ?? 0);
+  const { catalogueCache } = app;
   const CatalogueBody = z.array(ClassItem);
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
@@ -109,26 +70,16 @@ export async function classesRoutes(
     },
     async (request, reply) => {
       const viewer = await request.getViewer();
-      if (publicPages.enabled && !viewer?.isAdmin) {
-        // Everyone but admins sees the same accepted classes: the serialized page is shared.
-        const query = request.query;
+      const { query } = request;
+      if (!viewer?.isAdmin) {
+        // Everyone but admins sees the same accepted classes: the page is shared (plugins/catalogue-cache.ts).
         const key = JSON.stringify([query.category ?? null, query.q || null, query.sort, query.page, query.limit]);
-        const page = await publicPages.get(key, async () => {
-          const { items, total } = await service.listClasses(db, storage, viewer, query, totals);
-          return { body: Buffer.from(JSON.stringify(CatalogueBody.parse(items))), total, encoded: new Map() };
+        return catalogueCache.sendPage(request, reply, key, async () => {
+          const { items, total } = await service.listClasses(db, storage, viewer, query, catalogueCache.totals);
+          return { body: CatalogueBody.parse(items), headers: { [TOTAL_COUNT_HEADER]: String(total) } };
         });
-        // Bytes are sent as they are: serialized once above, compressed once per encoding.
-        const out = (reply as FastifyReply)
-          .header(TOTAL_COUNT_HEADER, String(page.total))
-          .type('application/json; charset=utf-8');
-        const encoding = page.body.length >= 1024 ? sharedPageEncoding(request.headers['accept-encoding']) : null;
-        if (!encoding) return out.send(page.body);
-        return out
-          .header('content-encoding', encoding)
-          .header('vary', 'accept-encoding')
-          .send(encodedPage(page, encoding));
       }
-      const { items, total } = await service.listClasses(db, storage, viewer, request.query, totals);
+      const { items, total } = await service.listClasses(db, storage, viewer, query);
       reply.header(TOTAL_COUNT_HEADER, String(total));
       return items;
     },

@@ -11,6 +11,7 @@ import { centsToDecimal, decimalToCents } from '@skillhive/shared/money';
 import type { Db } from '../../db/client.ts';
 import { AppError, conflict, ErrorCode, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import type { ShortCache } from '../../lib/short-cache.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { classDecidedMail, queueMail } from '../mail/mail.service.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
@@ -84,41 +85,14 @@ export async function createClass(
   return { insertedId };
 }
 
-/**
- * A short-lived, single-flight cache for the catalogue (production only; ttlMs 0 turns it off):
- * the first request for a key loads it, the requests during the next `ttlMs` — concurrent ones
- * included — share that answer. Used for catalogue totals (counting is linear in the matching
- * classes: ~0.8 ms of database time per page view at 10 000 classes, 6–16 ms at 100 000) and for
- * the public catalogue pages themselves (bench/, BENCHMARKS.md).
- */
-export function createShortCache<T>(ttlMs: number, now: () => number = Date.now) {
-  const entries = new Map<string, { value: Promise<T>; expires: number }>();
-  return {
-    enabled: ttlMs > 0,
-    get(key: string, load: () => Promise<T>): Promise<T> {
-      if (ttlMs <= 0) return load();
-      const t = now();
-      const hit = entries.get(key);
-      if (hit && hit.expires > t) return hit.value;
-      if (entries.size >= 1_000) entries.clear();
-      const value = load();
-      entries.set(key, { value, expires: t + ttlMs });
-      value.catch(() => entries.delete(key));
-      return value;
-    },
-  };
-}
-export type ShortCache<T> = ReturnType<typeof createShortCache<T>>;
-
-const COUNT_EVERY_TIME = createShortCache<number>(0);
-
 /** The catalogue: accepted classes for everyone; admins may ask for any status. */
 export async function listClasses(
   db: Db,
   storage: ImageStorage,
   viewer: Viewer | null,
   query: ClassListQuery,
-  totals: ShortCache<number> = COUNT_EVERY_TIME,
+  /** Shares counts between the catalogue's pages (plugins/catalogue-cache.ts); else counts each time. */
+  totals?: ShortCache<number>,
 ): Promise<{ items: ClassItem[]; total: number }> {
   const status = viewer?.isAdmin ? (query.status ?? null) : 'accepted';
   const filter: repo.CatalogueFilter = {
@@ -131,9 +105,11 @@ export async function listClasses(
   };
   const [rows, total] = await Promise.all([
     repo.catalogueQuery(db, filter),
-    totals.get(JSON.stringify([status, filter.category ?? null, filter.q ?? null]), () =>
-      repo.countCatalogue(db, filter),
-    ),
+    totals
+      ? totals.get(JSON.stringify([status, filter.category ?? null, filter.q ?? null]), () =>
+          repo.countCatalogue(db, filter),
+        )
+      : repo.countCatalogue(db, filter),
   ]);
   return { items: rows.map((row) => toClassItem(row, storage)), total };
 }
