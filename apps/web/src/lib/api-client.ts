@@ -1,9 +1,9 @@
 import { ACCESS_TOKEN_KEY } from '@skillhive/shared/constants';
 import type { ErrorBody, ErrorCode } from '@skillhive/shared/errors';
+import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 
 /** Every API route lives under /api on the same origin (DESIGN §2). */
 export const API_BASE = '/api';
-const TOTAL_COUNT_HEADER = 'x-total-count';
 
 /** An API failure with the server's error body (DESIGN §3) unpacked. */
 export class ApiError extends Error {

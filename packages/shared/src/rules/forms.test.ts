@@ -1,13 +1,25 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  CardFormBody,
   CreateClassBody,
+  CreateReviewBody,
   CreateTeacherRequestBody,
   LoginBody,
+  RejectReasonBody,
+  ReviewFormBody,
   SignUpBody,
   UpdateClassBody,
   UpdateUserBody,
 } from './forms.ts';
-import { AUTH_MESSAGES, CLASS_MESSAGES, TEACH_MESSAGES } from './messages.ts';
+import {
+  AUTH_MESSAGES,
+  CLASS_MESSAGES,
+  PAYMENT_MESSAGES,
+  REASON_MESSAGES,
+  REVIEW_MESSAGES,
+  TEACH_MESSAGES,
+} from './messages.ts';
+import { REASON_MAX, REVIEW_DETAILS_MAX } from './constants.ts';
 import { isCardExpired, isValidCardNumber, cvcLengthFor, normalizeCardNumber } from './cards.ts';
 
 /** The first message per field, as the server's error body and the web form show them. */
@@ -125,5 +137,98 @@ describe('card checks', () => {
     expect(isCardExpired(10, 2026, now)).toBe(true);
     expect(isCardExpired(11, 2026, now)).toBe(false);
     expect(isCardExpired(1, 27, now)).toBe(false);
+  });
+});
+
+describe('review form and POST /api/reviews', () => {
+  it('takes a rating of 1 to 5 (a radio value arrives as text) and trims the details, which are optional', () => {
+    expect(ReviewFormBody.parse({ rating: '4', details: '  Clear and kind.  ' })).toEqual({
+      rating: 4,
+      details: 'Clear and kind.',
+    });
+    expect(ReviewFormBody.parse({ rating: 5 })).toEqual({ rating: 5, details: '' });
+    expect(CreateReviewBody.parse({ classId: 'c1', rating: 1 })).toEqual({ classId: 'c1', rating: 1, details: '' });
+  });
+
+  it.each([
+    [undefined, REVIEW_MESSAGES.ratingRequired],
+    ['', REVIEW_MESSAGES.ratingRange],
+    [0, REVIEW_MESSAGES.ratingRange],
+    [6, REVIEW_MESSAGES.ratingRange],
+    [4.5, REVIEW_MESSAGES.ratingWhole],
+  ])('refuses rating %j with "%s"', (rating, message) => {
+    expect(firstMessages(ReviewFormBody.safeParse({ rating }))).toEqual({ rating: message });
+  });
+
+  it('refuses details over the limit and a review without its class', () => {
+    expect(firstMessages(ReviewFormBody.safeParse({ rating: 3, details: 'x'.repeat(REVIEW_DETAILS_MAX + 1) }))).toEqual(
+      {
+        details: REVIEW_MESSAGES.detailsTooLong,
+      },
+    );
+    expect(REVIEW_MESSAGES.detailsTooLong).toBe('Review must be at most 1000 characters');
+    expect(CreateReviewBody.safeParse({ rating: 3 }).success).toBe(false);
+  });
+});
+
+describe('reject reason', () => {
+  it('is optional and trimmed', () => {
+    expect(RejectReasonBody.parse({})).toEqual({});
+    expect(RejectReasonBody.parse({ reason: '  Blurry image  ' })).toEqual({ reason: 'Blurry image' });
+  });
+
+  it('is at most 500 characters, counted after trimming', () => {
+    expect(RejectReasonBody.safeParse({ reason: ` ${'x'.repeat(REASON_MAX)} ` }).success).toBe(true);
+    expect(firstMessages(RejectReasonBody.safeParse({ reason: 'x'.repeat(REASON_MAX + 1) }))).toEqual({
+      reason: REASON_MESSAGES.tooLong,
+    });
+    expect(REASON_MESSAGES.tooLong).toBe('The reason must be at most 500 characters');
+  });
+});
+
+describe('card form', () => {
+  afterEach(() => vi.useRealTimers());
+  const card = { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' };
+
+  it('turns a valid card into what the gateway takes: digits, month, four-digit year, CVC', () => {
+    expect(CardFormBody.parse(card)).toEqual({
+      cardNumber: '4242424242424242',
+      expMonth: 12,
+      expYear: 2030,
+      cvc: '123',
+    });
+    expect(CardFormBody.parse({ cardNumber: '3782 822463 10005', expiry: '01 / 31', cvc: '1234' })).toMatchObject({
+      cardNumber: '378282246310005',
+      expMonth: 1,
+      expYear: 2031,
+    });
+  });
+
+  it("names each wrong field with the gateway's message", () => {
+    expect(
+      firstMessages(CardFormBody.safeParse({ cardNumber: '4242 4242 4242 4241', expiry: '13/30', cvc: '12' })),
+    ).toEqual({
+      cardNumber: PAYMENT_MESSAGES.cardNumber,
+      expiry: PAYMENT_MESSAGES.expiry,
+      cvc: PAYMENT_MESSAGES.cvc,
+    });
+    expect(firstMessages(CardFormBody.safeParse({ ...card, expiry: '1230' }))).toEqual({
+      expiry: PAYMENT_MESSAGES.expiry,
+    });
+  });
+
+  it('asks an American Express card for four CVC digits and any other card for three', () => {
+    expect(firstMessages(CardFormBody.safeParse({ ...card, cvc: '1234' }))).toEqual({ cvc: PAYMENT_MESSAGES.cvc });
+    expect(firstMessages(CardFormBody.safeParse({ ...card, cardNumber: '378282246310005' }))).toEqual({
+      cvc: PAYMENT_MESSAGES.cvc,
+    });
+  });
+
+  it('refuses a card past its expiry month, as of the moment it is checked', () => {
+    vi.useFakeTimers({ now: new Date('2026-11-23T12:00:00Z'), toFake: ['Date'] });
+    expect(firstMessages(CardFormBody.safeParse({ ...card, expiry: '10/26' }))).toEqual({
+      expiry: PAYMENT_MESSAGES.expired,
+    });
+    expect(CardFormBody.safeParse({ ...card, expiry: '11/26' }).success).toBe(true);
   });
 });

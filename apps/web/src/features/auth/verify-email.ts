@@ -1,11 +1,8 @@
-import type { ErrorCode } from '@skillhive/shared/errors';
+import { ErrorCode } from '@skillhive/shared/rules/http';
 import { isApiError } from '../../lib/api-client.ts';
 
-/**
- * The code of the 403 that applying to teach and paying answer for an unverified address
- * (accounts and e-mail issue §2). Spelled here because @skillhive/shared/errors pulls in Zod.
- */
-export const EMAIL_NOT_VERIFIED: (typeof ErrorCode)['EMAIL_NOT_VERIFIED'] = 'email_not_verified';
+/** The code of the 403 that applying to teach and paying answer for an unverified address (accounts and e-mail issue §2). */
+export const EMAIL_NOT_VERIFIED = ErrorCode.EMAIL_NOT_VERIFIED;
 
 export function isEmailNotVerified(error: unknown): boolean {
   return isApiError(error) && error.code === EMAIL_NOT_VERIFIED;

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ClassFields, ClassRevision } from '@skillhive/shared/classes';
 import { CATEGORY_LABELS } from '@skillhive/shared/constants';
@@ -9,6 +9,7 @@ import { DataTable } from '../../../components/ui/data-table.tsx';
 import { useModalDialog } from '../../../components/ui/use-modal-dialog.ts';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { REVISIONS_PAGE_SIZE, pendingRevisionsQueryOptions, useDecideRevision } from '../api/admin.ts';
+import { RejectReasonField, useRejectReasonForm } from './reject-reason-field.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
 const PAGE_PARAM = 'changesPage';
@@ -142,15 +143,9 @@ interface ReviewRevisionDialogProps {
 /** The diff of one revision, field by field, with Approve and Reject (an optional reason). */
 function ReviewRevisionDialog({ revision, busy, onCancel, onDecide }: ReviewRevisionDialogProps) {
   const titleId = useId();
-  const reasonId = useId();
-  const [reason, setReason] = useState('');
+  const reason = useRejectReasonForm((text) => onDecide('reject', text));
   const open = revision !== null;
   const ref = useModalDialog(open);
-
-  const reject = (event: FormEvent) => {
-    event.preventDefault();
-    onDecide('reject', reason.trim());
-  };
 
   return (
     <dialog
@@ -161,9 +156,9 @@ function ReviewRevisionDialog({ revision, busy, onCancel, onDecide }: ReviewRevi
         event.preventDefault();
         onCancel();
       }}
-      onClose={() => setReason('')}
+      onClose={reason.reset}
     >
-      <form className="modal-box flex max-w-3xl flex-col gap-3" onSubmit={reject}>
+      <form className="modal-box flex max-w-3xl flex-col gap-3" noValidate onSubmit={reason.submit}>
         <h2 id={titleId} className="text-xl font-bold">
           Changes to “{revision?.current.title}”
         </h2>
@@ -194,20 +189,7 @@ function ReviewRevisionDialog({ revision, busy, onCancel, onDecide }: ReviewRevi
             </div>
           </>
         ) : null}
-        <div className="flex flex-col gap-1">
-          <label htmlFor={reasonId} className="font-medium">
-            Reason if you reject (optional)
-          </label>
-          <textarea
-            id={reasonId}
-            rows={2}
-            maxLength={500}
-            className="textarea w-full"
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            placeholder="The teacher sees this reason on their class."
-          />
-        </div>
+        <RejectReasonField label="Reason if you reject (optional)" rows={2} field={reason.field} />
         <div className="modal-action flex-wrap">
           <button type="button" className="btn btn-ghost" onClick={onCancel}>
             Cancel

@@ -1,5 +1,6 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { useModalDialog } from '../../../components/ui/use-modal-dialog.ts';
+import { RejectReasonField, useRejectReasonForm } from './reject-reason-field.tsx';
 
 interface RejectClassDialogProps {
   /** The class being rejected, or null when the dialog is closed. */
@@ -12,15 +13,9 @@ interface RejectClassDialogProps {
 /** Rejecting a class asks for an optional reason that its teacher will see (issue 4). */
 export function RejectClassDialog({ classTitle, busy, onCancel, onReject }: RejectClassDialogProps) {
   const titleId = useId();
-  const reasonId = useId();
-  const [reason, setReason] = useState('');
+  const reason = useRejectReasonForm(onReject);
   const open = classTitle !== null;
   const ref = useModalDialog(open);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onReject(reason.trim());
-  };
 
   return (
     <dialog
@@ -31,26 +26,13 @@ export function RejectClassDialog({ classTitle, busy, onCancel, onReject }: Reje
         event.preventDefault();
         onCancel();
       }}
-      onClose={() => setReason('')}
+      onClose={reason.reset}
     >
-      <form className="modal-box flex flex-col gap-3" onSubmit={submit}>
+      <form className="modal-box flex flex-col gap-3" noValidate onSubmit={reason.submit}>
         <h2 id={titleId} className="text-xl font-bold">
           Reject “{classTitle}”?
         </h2>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={reasonId} className="font-medium">
-            Reason (optional)
-          </label>
-          <textarea
-            id={reasonId}
-            rows={3}
-            maxLength={500}
-            className="textarea w-full"
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            placeholder="The teacher sees this reason on their class."
-          />
-        </div>
+        <RejectReasonField label="Reason (optional)" rows={3} field={reason.field} />
         <div className="modal-action flex-wrap">
           <button type="button" className="btn btn-ghost" onClick={onCancel}>
             Cancel

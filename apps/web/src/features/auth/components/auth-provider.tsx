@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { displayRole } from '../display-role.ts';
+import { roleOf } from '@skillhive/shared/rules/roles';
 import type { SignUpBody } from '@skillhive/shared/auth';
 import { loadAuthClient } from '../../../lib/load-auth-client.ts';
 import { ApiError, apiClient, setUnauthorizedHandler, tokenStorage } from '../../../lib/api-client.ts';
@@ -275,7 +275,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       updateUserProfile,
       isAdmin,
       isTeacher,
-      role: displayRole({ isAdmin, isTeacher }),
+      role: roleOf({ isAdmin, isTeacher }),
       roleLoading,
     }),
     [

@@ -1,35 +1,46 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { REVIEW_DETAILS_MAX } from '@skillhive/shared/rules/constants';
+import { ReviewFormBody } from '@skillhive/shared/rules/forms';
 import { notify } from '../../../lib/toast.ts';
-import { REVIEW_DETAILS_MAX } from '@skillhive/shared/constants';
 import { errorMessage } from '../../../lib/api-client.ts';
+import { TextareaField } from '../../../components/ui/form-field.tsx';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { useCreateReview } from '../api/enrollments.ts';
+
+type ReviewFormInput = z.input<typeof ReviewFormBody>;
 
 const RATINGS = [1, 2, 3, 4, 5] as const;
 
-/** A paid class's review: a 1–5 rating (a real radio group) and optional details. */
+/** A paid class's review through the shared ReviewFormBody: a 1–5 rating (a real radio group) and optional details. */
 export function ReviewForm({ classId, classTitle }: { classId: string; classTitle: string }) {
   const id = useId();
-  const [rating, setRating] = useState<number | null>(null);
-  const [details, setDetails] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
   const review = useCreateReview();
+  const {
+    control,
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<ReviewFormInput, unknown, ReviewFormBody>({
+    resolver: zodResolver(ReviewFormBody),
+    defaultValues: { details: '' },
+  });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (rating === null) {
-      setError('Rating is required');
-      return;
-    }
-    setError(null);
+  const submit = handleSubmit((values) => {
+    setFormError(null);
     review.mutate(
-      { classId, rating, details: details.trim() },
+      { classId, ...values },
       {
         onSuccess: () => notify.success('Thank you for your review!'),
-        onError: (failure) => setError(errorMessage(failure, 'Your review could not be saved.')),
+        onError: (failure) => setFormError(errorMessage(failure, 'Your review could not be saved.')),
       },
     );
-  };
+  });
 
+  const ratingError = errors.rating?.message;
   return (
     <form
       onSubmit={submit}
@@ -37,45 +48,52 @@ export function ReviewForm({ classId, classTitle }: { classId: string; classTitl
       className="flex flex-col gap-3 rounded-box bg-base-200 p-3"
       aria-label={`Review ${classTitle}`}
     >
-      <fieldset className="flex flex-col gap-1">
+      <fieldset className="flex flex-col gap-1" aria-describedby={ratingError ? `${id}-rating-error` : undefined}>
         <legend className="font-medium">Your rating</legend>
-        <div className="rating rating-md">
-          {RATINGS.map((value) => (
-            <input
-              key={value}
-              type="radio"
-              name={`${id}-rating`}
-              value={value}
-              checked={rating === value}
-              onChange={() => setRating(value)}
-              className="mask mask-star-2 bg-[#c26a00]"
-              aria-label={`${value} ${value === 1 ? 'star' : 'stars'}`}
-            />
-          ))}
-        </div>
-      </fieldset>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-details`} className="font-medium">
-          Your review
-        </label>
-        <textarea
-          id={`${id}-details`}
-          rows={3}
-          maxLength={REVIEW_DETAILS_MAX}
-          className="textarea w-full"
-          value={details}
-          onChange={(event) => setDetails(event.target.value)}
+        <Controller
+          control={control}
+          name="rating"
+          render={({ field }) => (
+            <div className="rating rating-md">
+              {RATINGS.map((value) => (
+                <input
+                  key={value}
+                  type="radio"
+                  name={`${id}-rating`}
+                  value={value}
+                  checked={field.value === value}
+                  onChange={() => field.onChange(value)}
+                  onBlur={field.onBlur}
+                  ref={value === 1 ? field.ref : undefined}
+                  className="mask mask-star-2 bg-[#c26a00]"
+                  aria-label={`${value} ${value === 1 ? 'star' : 'stars'}`}
+                />
+              ))}
+            </div>
+          )}
         />
-      </div>
-      {error ? (
+        {ratingError ? (
+          <p id={`${id}-rating-error`} className="text-sm font-medium text-error">
+            {ratingError}
+          </p>
+        ) : null}
+      </fieldset>
+      <TextareaField
+        label="Your review"
+        rows={3}
+        maxLength={REVIEW_DETAILS_MAX}
+        error={errors.details?.message}
+        {...register('details')}
+      />
+      {formError ? (
         <p role="alert" className="text-sm font-medium text-error">
-          {error}
+          {formError}
         </p>
       ) : null}
       <div>
-        <button type="submit" className="btn btn-sm btn-primary" disabled={review.isPending}>
+        <BusyButton type="submit" className="btn-sm btn-primary" busy={review.isPending}>
           {review.isSuccess ? 'Update review' : 'Submit review'}
-        </button>
+        </BusyButton>
       </div>
     </form>
   );

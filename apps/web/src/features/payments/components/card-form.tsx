@@ -1,14 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
-import { PAYMENT_MESSAGES, cvcLengthFor, isCardExpired, isValidCardNumber } from '@skillhive/shared/cards';
-
-export interface CardDetails {
-  cardNumber: string;
-  expMonth: number;
-  expYear: number;
-  cvc: string;
-}
-
-type FieldErrors = Partial<Record<'cardNumber' | 'expiry' | 'cvc', string>>;
+import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CardFormBody, type CardDetails, type CardFormInput } from '@skillhive/shared/rules/forms';
+import { TextField } from '../../../components/ui/form-field.tsx';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 /** "4242424242424242" → "4242 4242 4242 4242" while typing. */
 function groupDigits(value: string): string {
@@ -24,21 +18,18 @@ function formatExpiry(value: string): string {
   return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
 }
 
-/** The checks the server makes too (shared/payments), so most typos are caught before a request. */
-function validate(cardNumber: string, expiry: string, cvc: string): { errors: FieldErrors; card?: CardDetails } {
-  const errors: FieldErrors = {};
-  const digits = cardNumber.replace(/\D/g, '');
-  if (!isValidCardNumber(digits)) errors.cardNumber = PAYMENT_MESSAGES.cardNumber;
-  const match = /^(\d{2})\s*\/\s*(\d{2})$/.exec(expiry.trim());
-  const month = match ? Number(match[1]) : NaN;
-  const year = match ? 2000 + Number(match[2]) : NaN;
-  if (!match || month < 1 || month > 12) errors.expiry = PAYMENT_MESSAGES.expiry;
-  else if (isCardExpired(month, year, new Date())) errors.expiry = PAYMENT_MESSAGES.expired;
-  const code = cvc.trim();
-  if (!/^\d{3,4}$/.test(code) || (!errors.cardNumber && code.length !== cvcLengthFor(digits)))
-    errors.cvc = PAYMENT_MESSAGES.cvc;
-  if (Object.keys(errors).length > 0) return { errors };
-  return { errors, card: { cardNumber: digits, expMonth: month, expYear: year, cvc: code } };
+const onlyDigits = (value: string) => value.replace(/\D/g, '').slice(0, 4);
+
+/** A registered input whose typed text is reshaped (grouped digits, "MM/YY") before the form reads it. */
+function reshaped(field: UseFormRegisterReturn, format: (value: string) => string): UseFormRegisterReturn {
+  return {
+    ...field,
+    onChange: (event) => {
+      const input = event.target as HTMLInputElement;
+      input.value = format(input.value);
+      return field.onChange(event);
+    },
+  };
 }
 
 interface CardFormProps {
@@ -51,95 +42,59 @@ interface CardFormProps {
   onPay: (card: CardDetails) => void;
 }
 
-/** The test gateway's card form: card number, expiry (MM/YY) and CVC, each labelled. */
+/**
+ * The test gateway's card form through the shared CardFormBody, which checks what the gateway
+ * checks (so most typos are caught before a request): card number, expiry (MM/YY) and CVC.
+ */
 export function CardForm({ ready, busy, amountLabel, gatewayError, onPay }: CardFormProps) {
-  const id = useId();
-  const [cardNumber, setCardNumber] = useState('');
-  const [expiry, setExpiry] = useState('');
-  const [cvc, setCvc] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validate(cardNumber, expiry, cvc);
-    setErrors(result.errors);
-    if (result.card) onPay(result.card);
-  };
-
-  const field = (name: keyof FieldErrors) => ({
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? `${id}-${name}-error` : undefined,
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<CardFormInput, unknown, CardDetails>({
+    resolver: zodResolver(CardFormBody),
+    defaultValues: { cardNumber: '', expiry: '', cvc: '' },
   });
 
   return (
-    <form noValidate onSubmit={submit} aria-label="Card payment" className="flex flex-col gap-4">
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-cardNumber`} className="font-medium">
-          Card number
-        </label>
-        <input
-          id={`${id}-cardNumber`}
-          className={`input w-full font-mono ${errors.cardNumber ? 'input-error' : ''}`}
-          inputMode="numeric"
-          autoComplete="cc-number"
-          placeholder="4242 4242 4242 4242"
-          value={cardNumber}
-          onChange={(event) => setCardNumber(groupDigits(event.target.value))}
-          {...field('cardNumber')}
-        />
-        {errors.cardNumber ? (
-          <p id={`${id}-cardNumber-error`} className="text-sm font-medium text-error">
-            {errors.cardNumber}
-          </p>
-        ) : null}
-      </div>
+    <form noValidate onSubmit={handleSubmit(onPay)} aria-label="Card payment" className="flex flex-col gap-4">
+      <TextField
+        label="Card number"
+        className="font-mono"
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="4242 4242 4242 4242"
+        error={errors.cardNumber?.message}
+        {...reshaped(register('cardNumber'), groupDigits)}
+      />
       <div className="grid grid-cols-2 gap-3">
-        <div className="flex min-w-0 flex-col gap-1">
-          <label htmlFor={`${id}-expiry`} className="font-medium">
-            Expiry (MM/YY)
-          </label>
-          <input
-            id={`${id}-expiry`}
-            className={`input w-full font-mono ${errors.expiry ? 'input-error' : ''}`}
+        <div className="min-w-0">
+          <TextField
+            label="Expiry (MM/YY)"
+            className="font-mono"
             inputMode="numeric"
             autoComplete="cc-exp"
             placeholder="MM/YY"
-            value={expiry}
-            onChange={(event) => setExpiry(formatExpiry(event.target.value))}
-            {...field('expiry')}
+            error={errors.expiry?.message}
+            {...reshaped(register('expiry'), formatExpiry)}
           />
-          {errors.expiry ? (
-            <p id={`${id}-expiry-error`} className="text-sm font-medium text-error">
-              {errors.expiry}
-            </p>
-          ) : null}
         </div>
-        <div className="flex min-w-0 flex-col gap-1">
-          <label htmlFor={`${id}-cvc`} className="font-medium">
-            CVC
-          </label>
-          <input
-            id={`${id}-cvc`}
-            className={`input w-full font-mono ${errors.cvc ? 'input-error' : ''}`}
+        <div className="min-w-0">
+          <TextField
+            label="CVC"
+            className="font-mono"
             inputMode="numeric"
             autoComplete="cc-csc"
             placeholder="123"
             maxLength={4}
-            value={cvc}
-            onChange={(event) => setCvc(event.target.value.replace(/\D/g, '').slice(0, 4))}
-            {...field('cvc')}
+            error={errors.cvc?.message}
+            {...reshaped(register('cvc'), onlyDigits)}
           />
-          {errors.cvc ? (
-            <p id={`${id}-cvc-error`} className="text-sm font-medium text-error">
-              {errors.cvc}
-            </p>
-          ) : null}
         </div>
       </div>
-      <button type="submit" className="btn btn-primary" disabled={!ready || busy}>
-        {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+      <BusyButton type="submit" className="btn-primary" busy={busy} disabled={!ready}>
         Pay {amountLabel}
-      </button>
+      </BusyButton>
       {gatewayError ? (
         <p role="alert" className="font-medium text-error" data-testid="payment-error">
           {gatewayError}

@@ -19,7 +19,8 @@ import {
   type GatewayResult,
 } from '../api/payments.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
-import { CardForm, type CardDetails } from './card-form.tsx';
+import type { CardDetails } from '@skillhive/shared/rules/forms';
+import { CardForm } from './card-form.tsx';
 
 /** A 409: the payment or the cart changed on the server (another tab, a class withdrawn). */
 function isStateConflict(error: unknown): boolean {
