@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { noCycle } from './scripts/eslint/no-cycle.js';
 import { serverBoundaries } from './scripts/eslint/server-boundaries.js';
 import { webBoundaries } from './scripts/eslint/web-boundaries.js';
 
@@ -111,4 +112,5 @@ export default tseslint.config(
   },
   ...serverBoundaries,
   ...webBoundaries,
+  ...noCycle,
 );
