@@ -64,13 +64,6 @@ export const NotificationPreferences = z.object({
 });
 export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
 
-/**
- * DELETE /api/users/me: delete your own account. An account with a password confirms it; one
- * that signs in only through Google/OIDC must have signed in within the last 15 minutes.
- */
-export const DeleteOwnAccountBody = z.object({ password: z.string().max(128).optional() });
-export type DeleteOwnAccountBody = z.infer<typeof DeleteOwnAccountBody>;
-
 /** A signed-in device, as the profile's session list shows it (tokens never leave the server). */
 export const SessionListItem = z.object({
   id: z.string(),

@@ -2,7 +2,6 @@
 export {
   AdminFlagResponse,
   AuditEntry,
-  DeleteOwnAccountBody,
   NotificationPreferences,
   RoleSchema,
   SaveUserBody,
@@ -12,4 +11,5 @@ export {
   UserListQuery,
   UserProfile,
 } from '../contracts/users.ts';
+export { DeleteOwnAccountBody } from '../rules/forms.ts';
 export { roleOf } from '../rules/roles.ts';

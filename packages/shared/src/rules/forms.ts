@@ -259,3 +259,11 @@ export const CardFormBody = z.pipe(
 );
 export type CardFormInput = z.input<typeof CardFormBody>;
 export type CardDetails = z.output<typeof CardFormBody>;
+
+/**
+ * DELETE /api/users/me: delete your own account. An account with a password confirms it; one
+ * that signs in only through Google/OIDC leaves it empty and must have signed in within the last
+ * 15 minutes.
+ */
+export const DeleteOwnAccountBody = z.object({ password: z.optional(z.string().check(z.maxLength(128))) });
+export type DeleteOwnAccountBody = z.infer<typeof DeleteOwnAccountBody>;

@@ -24,6 +24,14 @@ export const AUTH_MESSAGES = {
   currentPasswordRequired: 'Current password is required',
 } as const;
 
+/** Deleting your own account (accounts and e-mail issue §4). */
+export const ACCOUNT_MESSAGES = {
+  passwordRequired: 'Enter your password to delete your account',
+  passwordField: 'Enter your password',
+  wrongPassword: 'The password is not right',
+  signInAgain: 'Your account has no password: sign in again, then delete it within 15 minutes',
+} as const;
+
 export const CLASS_MESSAGES = {
   titleRequired: 'Title is required',
   priceRequired: 'Price is required',

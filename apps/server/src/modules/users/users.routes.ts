@@ -20,6 +20,7 @@ import {
   UserListQuery,
   UserProfile,
 } from '@skillhive/shared/users';
+import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, forbidden } from '../../lib/app-error.ts';
 import { requireAdmin, requireSelfOrAdmin, requireViewer, type Viewer } from '../../lib/authorize.ts';
@@ -257,25 +258,24 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
    */
   async function confirmPerson(ip: string, viewer: Viewer, password: string | undefined): Promise<void> {
     const fresh = opts.now().getTime() - viewer.sessionCreatedAt.getTime() < users.FRESH_SIGN_IN_MS;
-    const signInAgain = 'Your account has no password: sign in again, then delete it within 15 minutes';
     if (password === undefined || password === '') {
       if (await hasPassword(db, viewer.id)) {
-        throw new AppError(ErrorCode.VALIDATION, 'Enter your password to delete your account', {
-          fields: { password: 'Enter your password' },
+        throw new AppError(ErrorCode.VALIDATION, ACCOUNT_MESSAGES.passwordRequired, {
+          fields: { password: ACCOUNT_MESSAGES.passwordField },
         });
       }
       if (fresh) return;
-      throw forbidden(signInAgain);
+      throw forbidden(ACCOUNT_MESSAGES.signInAgain);
     }
     const key = `${viewer.email}|${ip}`;
     await opts.passwordFailures.consume(key);
     const verdict = await checkOwnPassword(db, viewer.id, password);
-    if (verdict === 'wrong') throw forbidden('The password is not right');
+    if (verdict === 'wrong') throw forbidden(ACCOUNT_MESSAGES.wrongPassword);
     if (verdict === 'ok') {
       await opts.passwordFailures.reset(key);
       return;
     }
     await opts.passwordFailures.refund(key);
-    if (!fresh) throw forbidden(signInAgain);
+    if (!fresh) throw forbidden(ACCOUNT_MESSAGES.signInAgain);
   }
 }

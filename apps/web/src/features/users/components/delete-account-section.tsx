@@ -1,5 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { DeleteOwnAccountBody } from '@skillhive/shared/rules/forms';
+import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
@@ -10,17 +15,24 @@ import { deleteMyAccount } from '../api/me.ts';
 import { FormMessage } from './profile-section.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
-const WRONG_PASSWORD = 'The password is not right';
+type DeleteAccountInput = z.input<typeof DeleteOwnAccountBody>;
 
 /** "Delete account" (accounts and e-mail issue §4): confirmed in a dialog with the password. */
 export function DeleteAccountSection() {
   const { forgetSession } = useAuth();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
-  const [password, setPassword] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting: deleting },
+  } = useForm<DeleteAccountInput, unknown, DeleteOwnAccountBody>({
+    resolver: zodResolver(DeleteOwnAccountBody),
+    defaultValues: { password: '' },
+  });
   const ref = useModalDialog(open);
   const titleId = useId();
   const textId = useId();
@@ -28,23 +40,22 @@ export function DeleteAccountSection() {
   const close = () => {
     if (deleting) return;
     setOpen(false);
-    setPassword('');
-    setFieldError(null);
+    reset();
     setFormError(null);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFieldError(null);
+  const submit = handleSubmit(async ({ password }) => {
     setFormError(null);
-    setDeleting(true);
     try {
       // An account without a password sends none; the server then wants a recent sign-in.
-      await deleteMyAccount(password === '' ? {} : { password });
+      await deleteMyAccount(password ? { password } : {});
     } catch (error) {
-      setDeleting(false);
-      if (isApiError(error) && error.status === 403 && error.message === WRONG_PASSWORD) setFieldError(WRONG_PASSWORD);
-      else if (isApiError(error) && error.fields?.['password']) setFieldError(error.fields['password']);
+      const fieldMessage = isApiError(error)
+        ? error.message === ACCOUNT_MESSAGES.wrongPassword
+          ? error.message
+          : error.fields?.['password']
+        : undefined;
+      if (fieldMessage) setError('password', { type: 'server', message: fieldMessage });
       else if (isApiError(error) && error.status === 429)
         setFormError('Too many attempts. Please wait a few minutes and try again.');
       else setFormError(errorMessage(error, 'Your account could not be deleted. Please try again.'));
@@ -55,7 +66,7 @@ export function DeleteAccountSection() {
     await navigate(paths.home, { replace: true });
     await forgetSession();
     notify.success('Your account was deleted');
-  };
+  });
 
   return (
     <div className="flex flex-col items-start gap-3">
@@ -89,9 +100,8 @@ export function DeleteAccountSection() {
             type="password"
             autoComplete="current-password"
             hint="If you sign in only with Google or another provider, leave this empty."
-            value={password}
-            error={fieldError ?? undefined}
-            onChange={(event) => setPassword(event.target.value)}
+            error={errors.password?.message}
+            {...register('password')}
           />
           <div className="modal-action flex-wrap">
             <button type="button" className="btn btn-ghost" onClick={close} disabled={deleting}>
