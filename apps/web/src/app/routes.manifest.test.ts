@@ -8,7 +8,7 @@ import {
   DASHBOARD_PATH,
   GUARD_MODULES,
   PAGE_LIST,
-  PAGES,
+  DASHBOARD_PAGES,
   PUBLIC_PAGES,
   fillPath,
   type Page,
@@ -91,7 +91,9 @@ describe('route manifest', () => {
     for (const path of produced) expect(matchRoutes(routes, path)?.at(-1)?.route.path, path).toBeDefined();
     const reached = new Set(produced.map((path) => matchRoutes(routes, path)!.at(-1)!.route.path));
     expect([...reached].sort()).toEqual(PAGE_LIST.map((page) => page.path).sort());
-    expect(paths.dashboard.updateItem('a/b')).toBe(fillPath(PAGES.updateItem.path, { id: 'a/b' }));
+    expect(paths.dashboard.updateItem('a/b')).toBe(fillPath(DASHBOARD_PAGES.updateItem.path, { id: 'a/b' }));
+    expect(paths.home).toBe('/');
+    expect(paths.dashboard.root).toBe('/dashboard');
     expect(paths.dashboard.updateItem('a/b')).toBe('/dashboard/updateItem/a%2Fb');
   });
 });

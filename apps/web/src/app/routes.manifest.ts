@@ -51,9 +51,12 @@ export const GUARD_MODULES: Record<GuardRole, `routes/${string}.tsx`> = {
   admin: 'routes/dashboard/admin-only.tsx',
 };
 
-/** The pages; the keys are the names `paths` uses. Order is the router's order. */
-export const PAGES = {
-  // spec §2, public routes
+/**
+ * The public pages, at the top level (spec §2). Their keys are their names in `paths`
+ * (config/paths.ts builds it from these records, so a new page needs no other entry). Order is
+ * the router's order.
+ */
+export const SITE_PAGES = {
   home: {
     path: '/',
     module: 'routes/home.tsx',
@@ -105,9 +108,14 @@ export const PAGES = {
     title: 'E-mail verified — SkillHive',
     firstRender: [],
   },
+} as const satisfies Record<string, PublicPage>;
 
-  // spec §2, dashboard children. Guarded pages title themselves (their titles name their data).
-  dashboard: { path: '/dashboard', module: 'routes/dashboard/index.tsx', access: 'signed-in' },
+/**
+ * The dashboard's pages (spec §2, its child routes): guarded, under /dashboard, named in `paths`
+ * as `paths.dashboard.<key>`. They title themselves (their titles name their data).
+ */
+export const DASHBOARD_PAGES = {
+  root: { path: '/dashboard', module: 'routes/dashboard/index.tsx', access: 'signed-in' },
   studentHome: { path: '/dashboard/studentHome', module: 'routes/dashboard/student-home.tsx', access: 'signed-in' },
   classDetails: {
     path: '/dashboard/classDetails/:id',
@@ -139,7 +147,7 @@ export const PAGES = {
     module: 'routes/dashboard/teacher-request.tsx',
     access: 'admin',
   },
-  dashboardAllClasses: {
+  allClasses: {
     path: '/dashboard/allClasses',
     module: 'routes/dashboard/all-classes.tsx',
     access: 'admin',
@@ -151,12 +159,10 @@ export const PAGES = {
   },
   audit: { path: '/dashboard/audit', module: 'routes/dashboard/audit.tsx', access: 'admin' },
   mailbox: { path: '/dashboard/mailbox', module: 'routes/dashboard/mailbox.tsx', access: 'admin' },
-} as const satisfies Record<string, Page>;
-
-export type PageName = keyof typeof PAGES;
+} as const satisfies Record<string, GuardedPage>;
 
 /** Every page, in the router's order. */
-export const PAGE_LIST: readonly Page[] = Object.values(PAGES);
+export const PAGE_LIST: readonly Page[] = [...Object.values(SITE_PAGES), ...Object.values(DASHBOARD_PAGES)];
 
 export function isPublicPage(page: Page): page is PublicPage {
   return page.access === 'public';

@@ -1,43 +1,27 @@
 import type { Role } from '@skillhive/shared/constants';
-import { fillPath, PAGES } from '../app/routes.manifest.ts';
+import { DASHBOARD_PAGES, fillPath, SITE_PAGES } from '../app/routes.manifest.ts';
 
-const withId = (pattern: string) => (id: string) => fillPath(pattern, { id });
+/** A page's path: the path itself, or a function of the id for a pattern with `:id`. */
+type PathOf<P extends string> = P extends `${string}:id${string}` ? (id: string) => string : P;
+type PathsOf<Group extends Record<string, { path: string }>> = {
+  readonly [Name in keyof Group]: PathOf<Group[Name]['path']>;
+};
+
+function pathsOf<Group extends Record<string, { path: string }>>(group: Group): PathsOf<Group> {
+  return Object.fromEntries(
+    Object.entries(group).map(([name, { path }]) => [
+      name,
+      path.includes(':') ? (id: string) => fillPath(path, { id }) : path,
+    ]),
+  ) as PathsOf<Group>;
+}
 
 /**
- * Every path of the web app (STYLE.md: routes are thin, paths come from here), read from the
- * route manifest (src/app/routes.manifest.ts), where each page is declared once.
+ * Every path of the web app (STYLE.md: routes are thin, paths come from here), built from the
+ * route manifest (src/app/routes.manifest.ts): `paths.<page>` for the public pages,
+ * `paths.dashboard.<page>` for the dashboard's, a function of the id where the path has `:id`.
  */
-export const paths = {
-  home: PAGES.home.path,
-  allClasses: PAGES.allClasses.path,
-  teach: PAGES.teach.path,
-  login: PAGES.login.path,
-  signup: PAGES.signup.path,
-  emailVerified: PAGES.emailVerified.path,
-  forgotPassword: PAGES.forgotPassword.path,
-  resetPassword: PAGES.resetPassword.path,
-  dashboard: {
-    root: PAGES.dashboard.path,
-    adminHome: PAGES.adminHome.path,
-    teacherHome: PAGES.teacherHome.path,
-    studentHome: PAGES.studentHome.path,
-    teacherRequest: PAGES.teacherRequest.path,
-    users: PAGES.users.path,
-    allClasses: PAGES.dashboardAllClasses.path,
-    addClasses: PAGES.addClasses.path,
-    myClass: PAGES.myClass.path,
-    myEnrollClass: PAGES.myEnrollClass.path,
-    payment: PAGES.payment.path,
-    profile: PAGES.profile.path,
-    audit: PAGES.audit.path,
-    mailbox: PAGES.mailbox.path,
-    contact: PAGES.contact.path,
-    classDetails: withId(PAGES.classDetails.path),
-    updateItem: withId(PAGES.updateItem.path),
-    seeProgressDetails: withId(PAGES.seeProgressDetails.path),
-    myClassDetails: withId(PAGES.myClassDetails.path),
-  },
-} as const;
+export const paths = { ...pathsOf(SITE_PAGES), dashboard: pathsOf(DASHBOARD_PAGES) };
 
 /** Dashboard target of spec §2: admin → adminHome, teacher → teacherHome, else studentHome. */
 export function dashboardHomePath(role: Role): string {

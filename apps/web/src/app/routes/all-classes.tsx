@@ -3,7 +3,7 @@ import { queryClient } from '../../lib/query-client.ts';
 import { classesQueryOptions, parseCatalogueParams } from '../../features/classes/api/get-classes.ts';
 import { ClassCatalogue } from '../../features/classes/components/class-catalogue.tsx';
 import { loadRouteData } from '../route-data.ts';
-import { PAGES } from '../routes.manifest.ts';
+import { SITE_PAGES } from '../routes.manifest.ts';
 
 /**
  * Starts the catalogue request with the navigation. Only the first page load waits for it (it was
@@ -18,7 +18,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 function AllClassesPage() {
   return (
     <div className="flex flex-col gap-6">
-      <title>{PAGES.allClasses.title}</title>
+      <title>{SITE_PAGES.allClasses.title}</title>
       <header className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold">All classes</h1>
         <p className="text-lg text-muted">

@@ -2,14 +2,14 @@ import { Link } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { useRequestPasswordReset } from '../../features/auth/api/password-reset.ts';
 import { ForgotPasswordForm } from '../../features/auth/components/forgot-password-form.tsx';
-import { PAGES } from '../routes.manifest.ts';
+import { SITE_PAGES } from '../routes.manifest.ts';
 
 /** /forgot-password: ask for a reset link by e-mail (public; accounts and e-mail issue §3). */
 function ForgotPasswordPage() {
   const request = useRequestPasswordReset();
   return (
     <div className="mx-auto w-full max-w-md">
-      <title>{PAGES.forgotPassword.title}</title>
+      <title>{SITE_PAGES.forgotPassword.title}</title>
       <div className="card border border-base-300 bg-base-100 shadow-sm">
         <div className="card-body gap-5 p-6 sm:p-8">
           <div>

@@ -5,13 +5,13 @@ import { HeroCarousel } from '../../features/home/components/hero-carousel.tsx';
 import { BecomeInstructor } from '../../features/home/components/become-instructor.tsx';
 import { TrustedBy } from '../../features/home/components/trusted-by.tsx';
 import { ReviewsSection } from '../../features/reviews/components/reviews-section.tsx';
-import { PAGES } from '../routes.manifest.ts';
+import { SITE_PAGES } from '../routes.manifest.ts';
 
 /** / (spec §2): carousel, instructor card, partner logos, and the reviews last. */
 export function HomePage() {
   return (
     <>
-      <title>{PAGES.home.title}</title>
+      <title>{SITE_PAGES.home.title}</title>
       <h1 className="sr-only">SkillHive: learn practical skills from instructors around the world</h1>
       <div className="flex flex-col gap-16">
         <HeroCarousel />

@@ -6,7 +6,7 @@ import { LoginForm } from '../../features/auth/components/login-form.tsx';
 import { SocialSignIn } from '../../features/auth/components/social-sign-in.tsx';
 import { returnPathFrom } from '../../features/auth/safe-return-path.ts';
 import { providerSignInFailureMessage } from '../../features/auth/components/login-form.tsx';
-import { PAGES } from '../routes.manifest.ts';
+import { SITE_PAGES } from '../routes.manifest.ts';
 
 /** /login: returns the user to the page they came from, else / (spec §2). */
 function LoginPage() {
@@ -22,7 +22,7 @@ function LoginPage() {
 
   return (
     <div className="mx-auto w-full max-w-md">
-      <title>{PAGES.login.title}</title>
+      <title>{SITE_PAGES.login.title}</title>
       <div className="card border border-base-300 bg-base-100 shadow-sm">
         <div className="card-body gap-5 p-6 sm:p-8">
           <div>

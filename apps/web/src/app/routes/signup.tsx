@@ -4,7 +4,7 @@ import { paths } from '../../config/paths.ts';
 import { useAuth } from '../../features/auth/auth-context.ts';
 import { SignUpForm } from '../../features/auth/components/signup-form.tsx';
 import { SocialSignIn } from '../../features/auth/components/social-sign-in.tsx';
-import { PAGES } from '../routes.manifest.ts';
+import { SITE_PAGES } from '../routes.manifest.ts';
 
 /** /signup: a new student account; success signs in and goes to / (issue 6). */
 function SignUpPage() {
@@ -16,7 +16,7 @@ function SignUpPage() {
 
   return (
     <div className="mx-auto w-full max-w-md">
-      <title>{PAGES.signup.title}</title>
+      <title>{SITE_PAGES.signup.title}</title>
       <div className="card border border-base-300 bg-base-100 shadow-sm">
         <div className="card-body gap-5 p-6 sm:p-8">
           <div>

@@ -16,7 +16,7 @@ import {
 import { TeacherRequestForm } from '../../features/teacher-requests/components/teacher-request-form.tsx';
 import { TeacherRequestStatus } from '../../features/teacher-requests/components/teacher-request-status.tsx';
 import { ErrorState } from '../../components/ui/status-states.tsx';
-import { PAGES } from '../routes.manifest.ts';
+import { SITE_PAGES } from '../routes.manifest.ts';
 
 function SignInPrompt() {
   const location = useLocation();
@@ -130,7 +130,7 @@ function TeachPage() {
   const { user, loading } = useAuth();
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-8">
-      <title>{PAGES.teach.title}</title>
+      <title>{SITE_PAGES.teach.title}</title>
       <header className="flex flex-col gap-2">
         <p className="font-semibold uppercase tracking-wide text-primary">Teach On the platform</p>
         <h1 className="text-3xl font-bold">Share what you know with learners everywhere</h1>
