@@ -61,6 +61,42 @@ describe('static web app', () => {
     expect(missingAsset.statusCode).toBe(404);
   });
 
+  it('answers any page path with index.html, HEAD included, and nothing else (plugins/static-web.ts)', async () => {
+    for (const url of ['/no/such/page', '/no/such/page/', '/dashboard?tab=2']) {
+      const page = await ctx.app.inject(url);
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.body).toContain('<div id="root"></div>');
+    }
+    const head = await ctx.app.inject({ method: 'HEAD', url: '/no/such/page' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
+    // The API, its root, unknown files and other methods get the JSON 404 of the error handler.
+    for (const [method, url] of [
+      ['GET', '/api/unknown'],
+      ['GET', '/api'],
+      ['GET', '/api/classes/1/2/3'],
+      ['GET', '/robots.txt'],
+      ['DELETE', '/no/such/page'],
+    ] as const) {
+      const res = await ctx.app.inject({ method, url });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.json().error).toEqual({ code: 'not_found', message: `No route for ${method} ${url}` });
+    }
+  });
+
+  it('without a built web app, a page path is a JSON 404 too', async () => {
+    const app = await createTestApp({}, { webRoot: path.join(webRoot, 'not-built') });
+    try {
+      const res = await app.app.inject('/dashboard');
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('not_found');
+    } finally {
+      await app.close();
+    }
+  });
+
   it("names a public route's own chunks as modulepreload links in its index.html", async () => {
     const preloads = async (url: string) => {
       const res = await ctx.app.inject(url);

@@ -118,18 +118,9 @@ export const errorHandlerPlugin = fp(async function errorHandler(app: FastifyIns
   });
 
   app.setNotFoundHandler((request, reply) => {
+    // With the web app built, page paths never get here: plugins/static-web.ts answers them.
     const queryAt = request.url.indexOf('?');
     const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
-    const search = queryAt === -1 ? '' : request.url.slice(queryAt);
-    const isPage =
-      (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/') && pathname !== '/api';
-    // SPA fallback: the web app's router answers any page path (it has its own not-found page).
-    if (isPage && app.spaPage && !/\.[a-z0-9]+$/i.test(pathname)) {
-      return reply
-        .header('cache-control', 'no-cache')
-        .type('text/html; charset=utf-8')
-        .send(app.spaPage(pathname, search));
-    }
     const body: ErrorBody = {
       error: { code: ErrorCode.NOT_FOUND, message: `No route for ${request.method} ${pathname}` },
       requestId: request.id,

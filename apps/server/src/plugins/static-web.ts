@@ -70,9 +70,17 @@ function spaPages(root: string, indexHtml: string, log: FastifyInstance['log']):
   };
 }
 
+/** A GET or HEAD of a path that is not the API's nor a file's: a page of the web app. */
+function isPageRequest(method: string, pathname: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  return pathname !== '/api' && !pathname.startsWith('/api/') && !/\.[a-z0-9]+$/i.test(pathname);
+}
+
 /**
  * The built web app: hashed assets cached for a year as immutable, everything else revalidated,
- * and index.html for any non-API GET the router knows nothing of (SPA fallback, `app.spaPage`).
+ * and index.html for a page path no route answers (SPA fallback: the web app's router has its own
+ * not-found page). Everything else no route answers — the API, missing files, other methods —
+ * goes on to the not-found handler of plugins/error-handler.ts, which answers the JSON 404.
  */
 export const staticWebPlugin = fp(async function staticWeb(app: FastifyInstance, opts: { root: string }) {
   const index = path.join(opts.root, 'index.html');
@@ -90,15 +98,16 @@ export const staticWebPlugin = fp(async function staticWeb(app: FastifyInstance,
       reply.header('cache-control', isHashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  app.decorate('spaPage', spaPages(opts.root, readFileSync(index, 'utf8'), app.log));
+  const spaPage = spaPages(opts.root, readFileSync(index, 'utf8'), app.log);
+  // A hook on the not-found path rather than a '/*' route: a wildcard route would also catch what
+  // the router refuses (an over-long /api/classes/:id is a 400 of its own, plugins/error-handler.ts).
+  // As a preHandler it runs after the guards' onRequest hooks (input guard, lifecycle, CSRF).
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.is404) return;
+    const queryAt = request.url.indexOf('?');
+    const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+    if (!isPageRequest(request.method, pathname)) return;
+    const search = queryAt === -1 ? '' : request.url.slice(queryAt);
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(spaPage(pathname, search));
+  });
 });
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /**
-     * index.html for a page path and its query string ('' or '?…'), with that route's preloads;
-     * absent when the web app is not built.
-     */
-    spaPage?: (pathname: string, search: string) => string;
-  }
-}
