@@ -2,14 +2,16 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import * as identityTables from '../../db/schema/auth.ts';
-// eslint-disable-next-line no-restricted-imports -- better-auth's adapter and callbacks write its user model itself (decision 015, known exception)
+// eslint-disable-next-line no-restricted-imports -- better-auth's adapter writes its user model itself (decision 015, known exception)
 import { users } from '../../db/schema/users.ts';
 import { checkIdentityBody, findEndpointByTemplate } from './identity-gate.ts';
 import { changeEmailMail, queueMail, resetPasswordMail, verifyEmailMail } from '../mail/mail.service.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
+import { contactEmailOf } from '../users/contact.ts';
+import { grantAdminToVerifiedAddress, markEmailVerified } from '../users/users.service.ts';
 
 /** How long a verification link works; a reset link works one hour (accounts and e-mail issue §3). */
 export const VERIFY_EMAIL_SECONDS = 24 * 60 * 60;
@@ -38,9 +40,10 @@ export interface AuthLog {
   error(obj: object, message: string): void;
 }
 
-/** better-auth, configured for SkillHive (issue 3 §1–§2, §5). */
+/** better-auth's tables: its adapter reads and writes them itself. */
 const schema = { ...identityTables, users };
 
+/** better-auth, configured for SkillHive (issue 3 §1–§2, §5). */
 export function createAuth(config: AuthConfig) {
   const { db } = config;
   const isAdminEmail = (email: string) => config.adminEmails.includes(email.toLowerCase());
@@ -52,16 +55,7 @@ export function createAuth(config: AuthConfig) {
    */
   async function grantAdminIfListed(userId: string): Promise<void> {
     if (config.adminEmails.length === 0) return;
-    const [user] = await db
-      .select({ email: schema.users.email, isAdmin: schema.users.isAdmin, emailVerified: schema.users.emailVerified })
-      .from(schema.users)
-      .where(eq(schema.users.id, userId));
-    if (user && user.emailVerified && !user.isAdmin && isAdminEmail(user.email)) {
-      await db
-        .update(schema.users)
-        .set({ isAdmin: true })
-        .where(and(eq(schema.users.id, userId), eq(schema.users.emailVerified, true)));
-    }
+    await grantAdminToVerifiedAddress(db, userId, isAdminEmail);
   }
 
   return betterAuth({
@@ -95,7 +89,7 @@ export function createAuth(config: AuthConfig) {
       revokeSessionsOnPasswordReset: true,
       // Following the link proved the address, as a verification link does.
       onPasswordReset: async ({ user }) => {
-        await db.update(schema.users).set({ emailVerified: true }).where(eq(schema.users.id, user.id));
+        await markEmailVerified(db, user.id);
         await grantAdminIfListed(user.id);
       },
       password: {
@@ -121,11 +115,8 @@ export function createAuth(config: AuthConfig) {
       expiresIn: VERIFY_EMAIL_SECONDS,
       sendVerificationEmail: async ({ user, url }) => {
         // A change of address sends this to the new address, which is not the account's yet.
-        const [current] = await db
-          .select({ email: schema.users.email })
-          .from(schema.users)
-          .where(eq(schema.users.id, user.id));
-        const isChange = current !== undefined && current.email !== user.email.toLowerCase();
+        const current = await contactEmailOf(db, user.id);
+        const isChange = current !== null && current.email !== user.email.toLowerCase();
         await queueMail(
           db,
           user.email,

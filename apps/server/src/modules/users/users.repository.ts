@@ -171,3 +171,29 @@ export async function setTeacher(db: Db, userId: string, now: Date): Promise<num
  * name and picture next to their enrolments or reviews. Their repositories never import the table.
  */
 export const userJoin = { table: users, id: users.id, name: users.name, image: users.image };
+
+/** A verification or reset link proved the address. */
+export async function setEmailVerified(db: Db, id: string): Promise<void> {
+  await db.update(users).set({ emailVerified: true }).where(eq(users.id, id));
+}
+
+/**
+ * Sets the admin flag when the address is verified and `isListed` (ADMIN_EMAILS) says so; the
+ * update repeats the verified condition, so an address unverified meanwhile gets nothing.
+ */
+export async function setAdminIfVerifiedAndListed(
+  db: Db,
+  id: string,
+  isListed: (email: string) => boolean,
+): Promise<void> {
+  const [user] = await db
+    .select({ email: users.email, isAdmin: users.isAdmin, emailVerified: users.emailVerified })
+    .from(users)
+    .where(eq(users.id, id));
+  if (user && user.emailVerified && !user.isAdmin && isListed(user.email)) {
+    await db
+      .update(users)
+      .set({ isAdmin: true })
+      .where(and(eq(users.id, id), eq(users.emailVerified, true)));
+  }
+}

@@ -102,6 +102,23 @@ export function grantTeacher(tx: Db, userId: string, now: Date): Promise<number>
   return repo.setTeacher(tx, userId, now);
 }
 
+/** better-auth's callbacks (auth module): a verification or reset link proved the address. */
+export function markEmailVerified(db: Db, userId: string): Promise<void> {
+  return repo.setEmailVerified(db, userId);
+}
+
+/**
+ * ADMIN_EMAILS grants admin only to a verified address (accounts and e-mail issue §2), called by
+ * the auth module after sign-in, verification and reset; the teacher flag is untouched.
+ */
+export function grantAdminToVerifiedAddress(
+  db: Db,
+  userId: string,
+  isListed: (email: string) => boolean,
+): Promise<void> {
+  return repo.setAdminIfVerifiedAndListed(db, userId, isListed);
+}
+
 /** What a deleted account's kept financial records show instead of its e-mail. */
 export const DELETED_ACCOUNT_EMAIL = 'deleted-account';
 
