@@ -29,7 +29,7 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
         summary:
           'Enrol in an accepted class that is not your own; the record copies the class, a repeated call answers the existing id (any signed-in user)',
         description:
-          'Only `enrollId` is read; the other spec §7 fields are ignored. 201 with created: true for a new enrolment, 200 with created: false when the caller already had one for this class. 404 for an unknown class, 409 when it is pending, rejected or archived, 403 for your own class.',
+          'Only `enrollId` is read; the other spec §7 fields are ignored. 201 with created: true for a new enrolment, 200 with created: false when the caller already had one for this class. 404 for an unknown class, 409 when it is pending, rejected or archived, or your own class.',
         body: CreateEnrollmentBody,
         response: { 200: CreateEnrollmentResponse, 201: CreateEnrollmentResponse },
       },
