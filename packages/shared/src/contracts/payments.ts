@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { PAYMENT_STATUSES } from '../rules/constants.ts';
-import { cvcLengthFor, fullExpiryYear, isValidCardNumber, normalizeCardNumber } from '../rules/cards.ts';
-import { PAYMENT_MESSAGES } from '../rules/messages.ts';
+import {
+  PAYMENT_MESSAGES,
+  cvcLengthFor,
+  fullExpiryYear,
+  isValidCardNumber,
+  normalizeCardNumber,
+} from '../rules/cards.ts';
 import { PageQuery } from './common.ts';
 
 /** POST /api/create-payment-intent: a `price` may be sent (spec §7) but is ignored (DESIGN §1.3). */

@@ -1,5 +1,6 @@
 // Temporary alias of the old specifier @skillhive/shared/cards; removed by the specifier rename.
 export {
+  PAYMENT_MESSAGES,
   cvcLengthFor,
   fullExpiryYear,
   isCardExpired,
@@ -7,4 +8,3 @@ export {
   normalizeCardNumber,
   passesLuhn,
 } from '../rules/cards.ts';
-export { PAYMENT_MESSAGES } from '../rules/messages.ts';

@@ -12,6 +12,7 @@ export {
   WebhookResponse,
 } from '../contracts/payments.ts';
 export {
+  PAYMENT_MESSAGES,
   cvcLengthFor,
   fullExpiryYear,
   isCardExpired,
@@ -19,4 +20,3 @@ export {
   normalizeCardNumber,
   passesLuhn,
 } from '../rules/cards.ts';
-export { PAYMENT_MESSAGES } from '../rules/messages.ts';

@@ -1,4 +1,37 @@
-/** The card checks shared by the web's card form and the test gateway; no Zod here. */
+/** The card form's and the payment's messages and checks, shared by the web and the test gateway; no Zod here. */
+
+export const PAYMENT_MESSAGES = {
+  cardNumber: 'Enter a valid card number',
+  expiry: 'Enter a valid expiry date',
+  expired: 'Your card has expired',
+  cvc: 'Enter a valid CVC',
+  emptyCart: 'Your cart is empty',
+  cartTooLarge: 'Your cart has too many classes for one payment; please pay for some of them first',
+  /** Stripe's own wording for its test decline cards. */
+  declined: 'Your card was declined.',
+  insufficientFunds: 'Your card has insufficient funds.',
+  authenticationFailed:
+    'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+  /** A number that passes the checks but is not one of the gateway's test cards. */
+  notATestCard: 'Your card was declined. This is test mode: use a test card such as 4242 4242 4242 4242.',
+  intentNotFound: 'Payment not found',
+  intentNotYours: 'This payment belongs to someone else',
+  intentCanceled: 'This payment was canceled; please start again',
+  noActionRequired: 'This payment is not waiting for authentication',
+  notSucceeded: 'The payment has not succeeded',
+  cartChanged: 'Your cart has changed since this payment was started; please review it and pay again',
+  cartMismatch: 'The classes in this request do not match the payment',
+  amountMismatch: 'The amount paid does not match the classes in the cart',
+  alreadyRecordedElsewhere: 'This transaction is already recorded for other classes',
+  /** Shown on a cart line whose class can no longer be paid for (deleted, rejected or in review). */
+  classUnavailable: 'This class is no longer available',
+  /** Every pending line belongs to a class that can no longer be paid for (decision 010). */
+  nothingPayable: 'No class in your cart can be paid for: the classes are no longer available',
+  notPayable: 'A class in this payment is no longer available',
+  reservedElsewhere: 'These classes are being paid in another payment; please start again',
+  paymentInProgress: 'A payment for these classes is still being processed; please wait a moment and try again',
+  refunded: 'Your cart changed while you were paying, so the charge was refunded in full; please review your cart',
+} as const;
 
 /** Card numbers may be typed with spaces or dashes between the groups. */
 export function normalizeCardNumber(input: string): string {

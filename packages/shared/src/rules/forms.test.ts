@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  CardFormBody,
   CreateClassBody,
   CreateReviewBody,
   CreateTeacherRequestBody,
@@ -11,16 +10,10 @@ import {
   UpdateClassBody,
   UpdateUserBody,
 } from './forms.ts';
-import {
-  AUTH_MESSAGES,
-  CLASS_MESSAGES,
-  PAYMENT_MESSAGES,
-  REASON_MESSAGES,
-  REVIEW_MESSAGES,
-  TEACH_MESSAGES,
-} from './messages.ts';
+import { AUTH_MESSAGES, CLASS_MESSAGES, REASON_MESSAGES, REVIEW_MESSAGES, TEACH_MESSAGES } from './messages.ts';
 import { REASON_MAX, REVIEW_DETAILS_MAX } from './constants.ts';
-import { isCardExpired, isValidCardNumber, cvcLengthFor, normalizeCardNumber } from './cards.ts';
+import { CardFormBody } from './card-form.ts';
+import { PAYMENT_MESSAGES, isCardExpired, isValidCardNumber, cvcLengthFor, normalizeCardNumber } from './cards.ts';
 
 /** The first message per field, as the server's error body and the web form show them. */
 function firstMessages(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {

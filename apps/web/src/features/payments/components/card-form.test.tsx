@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import type { CardDetails } from '@skillhive/shared/rules/forms';
-import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/messages';
+import type { CardDetails } from '@skillhive/shared/rules/card-form';
+import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
 import { CardForm } from './card-form.tsx';
 
 function renderForm(props: { ready?: boolean; busy?: boolean; gatewayError?: string | null } = {}) {

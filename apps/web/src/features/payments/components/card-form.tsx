@@ -1,6 +1,6 @@
 import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CardFormBody, type CardDetails, type CardFormInput } from '@skillhive/shared/rules/forms';
+import { CardFormBody, type CardDetails, type CardFormInput } from '@skillhive/shared/rules/card-form';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 

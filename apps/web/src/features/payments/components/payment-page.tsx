@@ -19,7 +19,7 @@ import {
   type GatewayResult,
 } from '../api/payments.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
-import type { CardDetails } from '@skillhive/shared/rules/forms';
+import type { CardDetails } from '@skillhive/shared/rules/card-form';
 import { CardForm } from './card-form.tsx';
 
 /** A 409: the payment or the cart changed on the server (another tab, a class withdrawn). */
