@@ -220,7 +220,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'unavailable: the database, storage or payment service is unreachable',
 };
 
-/** The error envelope every failure carries (packages/shared/src/errors.ts, DESIGN §3). */
+/** The error envelope every failure carries (packages/shared/src/contracts/errors.ts, DESIGN §3). */
 export const ERROR_RESPONSE_SCHEMA = {
   type: 'object',
   required: ['error', 'requestId'],
