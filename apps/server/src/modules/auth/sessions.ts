@@ -1,10 +1,11 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { sessions } from '../../db/schema/auth.ts';
+import { userJoin, viewerColumns } from '../users/contact.ts';
 
 /*
  * better-auth's sessions, for a person's device list (GET/DELETE /api/users/me/sessions in the
- * users module). The auth module owns the sessions table (decision 015); this file is its public
+ * users module) and for the caller of a Bearer token (plugins/auth.ts). The auth module owns the sessions table (decision 015); this file is its public
  * API for it, next to credentials.ts for the accounts table.
  */
 
@@ -31,4 +32,18 @@ export async function deleteSessionOf(db: Db, userId: string, sessionId: string)
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
     .returning({ id: sessions.id });
   return rows.length;
+}
+
+/**
+ * The user of an API token, if the better-auth session the token names still exists, is unexpired
+ * and is that user's (decision 009): sign-out, revocation, a password change and account deletion
+ * all delete the row. One query: the session with the users module's viewer columns.
+ */
+export async function findTokenViewer(db: Db, claims: { sessionId: string; userId: string }, now: Date) {
+  const [viewer] = await db
+    .select({ ...viewerColumns, sessionId: sessions.id, sessionCreatedAt: sessions.createdAt })
+    .from(sessions)
+    .innerJoin(userJoin.table, eq(userJoin.id, sessions.userId))
+    .where(and(eq(sessions.id, claims.sessionId), eq(sessions.userId, claims.userId), gt(sessions.expiresAt, now)));
+  return viewer ?? null;
 }

@@ -4,11 +4,12 @@ import { findNotificationPreferencesByEmail, findUserById } from './users.reposi
 
 /**
  * The users module's read API for other modules (decision 015): who holds an address, whether
- * they want a mail, where to write to them, and the columns their repositories may join on. It
+ * they want a mail, where to write to them, who is calling (plugins/auth.ts), and the columns
+ * their repositories may join on. It
  * imports only the users repository, so any module may import it without a cycle; writes to
  * `users` go through users.service.ts.
  */
-export { findUserIdByEmail, userJoin } from './users.repository.ts';
+export { findUserIdByEmail, findViewerUser, userJoin, viewerColumns } from './users.repository.ts';
 
 export type NotificationTopic = keyof NotificationPreferences;
 

@@ -172,6 +172,24 @@ export async function setTeacher(db: Db, userId: string, now: Date): Promise<num
  */
 export const userJoin = { table: users, id: users.id, name: users.name, image: users.image };
 
+/** What a request needs to know of its caller (lib/authorize.ts `Viewer`, without the session). */
+export const viewerColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  image: users.image,
+  phone: users.phone,
+  isAdmin: users.isAdmin,
+  isTeacher: users.isTeacher,
+  emailVerified: users.emailVerified,
+};
+
+/** The caller's user row, read again on every request so a deleted user is anonymous at once. */
+export async function findViewerUser(db: Db, id: string) {
+  const [user] = await db.select(viewerColumns).from(users).where(eq(users.id, id));
+  return user ?? null;
+}
+
 /** A verification or reset link proved the address. */
 export async function setEmailVerified(db: Db, id: string): Promise<void> {
   await db.update(users).set({ emailVerified: true }).where(eq(users.id, id));
