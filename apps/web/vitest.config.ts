@@ -7,6 +7,10 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // The real server the tests talk to (README, Testing): started once per run, on loopback.
+    globalSetup: ['./src/test/real-server.global-setup.ts'],
+    // Signing up and verifying through the real API (password hashing on PGlite) takes a while.
+    testTimeout: 20_000,
     restoreMocks: true,
   },
 });
