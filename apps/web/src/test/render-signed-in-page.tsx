@@ -8,7 +8,8 @@ import { RequireAuth } from '../features/auth/components/require-auth.tsx';
 /**
  * Renders a dashboard page as the app does: inside the real `AuthProvider` (session, token, role
  * flags) behind `RequireAuth`, in a memory router that also knows `otherRoutes` (where the page
- * may navigate). Pair it with `createFakeApi` + `serveSignedIn` (fake-api.ts) for the server.
+ * may navigate). With `browserOnRealServer` (browser.ts) the provider reads the session of
+ * whoever signed in in the test's browser from the real server.
  */
 export function renderSignedInPage(
   queryClient: QueryClient,

@@ -1,118 +1,49 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useEffect } from 'react';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider, useQuery, type QueryClient } from '@tanstack/react-query';
 import { Outlet, RouterProvider, createMemoryRouter } from 'react-router';
 import { ACCESS_TOKEN_KEY } from '@skillhive/shared/constants';
 import { createQueryClient, isUserScopedKey } from '../../../lib/query-client.ts';
-import { createFakeApi, apiError, json, list, type FakeApi } from '../../../test/fake-api.ts';
+import { browserOnRealServer } from '../../../test/browser.ts';
+import { deviceOf, enrol, signUp, type Person } from '../../../test/real-api.ts';
+import type { CatalogueTitle } from '../../../test/real-server.ts';
 import { useAuth, type AuthContextValue } from '../auth-context.ts';
 import { SESSION_QUERY_KEY } from '../api/get-session.ts';
 import { classesQueryOptions, DEFAULT_CATALOGUE_PARAMS } from '../../classes/api/get-classes.ts';
 import { enrollmentsQueryOptions } from '../../enrollments/api/enrollments.ts';
 import { AuthProvider } from './auth-provider.tsx';
 
-interface Account {
-  id: string;
-  name: string;
-  email: string;
-  password: string;
-  classes: string[];
+/** The payload of an API token (a JWT): whose it is and the session it was issued against. */
+function claimsOf(token: string | null): { email: string; sid: string } {
+  if (!token) throw new Error('no token stored');
+  const payload = token.split('.')[1] ?? '';
+  return JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { email: string; sid: string };
 }
 
-const ANN: Account = {
-  id: 'u-ann',
-  name: 'Ann Archer',
-  email: 'ann@example.test',
-  password: 'pw-ann',
-  classes: ['Ann’s pottery'],
-};
-const BEN: Account = {
-  id: 'u-ben',
-  name: 'Ben Baker',
-  email: 'ben@example.test',
-  password: 'pw-ben',
-  classes: ['Ben’s bread'],
-};
+const browser = browserOnRealServer();
 
-/**
- * The server side of these tests: better-auth's session cookie (one browser, so one current
- * session), POST /api/jwt, the role flags and a user-scoped list (GET /api/enrolled/:email) that
- * answers 401 `unauthenticated` to a token whose session has ended, like the real server.
- */
-class FakeServer {
-  readonly api: FakeApi = createFakeApi();
-  session: { id: string; account: Account } | null = null;
-  /** While set, the user-scoped list waits for it: what is on screen meanwhile can be checked. */
-  hold: Promise<void> | null = null;
-  private sessions = 0;
-  private liveTokens = new Map<string, Account>();
+/** The session this browser's cookie names, asked of the server. */
+async function currentSessionId(): Promise<string> {
+  const { body } = await browser.request<{ session: { id: string } } | null>('GET', '/api/auth/get-session');
+  if (!body) throw new Error('no session');
+  return body.session.id;
+}
 
-  constructor() {
-    this.api
-      .on('GET', '/api/auth/get-session', () =>
-        json(
-          this.session
-            ? {
-                session: { id: this.session.id },
-                user: {
-                  id: this.session.account.id,
-                  email: this.session.account.email,
-                  name: this.session.account.name,
-                  image: null,
-                  emailVerified: true,
-                },
-              }
-            : null,
-        ),
-      )
-      .on('POST', '/api/auth/sign-in/email', ({ body }) => {
-        const { email, password } = body as { email: string; password: string };
-        const account = [ANN, BEN].find((a) => a.email === email && a.password === password);
-        if (!account)
-          return json({ code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' }, { status: 401 });
-        this.signIn(account);
-        return json({
-          redirect: false,
-          token: 'cookie',
-          user: { id: account.id, email: account.email, name: account.name },
-        });
-      })
-      .on('POST', '/api/auth/sign-out', () => {
-        this.endSession();
-        return json({ success: true });
-      })
-      .on('POST', '/api/jwt', ({ body }) => {
-        const email = (body as { email: string }).email;
-        if (!this.session || this.session.account.email !== email)
-          return apiError(401, 'unauthenticated', 'Please sign in');
-        const token = `jwt-${this.session.id}`;
-        this.liveTokens.set(token, this.session.account);
-        return json({ token });
-      })
-      .on('GET', '/api/users/admin/:email', () => json({ admin: false }))
-      .on('GET', '/api/users/teacher/:email', () => json({ teacher: false }))
-      .on('GET', '/api/classes', () => list([]))
-      .on('GET', '/api/enrolled/:email', async ({ headers, params }) => {
-        await this.hold;
-        const token = headers.get('authorization')?.replace('Bearer ', '') ?? '';
-        const account = this.liveTokens.get(token);
-        if (!account) return apiError(401, 'unauthenticated', 'Please sign in');
-        if (account.email !== params['email']) return apiError(403, 'forbidden', 'Not yours');
-        return list(account.classes.map((title, i) => ({ _id: `${account.id}-e${i}`, title, status: 'paid' })));
-      });
-  }
+/** A verified person with a class in their cart ("Ann’s pottery", "Ben’s bread"). */
+async function personWith(name: string, title: CatalogueTitle): Promise<Person> {
+  const person = await signUp(browser.server, name);
+  await enrol(await deviceOf(browser.server, person), [title]);
+  return person;
+}
 
-  signIn(account: Account): void {
-    this.sessions += 1;
-    this.session = { id: `s${this.sessions}`, account };
-  }
-
-  /** The session ends on the server (signed out, elsewhere or here): its tokens stop working. */
-  endSession(): void {
-    if (this.session) this.liveTokens.delete(`jwt-${this.session.id}`);
-    this.session = null;
-  }
+/** Signs in in this browser (another tab, or before the page loads): the cookie is the browser's. */
+async function signInHere(person: Person): Promise<void> {
+  const { status } = await browser.request('POST', '/api/auth/sign-in/email', {
+    email: person.email,
+    password: person.password,
+  });
+  expect(status).toBe(200);
 }
 
 let auth: AuthContextValue;
@@ -178,39 +109,37 @@ function userScopedKeys(client: QueryClient) {
   return scoped.map((query) => query.queryKey).filter((key) => key[1] !== '');
 }
 
-let server: FakeServer;
-/** better-auth's client keeps the `fetch` it first saw: each test's server answers through this one. */
-const fetchFromCurrentServer: typeof fetch = (input, init) => server.api.fetch(input, init);
-
 describe('AuthProvider', () => {
   let queryClient: QueryClient;
 
   beforeEach(() => {
-    server = new FakeServer();
-    vi.stubGlobal('fetch', fetchFromCurrentServer);
     queryClient = createQueryClient();
   });
   afterEach(() => {
     queryClient.clear();
-    vi.unstubAllGlobals();
   });
 
   it('signs in: the user, then a token for that session, then their own data', async () => {
+    const ann = await personWith('Ann Archer', 'Ann’s pottery');
     renderApp(queryClient);
     await waitFor(() => expect(who()).toBe('nobody'));
     expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull();
 
-    await act(() => auth.signIn(ANN.email, ANN.password));
-    await waitFor(() => expect(who()).toBe(ANN.email));
-    expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('jwt-s1');
+    await act(() => auth.signIn(ann.email, ann.password));
+    await waitFor(() => expect(who()).toBe(ann.email));
+    expect(claimsOf(window.localStorage.getItem(ACCESS_TOKEN_KEY))).toMatchObject({
+      email: ann.email,
+      sid: await currentSessionId(),
+    });
     expect(await screen.findByText('Ann’s pottery')).toBeTruthy();
     expect(auth.role).toBe('student');
   });
 
   it('refuses a wrong password with the server’s message and stays signed out', async () => {
+    const ann = await signUp(browser.server, 'Ann Archer');
     renderApp(queryClient);
     await waitFor(() => expect(who()).toBe('nobody'));
-    await expect(act(() => auth.signIn(ANN.email, 'wrong'))).rejects.toMatchObject({
+    await expect(act(() => auth.signIn(ann.email, 'wrong-password'))).rejects.toMatchObject({
       status: 401,
       message: 'Invalid email or password',
     });
@@ -218,7 +147,8 @@ describe('AuthProvider', () => {
   });
 
   it('signs out: the token and every user-scoped query go, public data stays', async () => {
-    server.signIn(ANN);
+    const ann = await personWith('Ann Archer', 'Ann’s pottery');
+    await signInHere(ann);
     await queryClient.prefetchQuery(classesQueryOptions(DEFAULT_CATALOGUE_PARAMS));
     renderApp(queryClient);
     expect(await screen.findByText('Ann’s pottery')).toBeTruthy();
@@ -232,51 +162,70 @@ describe('AuthProvider', () => {
     expect(screen.queryByText('Ann’s pottery')).toBeNull();
     // The catalogue belongs to every visitor: it is still cached.
     expect(queryClient.getQueryData(classesQueryOptions(DEFAULT_CATALOGUE_PARAMS).queryKey)).toBeDefined();
+    // The session ended on the server too.
+    expect((await browser.request('GET', '/api/auth/get-session')).body).toBeNull();
   });
 
   it('a change of user (another account signed in elsewhere) drops the previous user’s queries', async () => {
-    server.signIn(ANN);
+    const ann = await personWith('Ann Archer', 'Ann’s pottery');
+    const ben = await personWith('Ben Baker', 'Ben’s bread');
+    await signInHere(ann);
     renderApp(queryClient);
     expect(await screen.findByText('Ann’s pottery')).toBeTruthy();
 
-    server.signIn(BEN);
-    let release = () => {};
-    server.hold = new Promise((resolve) => (release = resolve));
+    // Another tab of this browser signs in as Ben: the cookie is now Ben's session.
+    await signInHere(ben);
+    const bensList = `/api/enrolled/${encodeURIComponent(ben.email)}`;
+    const release = browser.hold((method, path) => method === 'GET' && path === bensList);
     await act(() => queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }));
-    await waitFor(() => expect(who()).toBe(BEN.email));
+    await waitFor(() => expect(who()).toBe(ben.email));
     // Ben's list is still on its way: Ann's page is not kept on screen as a placeholder.
-    await waitFor(() => expect(server.api.calls).toContain(`GET /api/enrolled/${encodeURIComponent(BEN.email)}`));
+    await waitFor(() => expect(browser.requests).toContain(`GET ${bensList}`));
     expect(screen.queryByText('Ann’s pottery')).toBeNull();
     release();
     expect(await screen.findByText('Ben’s bread')).toBeTruthy();
     expect(screen.queryByText('Ann’s pottery')).toBeNull();
-    expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('jwt-s2');
+    expect(claimsOf(window.localStorage.getItem(ACCESS_TOKEN_KEY))).toMatchObject({
+      email: ben.email,
+      sid: await currentSessionId(),
+    });
     const owners = new Set(userScopedKeys(queryClient).map((key) => key[1]));
-    expect([...owners]).toEqual([BEN.id]);
+    expect([...owners]).toEqual([ben.id]);
   });
 
   it('a renewed session (password change) gets its own token and keeps the same user’s data', async () => {
-    server.signIn(ANN);
+    const ann = await personWith('Ann Archer', 'Ann’s pottery');
+    await signInHere(ann);
     renderApp(queryClient);
     expect(await screen.findByText('Ann’s pottery')).toBeTruthy();
-    expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('jwt-s1');
+    const first = claimsOf(window.localStorage.getItem(ACCESS_TOKEN_KEY));
+    expect(first).toMatchObject({ email: ann.email, sid: await currentSessionId() });
 
-    server.endSession();
-    server.signIn(ANN);
+    // The profile page changes the password; the server answers with a new session cookie.
+    const changed = await browser.request('POST', '/api/auth/change-password', {
+      currentPassword: ann.password,
+      newPassword: 'Another!Pass2',
+      revokeOtherSessions: true,
+    });
+    expect(changed.status).toBe(200);
+    const renewed = await currentSessionId();
+    expect(renewed).not.toBe(first.sid);
     await act(() => auth.adoptRenewedSession());
-    expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('jwt-s2');
-    expect(who()).toBe(ANN.email);
+    expect(claimsOf(window.localStorage.getItem(ACCESS_TOKEN_KEY))).toMatchObject({ email: ann.email, sid: renewed });
+    expect(who()).toBe(ann.email);
     expect(screen.getByText('Ann’s pottery')).toBeTruthy();
-    expect(userScopedKeys(queryClient).every((key) => key[1] === ANN.id)).toBe(true);
+    expect(userScopedKeys(queryClient).every((key) => key[1] === ann.id)).toBe(true);
   });
 
   it('an `unauthenticated` answer signs out, goes to /login and forgets the user’s queries', async () => {
-    server.signIn(ANN);
+    const ann = await personWith('Ann Archer', 'Ann’s pottery');
+    await signInHere(ann);
     const router = renderApp(queryClient);
     expect(await screen.findByText('Ann’s pottery')).toBeTruthy();
 
-    // Signed out everywhere from another device: this tab's token no longer works.
-    server.endSession();
+    // Signed out everywhere from another device: this tab's token and cookie no longer work.
+    const phone = await deviceOf(browser.server, ann);
+    expect((await phone.call('POST', '/api/auth/revoke-sessions', {})).status).toBe(200);
     await act(() => queryClient.invalidateQueries({ queryKey: enrollmentsQueryOptions(auth.user, 1).queryKey }));
     expect(await screen.findByText('Login page')).toBeTruthy();
     expect(router.state.location.state).toMatchObject({ from: { pathname: '/' } });

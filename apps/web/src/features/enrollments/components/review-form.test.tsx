@@ -1,48 +1,74 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { ACCESS_TOKEN_KEY } from '@skillhive/shared/constants';
+import type { Review } from '@skillhive/shared/reviews';
 import { REVIEW_DETAILS_MAX } from '@skillhive/shared/rules/constants';
 import { REVIEW_MESSAGES } from '@skillhive/shared/rules/messages';
 import { createQueryClient } from '../../../lib/query-client.ts';
-import { apiError, createFakeApi, json, type FakeApi, type FakeRequest } from '../../../test/fake-api.ts';
+import { browserOnRealServer } from '../../../test/browser.ts';
+import { buy, Device, deviceOf, signUp, type Person } from '../../../test/real-api.ts';
 import { ReviewForm } from './review-form.tsx';
 
-let api: FakeApi;
+const browser = browserOnRealServer();
 let queryClient: QueryClient;
-let received: unknown[];
+let reviewers = 0;
+
+/** The class reviewed: "Watercolour basics" on the real server. */
+const classId = () => browser.server.classes['Watercolour basics'];
 
 function renderForm() {
   render(
     <QueryClientProvider client={queryClient}>
-      <ReviewForm classId="class-1" classTitle="Watercolour basics" />
+      <ReviewForm classId={classId()} classTitle="Watercolour basics" />
     </QueryClientProvider>,
   );
   return screen.getByRole('form', { name: 'Review Watercolour basics' });
 }
 
+/**
+ * A student signed in in this browser, with the token the app keeps (`access-token`); one who
+ * paid for the class unless `paid: false`.
+ */
+async function signedInStudent(options: { paid?: boolean } = {}): Promise<Person> {
+  reviewers += 1;
+  const student = await signUp(browser.server, `Rae Reviewer ${reviewers}`);
+  if (options.paid !== false) await buy(await deviceOf(browser.server, student), ['Watercolour basics']);
+  const signedIn = await browser.request('POST', '/api/auth/sign-in/email', {
+    email: student.email,
+    password: student.password,
+  });
+  expect(signedIn.status).toBe(200);
+  const { body } = await browser.request<{ token: string }>('POST', '/api/jwt', { email: student.email });
+  window.localStorage.setItem(ACCESS_TOKEN_KEY, body.token);
+  return student;
+}
+
+/** The class's reviews as anyone reads them (GET /api/reviews?classId=). */
+async function reviewsOfClass(): Promise<Review[]> {
+  return new Device(browser.server).ok<Review[]>('GET', `/api/reviews?classId=${classId()}&limit=100`);
+}
+
 describe('ReviewForm', () => {
   beforeEach(() => {
-    received = [];
-    api = createFakeApi().on('POST', '/api/reviews', ({ body }: FakeRequest) => {
-      received.push(body);
-      return json({ insertedId: 'review-1', created: true }, { status: 201 });
-    });
-    vi.stubGlobal('fetch', api.fetch);
     queryClient = createQueryClient();
   });
   afterEach(() => {
     queryClient.clear();
-    vi.unstubAllGlobals();
   });
 
   it('asks for a rating before sending anything', async () => {
+    await signedInStudent();
+    const sentBefore = browser.requests.length;
     const form = renderForm();
     await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Submit review' })));
     expect(await within(form).findByText(REVIEW_MESSAGES.ratingRequired)).toBeTruthy();
-    expect(api.calls).toEqual([]);
+    expect(browser.requests.slice(sentBefore)).toEqual([]);
   });
 
   it('shows the shared message for details over the limit', async () => {
+    await signedInStudent();
+    const sentBefore = browser.requests.length;
     const form = renderForm();
     fireEvent.click(within(form).getByRole('radio', { name: '4 stars' }));
     fireEvent.change(within(form).getByLabelText('Your review'), {
@@ -50,17 +76,12 @@ describe('ReviewForm', () => {
     });
     await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Submit review' })));
     expect(await within(form).findByText(REVIEW_MESSAGES.detailsTooLong)).toBeTruthy();
-    expect(api.calls).toEqual([]);
+    expect(browser.requests.slice(sentBefore)).toEqual([]);
   });
 
   it('sends the class, the chosen rating and the trimmed details; the button waits for the answer', async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    api.on('POST', '/api/reviews', async ({ body }) => {
-      received.push(body);
-      await held;
-      return json({ insertedId: 'review-1', created: true }, { status: 201 });
-    });
+    const student = await signedInStudent();
+    const release = browser.hold((method, path) => method === 'POST' && path === '/api/reviews');
     const form = renderForm();
     fireEvent.click(within(form).getByRole('radio', { name: '5 stars' }));
     fireEvent.change(within(form).getByLabelText('Your review'), { target: { value: '  Clear and kind.  ' } });
@@ -68,19 +89,25 @@ describe('ReviewForm', () => {
     expect(submit.disabled).toBe(false);
     await act(async () => fireEvent.click(submit));
 
-    await waitFor(() => expect(received).toEqual([{ classId: 'class-1', rating: 5, details: 'Clear and kind.' }]));
+    await waitFor(() => expect(browser.requests).toContain('POST /api/reviews'));
     expect(submit.disabled).toBe(true);
     expect(submit.getAttribute('aria-busy')).toBe('true');
     await act(async () => release());
     await waitFor(() => expect(within(form).getByRole('button', { name: 'Update review' })).toBeTruthy());
     expect((within(form).getByRole('button', { name: 'Update review' }) as HTMLButtonElement).disabled).toBe(false);
+    // What the server stored: this student's review of this class, with the rating and trimmed text.
+    expect((await reviewsOfClass()).filter((review) => review.name === student.name)).toEqual([
+      expect.objectContaining({ classId: classId(), rating: 5, details: 'Clear and kind.' }),
+    ]);
   });
 
   it("shows the server's refusal", async () => {
-    api.on('POST', '/api/reviews', () => apiError(409, 'conflict', REVIEW_MESSAGES.notPaid));
+    // Signed in, but has not paid for the class: the server refuses the review.
+    const student = await signedInStudent({ paid: false });
     const form = renderForm();
     fireEvent.click(within(form).getByRole('radio', { name: '3 stars' }));
     await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Submit review' })));
     expect((await within(form).findByRole('alert')).textContent).toBe(REVIEW_MESSAGES.notPaid);
+    expect((await reviewsOfClass()).filter((review) => review.name === student.name)).toEqual([]);
   });
 });
