@@ -8,7 +8,8 @@ import { z } from 'zod';
 /**
  * Written by the web build beside index.html (apps/web/first-load-report.ts): for each public
  * route, the script chunks its lazy route module needs beyond those index.html preloads, and the
- * API reads its first render waits for (apps/web/src/app/route-data.ts).
+ * API reads its first render waits for (declared in apps/web/src/app/routes.manifest.ts, turned
+ * into URLs by apps/web/src/app/first-render-urls.ts).
  */
 const ROUTE_PRELOADS_FILE = 'route-preloads.json';
 const routePreloadsSchema = z.record(
