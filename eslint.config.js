@@ -69,26 +69,6 @@ export default tseslint.config(
               message:
                 'Contracts are classic Zod: import their types only; values come from @skillhive/shared/rules/*.',
             },
-            // legacy-specifiers:start (temporary aliases of the old module names, removed with them)
-            {
-              group: [
-                '@skillhive/shared/auth',
-                '@skillhive/shared/classes',
-                '@skillhive/shared/common',
-                '@skillhive/shared/enrollments',
-                '@skillhive/shared/errors',
-                '@skillhive/shared/mail',
-                '@skillhive/shared/payments',
-                '@skillhive/shared/reviews',
-                '@skillhive/shared/stats',
-                '@skillhive/shared/teacher-requests',
-                '@skillhive/shared/uploads',
-                '@skillhive/shared/users',
-              ],
-              allowTypeImports: true,
-              message: 'Import values from @skillhive/shared/rules/*; these old names alias modules with classic Zod.',
-            },
-            // legacy-specifiers:end
             {
               group: ['**/lib/auth-client.ts'],
               allowTypeImports: true,

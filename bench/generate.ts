@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { CATEGORIES } from '@skillhive/shared/constants';
+import { CATEGORIES } from '@skillhive/shared/rules/constants';
 import { openPglite, openPostgres, type Database } from '../apps/server/src/db/client.ts';
 import { processImage } from '../apps/server/src/modules/uploads/image-processing.ts';
 import { createLocalStorage } from '../apps/server/src/modules/uploads/storage.ts';

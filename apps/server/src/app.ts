@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
-import { UPLOAD_MESSAGES } from '@skillhive/shared/uploads';
+import { UPLOAD_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_MESSAGES } from '@skillhive/shared/forms';
+import { AUTH_MESSAGES } from '@skillhive/shared/rules/messages';
 import { schema } from '../src/db/client.ts';
 import { createClass, createIntent, enrolOk } from './commerce-fixtures.ts';
 import {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_MESSAGES } from '@skillhive/shared/auth';
+import { AUTH_MESSAGES } from '@skillhive/shared/rules/messages';
 import { schema } from '../src/db/client.ts';
 import { TOKEN_TTL_SECONDS } from '../src/modules/auth/token.ts';
 import {

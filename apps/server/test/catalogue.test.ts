@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Category } from '@skillhive/shared/constants';
+import type { Category } from '@skillhive/shared/rules/constants';
 import { schema } from '../src/db/client.ts';
 import { catalogueQuery, type CatalogueFilter } from '../src/modules/classes/classes.repository.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClassStatus } from '@skillhive/shared/constants';
+import type { ClassStatus } from '@skillhive/shared/rules/constants';
 import { schema } from '../src/db/client.ts';
 import { findClassById } from '../src/modules/classes/classes.repository.ts';
 import { findClassForEnrollment } from '../src/modules/classes/classes.public.ts';

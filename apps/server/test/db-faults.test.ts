@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorBody } from '@skillhive/shared/errors';
+import { ErrorBody } from '@skillhive/shared/contracts/errors';
 import { buildApp } from '../src/app.ts';
 import { openPostgres, type Database } from '../src/db/client.ts';
 import { loadEnv } from '../src/env.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@skillhive/shared/errors';
+import { ErrorCode } from '@skillhive/shared/rules/http';
 import { createClass, FAST_SIGNUP_ENV } from './commerce-fixtures.ts';
 import { createTestApp, createUser, tokenFor, type TestContext } from './harness.ts';
 

@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_MESSAGES } from '@skillhive/shared/auth';
+import { AUTH_MESSAGES } from '@skillhive/shared/rules/messages';
 import { schema } from '../src/db/client.ts';
 import { createAuth } from '../src/modules/auth/auth.ts';
 import { cookieHeader, createTestApp, signUp, TEST_PASSWORD, uniqueEmail, type TestContext } from './harness.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ErrorBody } from '@skillhive/shared/errors';
+import { ErrorBody } from '@skillhive/shared/contracts/errors';
 import { buildApp } from '../src/app.ts';
 import { openPglite, type Database, type PgliteOptions } from '../src/db/client.ts';
 import { loadEnv } from '../src/env.ts';

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorBody } from '@skillhive/shared/errors';
+import { ErrorBody } from '@skillhive/shared/contracts/errors';
 import { createLimiter } from '../src/lib/rate-limit.ts';
 import { createTestApp, signUp, TEST_PASSWORD, tokenFor, type TestContext, type TestUser } from './harness.ts';
 

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ErrorBody } from '@skillhive/shared/errors';
+import { ErrorBody } from '@skillhive/shared/contracts/errors';
 import { freePort, sleep, spawnServer, waitReady, type ServerProcess } from './fault-helpers.ts';
 
 /**

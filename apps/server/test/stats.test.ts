@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { DELETED_STUDENT_NAME, type ClassRosterEntry } from '@skillhive/shared/enrollments';
-import { STATS_MONTHS, type AdminStats, type TeacherStats } from '@skillhive/shared/stats';
+import type { ClassRosterEntry } from '@skillhive/shared/contracts/enrollments';
+import { DELETED_STUDENT_NAME, STATS_MONTHS } from '@skillhive/shared/rules/constants';
+import type { AdminStats, TeacherStats } from '@skillhive/shared/contracts/stats';
 import { createTestGateway, TEST_CARDS } from '../src/modules/payments/test-gateway.ts';
 import { createTestApp, rawRows, type TestContext } from './harness.ts';
 import {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { PAYMENT_MESSAGES } from '@skillhive/shared/payments';
+import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
 import { schema } from '../src/db/client.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
 import {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UPLOAD_MESSAGES } from '@skillhive/shared/uploads';
+import { UPLOAD_MESSAGES } from '@skillhive/shared/rules/messages';
 import { schema } from '../src/db/client.ts';
 import { collectUnusedImages } from '../src/modules/uploads/image-collector.ts';
 import { thumbKeyOf } from '../src/modules/uploads/image-processing.ts';

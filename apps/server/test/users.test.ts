@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditEntry, UserListItem, UserProfile } from '@skillhive/shared/users';
+import { AuditEntry, UserListItem, UserProfile } from '@skillhive/shared/contracts/users';
 import { schema } from '../src/db/client.ts';
 import {
   cookieHeader,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, like, notInArray, sql } from 'drizzle-orm';
-import { CATEGORIES, CATEGORY_LABELS, type Category } from '@skillhive/shared/constants';
+import { CATEGORIES, CATEGORY_LABELS, type Category } from '@skillhive/shared/rules/constants';
 import { hashPassword } from '../modules/auth/password.ts';
 import { processImage } from '../modules/uploads/image-processing.ts';
 import type { ImageStorage } from '../modules/uploads/storage.ts';

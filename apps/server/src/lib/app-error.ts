@@ -1,4 +1,4 @@
-import { ErrorCode } from '@skillhive/shared/errors';
+import { ErrorCode } from '@skillhive/shared/rules/http';
 
 export { ErrorCode };
 

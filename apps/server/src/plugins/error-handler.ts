@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ErrorBody } from '@skillhive/shared/errors';
+import type { ErrorBody } from '@skillhive/shared/contracts/errors';
 import { DatabaseUnavailableError } from '../db/client.ts';
 import { AppError, ErrorCode } from '../lib/app-error.ts';
 

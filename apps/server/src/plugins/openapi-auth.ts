@@ -7,7 +7,7 @@ import {
   SendVerificationBody,
   SignUpBody,
   UpdateUserBody,
-} from '@skillhive/shared/auth';
+} from '@skillhive/shared/rules/forms';
 import type { OperationContract } from './openapi-access.ts';
 
 /**

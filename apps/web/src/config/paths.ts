@@ -1,4 +1,4 @@
-import type { Role } from '@skillhive/shared/constants';
+import type { Role } from '@skillhive/shared/rules/roles';
 import { DASHBOARD_PAGES, fillPath, SITE_PAGES } from '../app/routes.manifest.ts';
 
 /** A page's path: the path itself, or a function of the id for a pattern with `:id`. */

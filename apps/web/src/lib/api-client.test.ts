@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACCESS_TOKEN_KEY } from '@skillhive/shared/constants';
+import { ACCESS_TOKEN_KEY } from '@skillhive/shared/rules/constants';
 import { apiClient, ApiError, setUnauthorizedHandler } from './api-client.ts';
 
 function jsonResponse(body: unknown, init: ResponseInit = {}) {

@@ -1,6 +1,6 @@
-import { ACCESS_TOKEN_KEY } from '@skillhive/shared/constants';
-import type { ErrorBody, ErrorCode } from '@skillhive/shared/errors';
-import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
+import { ACCESS_TOKEN_KEY } from '@skillhive/shared/rules/constants';
+import type { ErrorBody } from '@skillhive/shared/contracts/errors';
+import { type ErrorCode, TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 
 /** Every API route lives under /api on the same origin (DESIGN §2). */
 export const API_BASE = '/api';

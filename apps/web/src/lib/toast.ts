@@ -1,5 +1,5 @@
 import type * as SonnerModule from 'sonner';
-import { TOAST_DURATION_MS } from '@skillhive/shared/constants';
+import { TOAST_DURATION_MS } from '@skillhive/shared/rules/constants';
 
 /**
  * Toasts (sonner) are loaded on demand: nothing on the landing page needs them before the user

@@ -12,8 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { CATEGORIES, CLASS_STATUSES } from '@skillhive/shared/constants';
-import { CLASS_REVISION_STATUSES } from '@skillhive/shared/classes';
+import { CATEGORIES, CLASS_STATUSES, CLASS_REVISION_STATUSES } from '@skillhive/shared/rules/constants';
 import { createdAt, updatedAt } from './columns.ts';
 import { uploads } from './uploads.ts';
 import { users } from './users.ts';

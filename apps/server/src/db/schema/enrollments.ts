@@ -12,7 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { ENROLLMENT_STATUSES } from '@skillhive/shared/constants';
+import { ENROLLMENT_STATUSES } from '@skillhive/shared/rules/constants';
 import { classes } from './classes.ts';
 import { createdAt } from './columns.ts';
 import { payments } from './payments.ts';

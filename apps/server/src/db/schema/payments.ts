@@ -1,7 +1,7 @@
 // Owned by modules/payments (decision 015): only that module's repository code imports this file.
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { PAYMENT_STATUSES } from '@skillhive/shared/constants';
+import { PAYMENT_STATUSES } from '@skillhive/shared/rules/constants';
 import { createdAt, updatedAt } from './columns.ts';
 import { users } from './users.ts';
 

@@ -1,7 +1,7 @@
 // Owned by modules/teacher-requests (decision 015): only that module's repository code imports this file.
 import { sql } from 'drizzle-orm';
 import { index, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { EXPERIENCE_LEVELS, TEACHER_REQUEST_STATUSES } from '@skillhive/shared/constants';
+import { EXPERIENCE_LEVELS, TEACHER_REQUEST_STATUSES } from '@skillhive/shared/rules/constants';
 import { categoryEnum } from './classes.ts';
 import { createdAt } from './columns.ts';
 import { users } from './users.ts';

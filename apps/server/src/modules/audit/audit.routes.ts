@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PageQuery, TOTAL_COUNT_HEADER } from '@skillhive/shared/common';
-import { AuditEntry } from '@skillhive/shared/users';
+import { PageQuery } from '@skillhive/shared/contracts/common';
+import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
+import { AuditEntry } from '@skillhive/shared/contracts/users';
 import type { Db } from '../../db/client.ts';
 import { requireAdmin } from '../../lib/authorize.ts';
 import { listAudit } from './audit.service.ts';

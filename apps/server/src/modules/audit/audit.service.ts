@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@skillhive/shared/users';
+import type { AuditEntry } from '@skillhive/shared/contracts/users';
 import type { Db } from '../../db/client.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { type AuditAction, insertAuditEntry, listAuditEntries } from './audit.repository.ts';

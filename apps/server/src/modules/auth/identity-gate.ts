@@ -8,7 +8,7 @@ import {
   SendVerificationBody,
   SignUpBody,
   UpdateUserBody,
-} from '@skillhive/shared/auth';
+} from '@skillhive/shared/rules/forms';
 
 /** Where the links in verification and reset mails land in the web app. */
 export const EMAIL_VERIFIED_PATH = '/email-verified';

@@ -1,5 +1,10 @@
-import type { ClassFields, ClassModifiedResponse, ClassRevision, ClassRevisionsQuery } from '@skillhive/shared/classes';
-import { centsToDecimal } from '@skillhive/shared/money';
+import type {
+  ClassFields,
+  ClassModifiedResponse,
+  ClassRevision,
+  ClassRevisionsQuery,
+} from '@skillhive/shared/contracts/classes';
+import { centsToDecimal } from '@skillhive/shared/rules/money';
 import type { Db } from '../../db/client.ts';
 import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';

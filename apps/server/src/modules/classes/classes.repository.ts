@@ -1,17 +1,5 @@
-import {
-  and,
-  type AnyColumn,
-  asc,
-  count,
-  desc,
-  eq,
-  getTableColumns,
-  inArray,
-  ne,
-  sql,
-  type SQL,
-} from 'drizzle-orm';
-import type { Category, ClassSort, ClassStatus } from '@skillhive/shared/constants';
+import { and, type AnyColumn, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import type { Category, ClassSort, ClassStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
 import { classes } from '../../db/schema/classes.ts';
 

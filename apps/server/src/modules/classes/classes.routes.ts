@@ -9,19 +9,13 @@ import {
   ClassRevisionResponse,
   ClassRevisionsQuery,
   ClassStats,
-  CreateClassBody,
   RejectClassBody,
   RejectRevisionBody,
   TeacherClassesQuery,
-  UpdateClassBody,
-} from '@skillhive/shared/classes';
-import {
-  DeletedCountResponse,
-  EmailParam,
-  IdParam,
-  InsertedIdResponse,
-  TOTAL_COUNT_HEADER,
-} from '@skillhive/shared/common';
+} from '@skillhive/shared/contracts/classes';
+import { CreateClassBody, UpdateClassBody } from '@skillhive/shared/rules/forms';
+import { DeletedCountResponse, EmailParam, IdParam, InsertedIdResponse } from '@skillhive/shared/contracts/common';
+import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import type { Db } from '../../db/client.ts';
 import { requireAdmin, requireSelfOrAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';
 import type { ImageStorage } from '../uploads/storage.ts';

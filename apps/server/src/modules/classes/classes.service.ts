@@ -3,11 +3,10 @@ import type {
   ClassListQuery,
   ClassModifiedResponse,
   ClassStats,
-  CreateClassBody,
   TeacherClassesQuery,
-  UpdateClassBody,
-} from '@skillhive/shared/classes';
-import { centsToDecimal, decimalToCents } from '@skillhive/shared/money';
+} from '@skillhive/shared/contracts/classes';
+import type { CreateClassBody, UpdateClassBody } from '@skillhive/shared/rules/forms';
+import { centsToDecimal, decimalToCents } from '@skillhive/shared/rules/money';
 import type { Db } from '../../db/client.ts';
 import { AppError, conflict, ErrorCode, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, ne, or, sql } from 'drizzle-orm';
-import type { EnrollmentStatus } from '@skillhive/shared/constants';
+import type { EnrollmentStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
 import { enrollments } from '../../db/schema/enrollments.ts';
 import { type ClassForEnrollment, classJoin } from '../classes/classes.public.ts';

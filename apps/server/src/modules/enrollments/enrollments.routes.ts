@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DeletedCountResponse, EmailParam, IdParam, TOTAL_COUNT_HEADER } from '@skillhive/shared/common';
+import { DeletedCountResponse, EmailParam, IdParam } from '@skillhive/shared/contracts/common';
+import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import {
   ClassRosterEntry,
   ClassRosterQuery,
@@ -9,7 +10,7 @@ import {
   CreateEnrollmentResponse,
   Enrollment,
   EnrollmentListQuery,
-} from '@skillhive/shared/enrollments';
+} from '@skillhive/shared/contracts/enrollments';
 import type { Db } from '../../db/client.ts';
 import { requireSelfOrAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';
 import type { ImageStorage } from '../uploads/storage.ts';

@@ -1,12 +1,7 @@
-import { centsToDecimal } from '@skillhive/shared/money';
-import {
-  DELETED_STUDENT_NAME,
-  ENROLLMENT_MESSAGES,
-  type ClassRosterEntry,
-  type CreateEnrollmentResponse,
-  type Enrollment,
-} from '@skillhive/shared/enrollments';
-import type { EnrollmentStatus } from '@skillhive/shared/constants';
+import { centsToDecimal } from '@skillhive/shared/rules/money';
+import type { ClassRosterEntry, CreateEnrollmentResponse, Enrollment } from '@skillhive/shared/contracts/enrollments';
+import { DELETED_STUDENT_NAME, type EnrollmentStatus } from '@skillhive/shared/rules/constants';
+import { ENROLLMENT_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';

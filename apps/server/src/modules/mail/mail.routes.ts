@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PageQuery, TOTAL_COUNT_HEADER } from '@skillhive/shared/common';
-import { MailboxEntry } from '@skillhive/shared/mail';
+import { PageQuery } from '@skillhive/shared/contracts/common';
+import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
+import { MailboxEntry } from '@skillhive/shared/contracts/mail';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/app-error.ts';
 import { requireAdmin } from '../../lib/authorize.ts';

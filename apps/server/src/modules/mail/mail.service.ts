@@ -1,4 +1,4 @@
-import type { MailboxEntry } from '@skillhive/shared/mail';
+import type { MailboxEntry } from '@skillhive/shared/contracts/mail';
 import type { Db } from '../../db/client.ts';
 import * as repo from './mail.repository.ts';
 import type { RenderedMail } from './mail.templates.ts';

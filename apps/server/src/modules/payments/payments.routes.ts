@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EmailParam, TOTAL_COUNT_HEADER } from '@skillhive/shared/common';
+import { EmailParam } from '@skillhive/shared/contracts/common';
+import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import {
   AuthenticateBody,
   ConfirmCardBody,
@@ -12,7 +13,7 @@ import {
   Payment,
   PaymentIntentResponse,
   PaymentListQuery,
-} from '@skillhive/shared/payments';
+} from '@skillhive/shared/contracts/payments';
 import type { Db } from '../../db/client.ts';
 import { requireSelfOrAdmin, requireVerifiedViewer, requireViewer } from '../../lib/authorize.ts';
 import type { PaymentGateway } from './gateway.ts';

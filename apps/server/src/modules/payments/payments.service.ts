@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { CURRENCY } from '@skillhive/shared/constants';
-import { centsToDecimal } from '@skillhive/shared/money';
-import {
-  PAYMENT_MESSAGES,
-  isCardExpired,
-  type ConfirmCardBody,
-  type ConfirmCardResponse,
-  type Payment,
-  type PaymentIntentResponse,
-} from '@skillhive/shared/payments';
+import { CURRENCY } from '@skillhive/shared/rules/constants';
+import { centsToDecimal } from '@skillhive/shared/rules/money';
+import type {
+  ConfirmCardBody,
+  ConfirmCardResponse,
+  Payment,
+  PaymentIntentResponse,
+} from '@skillhive/shared/contracts/payments';
+import { PAYMENT_MESSAGES, isCardExpired } from '@skillhive/shared/rules/cards';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';

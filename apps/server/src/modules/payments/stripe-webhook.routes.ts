@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { WebhookResponse } from '@skillhive/shared/payments';
+import { WebhookResponse } from '@skillhive/shared/contracts/payments';
 import { AppError, ErrorCode } from '../../lib/app-error.ts';
 import { WebhookSignatureError } from './gateway.ts';
 import * as payments from './payments.service.ts';

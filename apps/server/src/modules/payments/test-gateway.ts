@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import { PAYMENT_MESSAGES } from '@skillhive/shared/payments';
+import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
 import type { Db } from '../../db/client.ts';
 import { testGatewayIntents as intents } from '../../db/schema/payments.ts';
 import type { CreateIntentInput, GatewayIntent, IntentStatus, PaymentGateway } from './gateway.ts';

@@ -1,4 +1,5 @@
-import { REVIEW_MESSAGES, type CreateReviewResponse, type Review } from '@skillhive/shared/reviews';
+import type { CreateReviewResponse, Review } from '@skillhive/shared/contracts/reviews';
+import { REVIEW_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, sql, type SQL } from 'drizzle-orm';
-import type { ClassStatus } from '@skillhive/shared/constants';
+import type { ClassStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
 import { schema } from '../../db/client.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AdminStats, TeacherStats } from '@skillhive/shared/stats';
+import { AdminStats, TeacherStats } from '@skillhive/shared/contracts/stats';
 import type { Db } from '../../db/client.ts';
 import { requireAdmin, requireTeacher } from '../../lib/authorize.ts';
 import * as stats from './stats.service.ts';

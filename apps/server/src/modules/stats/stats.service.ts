@@ -1,6 +1,6 @@
-import { CLASS_STATUSES } from '@skillhive/shared/constants';
-import { centsToDecimal } from '@skillhive/shared/money';
-import { STATS_MONTHS, type AdminStats, type MonthRevenue, type TeacherStats } from '@skillhive/shared/stats';
+import { CLASS_STATUSES, STATS_MONTHS } from '@skillhive/shared/rules/constants';
+import { centsToDecimal } from '@skillhive/shared/rules/money';
+import type { AdminStats, MonthRevenue, TeacherStats } from '@skillhive/shared/contracts/stats';
 import type { Db } from '../../db/client.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import * as repo from './stats.repository.ts';

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
-import type { TeacherRequestStatus } from '@skillhive/shared/constants';
+import type { TeacherRequestStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
 import * as schema from '../../db/schema/teacher-requests.ts';
 

@@ -6,15 +6,15 @@ import {
   InsertedIdResponse,
   ModifiedCountResponse,
   SuccessResponse,
-  TOTAL_COUNT_HEADER,
-} from '@skillhive/shared/common';
+} from '@skillhive/shared/contracts/common';
+import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import {
-  CreateTeacherRequestBody,
   MyTeacherRequestResponse,
   TeacherRequest,
   RejectTeacherRequestBody,
   TeacherRequestListQuery,
-} from '@skillhive/shared/teacher-requests';
+} from '@skillhive/shared/contracts/teacher-requests';
+import { CreateTeacherRequestBody } from '@skillhive/shared/rules/forms';
 import type { Db } from '../../db/client.ts';
 import { requireAdmin, requireVerifiedViewer, requireViewer } from '../../lib/authorize.ts';
 import * as service from './teacher-requests.service.ts';

@@ -1,4 +1,4 @@
-import { UPLOAD_MESSAGES } from '@skillhive/shared/uploads';
+import { UPLOAD_MESSAGES } from '@skillhive/shared/rules/messages';
 import { AppError, ErrorCode } from '../../lib/app-error.ts';
 
 /**

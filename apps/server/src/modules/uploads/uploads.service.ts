@@ -1,5 +1,6 @@
-import { ACCEPTED_IMAGE_TYPES, UPLOAD_MESSAGES, type UploadResponse } from '@skillhive/shared/uploads';
-import { UPLOAD_MAX_PIXELS } from '@skillhive/shared/constants';
+import type { UploadResponse } from '@skillhive/shared/contracts/uploads';
+import { ACCEPTED_IMAGE_TYPES, UPLOAD_MAX_PIXELS } from '@skillhive/shared/rules/constants';
+import { UPLOAD_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode } from '../../lib/app-error.ts';
 import { detectImageType, isPixelLimitError, processImage, readDeclaredSize } from './image-processing.ts';

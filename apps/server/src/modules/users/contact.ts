@@ -1,4 +1,4 @@
-import type { NotificationPreferences } from '@skillhive/shared/users';
+import type { NotificationPreferences } from '@skillhive/shared/contracts/users';
 import type { Db } from '../../db/client.ts';
 import { findNotificationPreferencesByEmail, findUserById } from './users.repository.ts';
 

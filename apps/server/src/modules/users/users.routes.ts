@@ -7,11 +7,10 @@ import {
   IdParam,
   InsertedIdResponse,
   ModifiedCountResponse,
-  TOTAL_COUNT_HEADER,
-} from '@skillhive/shared/common';
+} from '@skillhive/shared/contracts/common';
+import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import {
   AdminFlagResponse,
-  DeleteOwnAccountBody,
   NotificationPreferences,
   SaveUserBody,
   SessionListItem,
@@ -19,7 +18,8 @@ import {
   UserListItem,
   UserListQuery,
   UserProfile,
-} from '@skillhive/shared/users';
+} from '@skillhive/shared/contracts/users';
+import { DeleteOwnAccountBody } from '@skillhive/shared/rules/forms';
 import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, forbidden } from '../../lib/app-error.ts';

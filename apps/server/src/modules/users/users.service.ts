@@ -1,10 +1,10 @@
-import {
-  roleOf,
-  type NotificationPreferences,
-  type SessionListItem,
-  type UserListItem,
-  type UserProfile,
-} from '@skillhive/shared/users';
+import type {
+  NotificationPreferences,
+  SessionListItem,
+  UserListItem,
+  UserProfile,
+} from '@skillhive/shared/contracts/users';
+import { roleOf } from '@skillhive/shared/rules/roles';
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';

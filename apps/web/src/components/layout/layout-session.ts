@@ -1,4 +1,4 @@
-import type { Role } from '@skillhive/shared/constants';
+import type { Role } from '@skillhive/shared/rules/roles';
 
 /**
  * What the layout shows of the signed-in person. The app (src/app/app-layout.tsx) reads it from

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
-import { TOAST_DURATION_MS } from '@skillhive/shared/constants';
+import { TOAST_DURATION_MS } from '@skillhive/shared/rules/constants';
 import { isToasterWanted, loadSonner, subscribeToaster } from '../../lib/toast.ts';
 
 const Toaster = lazy(() => loadSonner().then((module) => ({ default: module.Toaster })));

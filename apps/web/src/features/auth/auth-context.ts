@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
-import type { Role } from '@skillhive/shared/constants';
-import type { SignUpBody } from '@skillhive/shared/auth';
+import type { Role } from '@skillhive/shared/rules/roles';
+import type { SignUpBody } from '@skillhive/shared/rules/forms';
 
 /** The signed-in user as spec §3 names it (identity provider fields). */
 export interface AuthUser {

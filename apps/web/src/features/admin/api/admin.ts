@@ -1,12 +1,12 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ClassItem, ClassRevision } from '@skillhive/shared/classes';
+import type { ClassItem, ClassRevision } from '@skillhive/shared/contracts/classes';
 import {
   CLASS_STATUSES,
   TEACHER_REQUEST_STATUSES,
   type ClassStatus,
   type TeacherRequestStatus,
-} from '@skillhive/shared/constants';
-import type { TeacherRequest } from '@skillhive/shared/teacher-requests';
+} from '@skillhive/shared/rules/constants';
+import type { TeacherRequest } from '@skillhive/shared/contracts/teacher-requests';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';

@@ -1,8 +1,8 @@
 import { useId, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { ClassFields, ClassRevision } from '@skillhive/shared/classes';
-import { CATEGORY_LABELS } from '@skillhive/shared/constants';
-import { formatPrice } from '@skillhive/shared/money';
+import type { ClassFields, ClassRevision } from '@skillhive/shared/contracts/classes';
+import { CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
+import { formatPrice } from '@skillhive/shared/rules/money';
 import { notify } from '../../../lib/toast.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { DataTable } from '../../../components/ui/data-table.tsx';

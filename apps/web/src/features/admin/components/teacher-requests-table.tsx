@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { notify } from '../../../lib/toast.ts';
-import { CATEGORY_LABELS, EXPERIENCE_LABELS, type TeacherRequestStatus } from '@skillhive/shared/constants';
-import type { TeacherRequest } from '@skillhive/shared/teacher-requests';
+import { CATEGORY_LABELS, EXPERIENCE_LABELS, type TeacherRequestStatus } from '@skillhive/shared/rules/constants';
+import type { TeacherRequest } from '@skillhive/shared/contracts/teacher-requests';
 import { errorMessage } from '../../../lib/api-client.ts';
 import {
   ADMIN_PAGE_SIZE,

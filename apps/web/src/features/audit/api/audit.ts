@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AuditEntry } from '@skillhive/shared/users';
+import type { AuditEntry } from '@skillhive/shared/contracts/users';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 

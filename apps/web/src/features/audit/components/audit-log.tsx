@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AuditEntry } from '@skillhive/shared/users';
+import type { AuditEntry } from '@skillhive/shared/contracts/users';
 import { AUDIT_PAGE_SIZE, auditQueryOptions } from '../api/audit.ts';
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider, useQuery, type QueryClient } from '@tanstack/react-query';
 import { Outlet, RouterProvider, createMemoryRouter } from 'react-router';
-import { ACCESS_TOKEN_KEY } from '@skillhive/shared/constants';
+import { ACCESS_TOKEN_KEY } from '@skillhive/shared/rules/constants';
 import { createQueryClient, isUserScopedKey } from '../../../lib/query-client.ts';
 import { browserOnRealServer } from '../../../test/browser.ts';
 import { deviceOf, enrol, signUp, type Person } from '../../../test/real-api.ts';

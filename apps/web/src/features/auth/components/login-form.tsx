@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AUTH_MESSAGES, LoginBody } from '@skillhive/shared/forms';
+import { LoginBody } from '@skillhive/shared/rules/forms';
+import { AUTH_MESSAGES } from '@skillhive/shared/rules/messages';
 import { isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { preloadAuthClient } from '../../../lib/load-auth-client.ts';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import type { Role } from '@skillhive/shared/constants';
+import type { Role } from '@skillhive/shared/rules/roles';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../auth-context.ts';
 import { PageSpinner } from '../../../components/ui/page-spinner.tsx';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { AUTH_MESSAGES } from '@skillhive/shared/forms';
+import { AUTH_MESSAGES } from '@skillhive/shared/rules/messages';
 import { ApiError } from '../../../lib/api-client.ts';
 import { PASSWORDS_DO_NOT_MATCH } from '../password-confirmation.ts';
 import { RESET_MESSAGES, ResetPasswordForm } from './reset-password-form.tsx';

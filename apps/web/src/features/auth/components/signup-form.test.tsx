@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { AUTH_MESSAGES } from '@skillhive/shared/forms';
+import { AUTH_MESSAGES } from '@skillhive/shared/rules/messages';
 import { ApiError } from '../../../lib/api-client.ts';
 import { SignUpForm } from './signup-form.tsx';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm, type Path } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { SignUpBody, type SignUpInput } from '@skillhive/shared/forms';
+import { SignUpBody, type SignUpInput } from '@skillhive/shared/rules/forms';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { preloadAuthClient } from '../../../lib/load-auth-client.ts';

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { ClassStatus } from '@skillhive/shared/constants';
+import type { ClassStatus } from '@skillhive/shared/rules/constants';
 import { userScopeKey } from '../../../lib/query-client.ts';
 
 /** One page of a list filtered by status (the admin's moderation lists). */

@@ -1,6 +1,12 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { CATEGORIES, CLASS_SORTS, PAGE_SIZE_DEFAULT, type Category, type ClassSort } from '@skillhive/shared/constants';
-import type { ClassItem } from '@skillhive/shared/classes';
+import {
+  CATEGORIES,
+  CLASS_SORTS,
+  PAGE_SIZE_DEFAULT,
+  type Category,
+  type ClassSort,
+} from '@skillhive/shared/rules/constants';
+import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import { ApiError, apiClient } from '../../../lib/api-client.ts';
 import { classKeys } from './class-keys.ts';
 

@@ -1,5 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { CATEGORIES, CATEGORY_LABELS, CLASS_SORTS, type Category, type ClassSort } from '@skillhive/shared/constants';
+import {
+  CATEGORIES,
+  CATEGORY_LABELS,
+  CLASS_SORTS,
+  type Category,
+  type ClassSort,
+} from '@skillhive/shared/rules/constants';
 import { SORT_LABELS, type CatalogueParams } from '../api/get-classes.ts';
 
 const SEARCH_DEBOUNCE_MS = 350;

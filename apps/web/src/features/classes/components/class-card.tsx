@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { CATEGORY_LABELS } from '@skillhive/shared/constants';
-import { formatPrice } from '@skillhive/shared/money';
-import type { ClassItem } from '@skillhive/shared/classes';
+import { CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
+import { formatPrice } from '@skillhive/shared/rules/money';
+import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import { paths } from '../../../config/paths.ts';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { formatPrice } from '@skillhive/shared/money';
-import type { AdminStats } from '@skillhive/shared/stats';
+import { formatPrice } from '@skillhive/shared/rules/money';
+import type { AdminStats } from '@skillhive/shared/contracts/stats';
 import { adminStatsQueryOptions, formatCompactPrice, monthLabel } from '../../stats/api/stats.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';

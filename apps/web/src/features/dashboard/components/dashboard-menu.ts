@@ -1,4 +1,4 @@
-import type { Role } from '@skillhive/shared/constants';
+import type { Role } from '@skillhive/shared/rules/roles';
 import { paths } from '../../../config/paths.ts';
 
 export interface MenuItem {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { formatPrice } from '@skillhive/shared/money';
+import { formatPrice } from '@skillhive/shared/rules/money';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { enrollmentsQueryOptions } from '../../enrollments/api/enrollments.ts';

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { ClassStatus } from '@skillhive/shared/constants';
-import { formatPrice } from '@skillhive/shared/money';
-import type { TeacherStats } from '@skillhive/shared/stats';
+import type { ClassStatus } from '@skillhive/shared/rules/constants';
+import { formatPrice } from '@skillhive/shared/rules/money';
+import type { TeacherStats } from '@skillhive/shared/contracts/stats';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { formatCompactPrice, monthLabel, teacherStatsQueryOptions } from '../../stats/api/stats.ts';

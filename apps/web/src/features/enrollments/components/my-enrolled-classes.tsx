@@ -1,9 +1,9 @@
 import { useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { Enrollment } from '@skillhive/shared/enrollments';
-import { PAYMENT_MESSAGES } from '@skillhive/shared/cards';
-import { formatPrice } from '@skillhive/shared/money';
+import type { Enrollment } from '@skillhive/shared/contracts/enrollments';
+import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
+import { formatPrice } from '@skillhive/shared/rules/money';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { ENROLLMENTS_PAGE_SIZE, enrollmentsQueryOptions } from '../api/enrollments.ts';

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { ACCESS_TOKEN_KEY } from '@skillhive/shared/constants';
-import type { Review } from '@skillhive/shared/reviews';
-import { REVIEW_DETAILS_MAX } from '@skillhive/shared/rules/constants';
+import { ACCESS_TOKEN_KEY, REVIEW_DETAILS_MAX } from '@skillhive/shared/rules/constants';
+import type { Review } from '@skillhive/shared/contracts/reviews';
 import { REVIEW_MESSAGES } from '@skillhive/shared/rules/messages';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { browserOnRealServer } from '../../../test/browser.ts';

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { MailboxEntry } from '@skillhive/shared/mail';
+import type { MailboxEntry } from '@skillhive/shared/contracts/mail';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ConfirmCardBody, CreatePaymentBody, PaymentIntentResponse } from '@skillhive/shared/payments';
+import type { ConfirmCardBody, CreatePaymentBody, PaymentIntentResponse } from '@skillhive/shared/contracts/payments';
 import { apiClient } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { QueryClient } from '@tanstack/react-query';
-import type { Enrollment } from '@skillhive/shared/enrollments';
-import type { Payment } from '@skillhive/shared/payments';
+import type { Enrollment } from '@skillhive/shared/contracts/enrollments';
+import type { Payment } from '@skillhive/shared/contracts/payments';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { browserOnRealServer } from '../../../test/browser.ts';

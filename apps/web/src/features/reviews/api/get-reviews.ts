@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Review } from '@skillhive/shared/reviews';
+import type { Review } from '@skillhive/shared/contracts/reviews';
 import { apiClient } from '../../../lib/api-client.ts';
 
 export const REVIEWS_SHOWN = 10;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { Review } from '@skillhive/shared/reviews';
+import type { Review } from '@skillhive/shared/contracts/reviews';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { useCarousel } from '../../../components/ui/use-carousel.ts';
 import { CarouselArrowButton } from '../../../components/ui/carousel-buttons.tsx';

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AdminStats, TeacherStats } from '@skillhive/shared/stats';
+import type { AdminStats, TeacherStats } from '@skillhive/shared/contracts/stats';
 import { apiClient } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 

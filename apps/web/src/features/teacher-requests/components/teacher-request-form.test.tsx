@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { TEACH_MESSAGES } from '@skillhive/shared/forms';
+import { TEACH_MESSAGES } from '@skillhive/shared/rules/messages';
 import { TeacherRequestForm } from './teacher-request-form.tsx';
 
 const applicant = { name: 'Sam Student', email: 'student1@skillhive.test', photoURL: 'https://example.test/sam.png' };

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useForm, type Path } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CATEGORIES, CATEGORY_LABELS, EXPERIENCE_LABELS, EXPERIENCE_LEVELS } from '@skillhive/shared/constants';
-import { CreateTeacherRequestBody } from '@skillhive/shared/forms';
+import { CATEGORIES, CATEGORY_LABELS, EXPERIENCE_LABELS, EXPERIENCE_LEVELS } from '@skillhive/shared/rules/constants';
+import { CreateTeacherRequestBody } from '@skillhive/shared/rules/forms';
 import type { z } from 'zod';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';

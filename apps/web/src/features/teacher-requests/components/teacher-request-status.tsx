@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { CATEGORY_LABELS, EXPERIENCE_LABELS } from '@skillhive/shared/constants';
-import type { TeacherRequest } from '@skillhive/shared/teacher-requests';
+import { CATEGORY_LABELS, EXPERIENCE_LABELS } from '@skillhive/shared/rules/constants';
+import type { TeacherRequest } from '@skillhive/shared/contracts/teacher-requests';
 
 const STATUS_COPY = {
   pending: {

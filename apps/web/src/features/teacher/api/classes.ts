@@ -4,9 +4,8 @@ import type {
   ClassModifiedResponse,
   ClassRevisionResponse,
   ClassStats,
-  CreateClassBody,
-  UpdateClassBody,
-} from '@skillhive/shared/classes';
+} from '@skillhive/shared/contracts/classes';
+import type { CreateClassBody, UpdateClassBody } from '@skillhive/shared/rules/forms';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';

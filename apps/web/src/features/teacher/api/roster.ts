@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { ClassRosterEntry } from '@skillhive/shared/enrollments';
+import type { ClassRosterEntry } from '@skillhive/shared/contracts/enrollments';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, type UserScope } from '../../../lib/query-client.ts';
 import { classKeys } from '../../classes/api/class-keys.ts';

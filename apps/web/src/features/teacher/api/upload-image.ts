@@ -1,4 +1,4 @@
-import type { UploadResponse } from '@skillhive/shared/uploads';
+import type { UploadResponse } from '@skillhive/shared/contracts/uploads';
 import { API_BASE, ApiError, tokenStorage } from '../../../lib/api-client.ts';
 
 interface UploadOptions {

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { CATEGORY_LABELS } from '@skillhive/shared/constants';
-import { formatPrice } from '@skillhive/shared/money';
-import type { ClassItem } from '@skillhive/shared/classes';
+import { CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
+import { formatPrice } from '@skillhive/shared/rules/money';
+import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import { managedClassQueryOptions } from '../api/classes.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
-import type { ClassRosterEntry } from '@skillhive/shared/enrollments';
+import type { ClassRosterEntry } from '@skillhive/shared/contracts/enrollments';
 import { RosterTable } from './class-roster.tsx';
 
 const entries: ClassRosterEntry[] = [

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { EnrollmentStatus } from '@skillhive/shared/constants';
-import type { ClassRosterEntry } from '@skillhive/shared/enrollments';
-import { formatPrice } from '@skillhive/shared/money';
+import type { EnrollmentStatus } from '@skillhive/shared/rules/constants';
+import type { ClassRosterEntry } from '@skillhive/shared/contracts/enrollments';
+import { formatPrice } from '@skillhive/shared/rules/money';
 import { useAuth } from '../../auth/auth-context.ts';
 import { ROSTER_PAGE_SIZE, classRosterQueryOptions } from '../api/roster.ts';
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';

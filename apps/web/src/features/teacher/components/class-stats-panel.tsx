@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { formatPrice } from '@skillhive/shared/money';
+import { formatPrice } from '@skillhive/shared/rules/money';
 import { classStatsQueryOptions } from '../api/classes.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';

@@ -1,4 +1,4 @@
-import type { ClassStatus } from '@skillhive/shared/constants';
+import type { ClassStatus } from '@skillhive/shared/rules/constants';
 
 const STYLES: Record<ClassStatus, string> = {
   pending: 'badge-warning',

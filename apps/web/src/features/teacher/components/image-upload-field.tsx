@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { UPLOAD_MAX_BYTES } from '@skillhive/shared/constants';
+import { UPLOAD_MAX_BYTES } from '@skillhive/shared/rules/constants';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { uploadImage } from '../api/upload-image.ts';
 

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { notify } from '../../../lib/toast.ts';
-import type { ClassFields, UpdateClassBody } from '@skillhive/shared/classes';
-import { formatPrice } from '@skillhive/shared/money';
+import type { ClassFields } from '@skillhive/shared/contracts/classes';
+import type { UpdateClassBody } from '@skillhive/shared/rules/forms';
+import { formatPrice } from '@skillhive/shared/rules/money';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import {

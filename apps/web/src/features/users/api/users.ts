@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { UserListItem, UserProfile } from '@skillhive/shared/users';
+import type { UserListItem, UserProfile } from '@skillhive/shared/contracts/users';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';

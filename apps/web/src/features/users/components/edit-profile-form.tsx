@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, useWatch, type Path, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { UPLOAD_MAX_BYTES } from '@skillhive/shared/constants';
-import { UpdateUserBody } from '@skillhive/shared/forms';
-import type { UserProfile } from '@skillhive/shared/users';
+import { UPLOAD_MAX_BYTES } from '@skillhive/shared/rules/constants';
+import { UpdateUserBody } from '@skillhive/shared/rules/forms';
+import type { UserProfile } from '@skillhive/shared/contracts/users';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { NotificationPreferences } from '@skillhive/shared/users';
+import type { NotificationPreferences } from '@skillhive/shared/contracts/users';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
