@@ -97,7 +97,7 @@ export interface paths {
          * Enrol in an accepted class that is not your own; the record copies the class, a repeated call answers the existing id (any signed-in user)
          * @description Who may call: any signed-in user, not for their own class.
          *
-         *     Only `enrollId` is read; the other spec §7 fields are ignored. 201 with created: true for a new enrolment, 200 with created: false when the caller already had one for this class. 404 for an unknown class, 409 when it is pending, rejected or archived, 403 for your own class.
+         *     Only `enrollId` is read; the other spec §7 fields are ignored. 201 with created: true for a new enrolment, 200 with created: false when the caller already had one for this class. 404 for an unknown class, 409 when it is pending, rejected or archived, or your own class.
          */
         post: operations["enrollInClass"];
         delete?: never;
@@ -253,7 +253,7 @@ export interface paths {
          * Review a class you paid for; posting again edits your review (a student with a paid enrolment in the class)
          * @description Who may call: a student with a paid enrolment in the class.
          *
-         *     201 with created: true for a new review, 200 with created: false when an earlier review was edited; insertedId is the review id both times. 403 without a paid enrolment, 404 for an unknown class.
+         *     201 with created: true for a new review, 200 with created: false when an earlier review was edited; insertedId is the review id both times. 409 without a paid enrolment, 404 for an unknown class.
          */
         post: operations["saveReview"];
         delete?: never;
