@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
-import { PagedQueryState } from './query-state.tsx';
+import { PagedQueryState, QueryState } from './query-state.tsx';
 import { DataTable } from './data-table.tsx';
 
 type Row = { id: string; name: string };
@@ -49,5 +49,35 @@ describe('PagedQueryState with DataTable', () => {
     expect(region.tabIndex).toBe(0);
     expect(screen.getByRole('columnheader', { name: 'Name' })).toBeTruthy();
     expect(screen.getByRole('cell', { name: 'Ada' })).toBeTruthy();
+  });
+});
+
+describe('QueryState', () => {
+  const base = { isPending: false, isError: false, error: null, refetch: vi.fn() };
+  const figures = (query: Parameters<typeof QueryState<{ total: number }>>[0]['query']) =>
+    render(
+      <QueryState query={query} what="your figures">
+        {(data) => <p>Total: {data.total}</p>}
+      </QueryState>,
+    );
+
+  it('announces loading and shows no content yet', () => {
+    figures({ ...base, isPending: true });
+    expect(screen.getByRole('status').textContent).toContain('Loading...');
+    expect(screen.queryByText(/Total/)).toBeNull();
+  });
+
+  it('says what failed with the error (spec §8) and retries on request', () => {
+    const refetch = vi.fn();
+    figures({ ...base, isError: true, error: new Error('Network down'), refetch });
+    expect(screen.getByRole('alert').textContent).toContain('Error fetching your figures: Network down');
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(refetch).toHaveBeenCalledOnce();
+  });
+
+  it('renders its children with the loaded data', () => {
+    figures({ ...base, data: { total: 3 } });
+    expect(screen.getByText('Total: 3')).toBeTruthy();
+    expect(screen.queryByRole('status')).toBeNull();
   });
 });

@@ -36,6 +36,35 @@ export function FetchError({ what, error, onRetry, children }: FetchErrorProps) 
   );
 }
 
+interface LoadedQuery<T> {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  data?: T | undefined;
+  refetch: () => unknown;
+}
+
+/**
+ * One query's two other states — loading, failed (spec §8's "Error fetching <what>: …" with a
+ * retry) — then `children` with its data. PagedQueryState is the same for a list with an empty
+ * state.
+ */
+export function QueryState<T>({
+  query,
+  what,
+  children,
+}: {
+  query: LoadedQuery<T>;
+  /** For "Error fetching <what>: …". */
+  what: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <LoadingState />;
+  if (query.isError || query.data === undefined)
+    return <FetchError what={what} error={query.error} onRetry={() => void query.refetch()} />;
+  return <>{children(query.data)}</>;
+}
+
 interface PagedQuery<T> {
   isPending: boolean;
   isError: boolean;

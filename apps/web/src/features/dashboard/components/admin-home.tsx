@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { formatPrice } from '@skillhive/shared/rules/money';
 import type { AdminStats } from '@skillhive/shared/contracts/stats';
 import { adminStatsQueryOptions, formatCompactPrice, monthLabel } from '../../stats/api/stats.ts';
-import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { BarChartCard } from '../../../components/ui/bar-chart-card.tsx';
 import { Greeting } from './greeting.tsx';
@@ -16,13 +16,9 @@ export function AdminHome() {
     <div className="flex flex-col gap-6">
       <title>Admin Home — SkillHive</title>
       <Greeting>The platform at a glance.</Greeting>
-      {stats.isPending ? (
-        <LoadingState />
-      ) : stats.isError ? (
-        <FetchError what="the platform's figures" error={stats.error} onRetry={() => void stats.refetch()} />
-      ) : (
-        <PlatformFigures stats={stats.data} />
-      )}
+      <QueryState query={stats} what="the platform's figures">
+        {(data) => <PlatformFigures stats={data} />}
+      </QueryState>
     </div>
   );
 }

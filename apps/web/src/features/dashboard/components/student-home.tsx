@@ -4,7 +4,7 @@ import { formatPrice } from '@skillhive/shared/rules/money';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { enrollmentsQueryOptions } from '../../enrollments/api/enrollments.ts';
-import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { Greeting } from './greeting.tsx';
 
@@ -17,61 +17,59 @@ export function StudentHome() {
     <div className="flex flex-col gap-6">
       <title>Student Home — SkillHive</title>
       <Greeting>Here are your classes at a glance.</Greeting>
-      {query.isPending ? (
-        <LoadingState />
-      ) : query.isError ? (
-        <FetchError what="your classes" error={query.error} onRetry={() => void query.refetch()} />
-      ) : (
-        <>
-          <StatGrid>
-            <StatCard label="Enrolled classes" value={query.data.total} />
-          </StatGrid>
-          {query.data.items.length === 0 ? (
-            <div className="flex flex-col items-start gap-3 rounded-box bg-base-200 p-6">
-              <h2 className="text-lg font-semibold">You have not enrolled in a class yet</h2>
-              <Link to={paths.allClasses} className="btn btn-primary">
-                Browse classes
-              </Link>
-            </div>
-          ) : (
-            <section aria-labelledby="student-home-classes" className="flex flex-col gap-3">
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <h2 id="student-home-classes" className="text-xl font-semibold">
-                  Your classes
-                </h2>
-                <Link to={paths.dashboard.myEnrollClass} className="link link-primary">
-                  See all enrolled classes
+      <QueryState query={query} what="your classes">
+        {(data) => (
+          <>
+            <StatGrid>
+              <StatCard label="Enrolled classes" value={data.total} />
+            </StatGrid>
+            {data.items.length === 0 ? (
+              <div className="flex flex-col items-start gap-3 rounded-box bg-base-200 p-6">
+                <h2 className="text-lg font-semibold">You have not enrolled in a class yet</h2>
+                <Link to={paths.allClasses} className="btn btn-primary">
+                  Browse classes
                 </Link>
               </div>
-              <ul className="flex flex-col gap-2">
-                {query.data.items.map((item) => (
-                  <li
-                    key={item._id}
-                    className="flex items-center gap-3 rounded-box border border-base-300 bg-base-100 p-3"
-                  >
-                    <img
-                      src={item.image}
-                      alt=""
-                      width={64}
-                      height={40}
-                      className="h-10 w-16 shrink-0 rounded object-cover"
-                    />
-                    <div className="min-w-0 flex-1">
-                      <p className="truncate font-medium">{item.title}</p>
-                      <p className="truncate text-sm text-muted">
-                        {item.name} · {formatPrice(item.price)}
-                      </p>
-                    </div>
-                    <span className={`badge shrink-0 ${item.status === 'paid' ? 'badge-success' : 'badge-warning'}`}>
-                      {item.status === 'paid' ? 'Paid' : 'Pending'}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          )}
-        </>
-      )}
+            ) : (
+              <section aria-labelledby="student-home-classes" className="flex flex-col gap-3">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <h2 id="student-home-classes" className="text-xl font-semibold">
+                    Your classes
+                  </h2>
+                  <Link to={paths.dashboard.myEnrollClass} className="link link-primary">
+                    See all enrolled classes
+                  </Link>
+                </div>
+                <ul className="flex flex-col gap-2">
+                  {data.items.map((item) => (
+                    <li
+                      key={item._id}
+                      className="flex items-center gap-3 rounded-box border border-base-300 bg-base-100 p-3"
+                    >
+                      <img
+                        src={item.image}
+                        alt=""
+                        width={64}
+                        height={40}
+                        className="h-10 w-16 shrink-0 rounded object-cover"
+                      />
+                      <div className="min-w-0 flex-1">
+                        <p className="truncate font-medium">{item.title}</p>
+                        <p className="truncate text-sm text-muted">
+                          {item.name} · {formatPrice(item.price)}
+                        </p>
+                      </div>
+                      <span className={`badge shrink-0 ${item.status === 'paid' ? 'badge-success' : 'badge-warning'}`}>
+                        {item.status === 'paid' ? 'Paid' : 'Pending'}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+          </>
+        )}
+      </QueryState>
     </div>
   );
 }

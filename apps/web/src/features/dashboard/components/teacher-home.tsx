@@ -6,7 +6,7 @@ import type { TeacherStats } from '@skillhive/shared/contracts/stats';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { formatCompactPrice, monthLabel, teacherStatsQueryOptions } from '../../stats/api/stats.ts';
-import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { BarChartCard } from '../../../components/ui/bar-chart-card.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
@@ -28,13 +28,9 @@ export function TeacherHome() {
     <div className="flex flex-col gap-6">
       <title>Teacher Home — SkillHive</title>
       <Greeting>Your teaching at a glance.</Greeting>
-      {stats.isPending ? (
-        <LoadingState />
-      ) : stats.isError ? (
-        <FetchError what="your figures" error={stats.error} onRetry={() => void stats.refetch()} />
-      ) : (
-        <TeacherFigures stats={stats.data} />
-      )}
+      <QueryState query={stats} what="your figures">
+        {(data) => <TeacherFigures stats={data} />}
+      </QueryState>
     </div>
   );
 }

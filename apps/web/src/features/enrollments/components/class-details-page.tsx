@@ -9,7 +9,7 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { classQueryOptions } from '../../classes/api/get-classes.ts';
 import { useCreateEnrollment } from '../api/enrollments.ts';
-import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
@@ -59,69 +59,66 @@ export function ClassDetailsPage({
   return (
     <div className="flex flex-col gap-6">
       <title>{`${query.data?.title ?? 'Class details'} — SkillHive`}</title>
-      {query.isPending ? (
-        <LoadingState />
-      ) : query.isError ? (
-        <FetchError what="class" error={query.error} onRetry={() => void query.refetch()} />
-      ) : (
-        <article className="card border border-base-300 bg-base-100 shadow-sm lg:card-side">
-          <figure className="bg-base-200 lg:w-1/2">
-            <img
-              src={query.data.image}
-              alt={`Image of ${query.data.title}`}
-              width={800}
-              height={450}
-              className="aspect-video h-full w-full object-cover"
-            />
-          </figure>
-          <div className="card-body min-w-0 gap-3 p-5">
-            <p className="grow-0 text-sm font-semibold uppercase tracking-wide text-primary">
-              {CATEGORY_LABELS[query.data.category] ?? query.data.category}
-            </p>
-            <h1 className="text-2xl font-bold sm:text-3xl">{query.data.title}</h1>
-            <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
-              <dt className="font-semibold">Teacher</dt>
-              <dd className="break-words">{query.data.name}</dd>
-              <dt className="font-semibold">Email</dt>
-              <dd className="break-all">{query.data.email}</dd>
-              <dt className="font-semibold">Price</dt>
-              <dd className="text-lg font-bold">{formatPrice(query.data.price)}</dd>
-              <dt className="font-semibold">Rating</dt>
-              <dd className="flex flex-wrap items-center gap-2">
-                {query.data.rating !== null ? (
-                  <>
-                    <StarRating value={query.data.rating} className="max-w-[120px]" />
-                    <span className="text-sm text-muted">
-                      {query.data.rating.toFixed(1)} ({query.data.reviewCount}{' '}
-                      {query.data.reviewCount === 1 ? 'review' : 'reviews'})
-                    </span>
-                  </>
-                ) : (
-                  <span className="text-muted">No reviews yet</span>
-                )}
-              </dd>
-              <dt className="font-semibold">Students</dt>
-              <dd>{query.data.totalEnrollment}</dd>
-            </dl>
-            <p className="grow-0 whitespace-pre-line break-words">{query.data.description}</p>
-            <div className="card-actions mt-2 flex-col items-start">
-              {isOwnClass ? null : emailNotice}
-              {isOwnClass ? (
-                // The server refuses enrolling in one's own class (DESIGN §1.4, a 409): do not offer it.
-                <p className="grow-0 text-muted">You teach this class.</p>
-              ) : null}
-              <BusyButton
-                className="btn-primary"
-                busy={enroll.isPending}
-                disabled={isOwnClass}
-                onClick={() => void payNow()}
-              >
-                Pay Now
-              </BusyButton>
+      <QueryState query={query} what="class">
+        {(data) => (
+          <article className="card border border-base-300 bg-base-100 shadow-sm lg:card-side">
+            <figure className="bg-base-200 lg:w-1/2">
+              <img
+                src={data.image}
+                alt={`Image of ${data.title}`}
+                width={800}
+                height={450}
+                className="aspect-video h-full w-full object-cover"
+              />
+            </figure>
+            <div className="card-body min-w-0 gap-3 p-5">
+              <p className="grow-0 text-sm font-semibold uppercase tracking-wide text-primary">
+                {CATEGORY_LABELS[data.category] ?? data.category}
+              </p>
+              <h1 className="text-2xl font-bold sm:text-3xl">{data.title}</h1>
+              <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
+                <dt className="font-semibold">Teacher</dt>
+                <dd className="break-words">{data.name}</dd>
+                <dt className="font-semibold">Email</dt>
+                <dd className="break-all">{data.email}</dd>
+                <dt className="font-semibold">Price</dt>
+                <dd className="text-lg font-bold">{formatPrice(data.price)}</dd>
+                <dt className="font-semibold">Rating</dt>
+                <dd className="flex flex-wrap items-center gap-2">
+                  {data.rating !== null ? (
+                    <>
+                      <StarRating value={data.rating} className="max-w-[120px]" />
+                      <span className="text-sm text-muted">
+                        {data.rating.toFixed(1)} ({data.reviewCount} {data.reviewCount === 1 ? 'review' : 'reviews'})
+                      </span>
+                    </>
+                  ) : (
+                    <span className="text-muted">No reviews yet</span>
+                  )}
+                </dd>
+                <dt className="font-semibold">Students</dt>
+                <dd>{data.totalEnrollment}</dd>
+              </dl>
+              <p className="grow-0 whitespace-pre-line break-words">{data.description}</p>
+              <div className="card-actions mt-2 flex-col items-start">
+                {isOwnClass ? null : emailNotice}
+                {isOwnClass ? (
+                  // The server refuses enrolling in one's own class (DESIGN §1.4, a 409): do not offer it.
+                  <p className="grow-0 text-muted">You teach this class.</p>
+                ) : null}
+                <BusyButton
+                  className="btn-primary"
+                  busy={enroll.isPending}
+                  disabled={isOwnClass}
+                  onClick={() => void payNow()}
+                >
+                  Pay Now
+                </BusyButton>
+              </div>
             </div>
-          </div>
-        </article>
-      )}
+          </article>
+        )}
+      </QueryState>
       {dialog}
     </div>
   );

@@ -5,7 +5,7 @@ import { formatPrice } from '@skillhive/shared/rules/money';
 import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import { managedClassQueryOptions } from '../api/classes.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
-import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { ClassStatusBadge } from './class-status-badge.tsx';
 
 interface ClassOverviewProps {
@@ -29,44 +29,42 @@ export function ClassOverview({ classId, heading, errorWhat = 'class', children,
     <div className="flex flex-col gap-6">
       <title>{`${query.data?.title ?? heading} — SkillHive`}</title>
       <h1 className="text-2xl font-bold sm:text-3xl">{heading}</h1>
-      {query.isPending ? (
-        <LoadingState />
-      ) : query.isError ? (
-        <FetchError what={errorWhat} error={query.error} onRetry={() => void query.refetch()} />
-      ) : (
-        <>
-          <article className="card border border-base-300 bg-base-100 shadow-sm lg:card-side">
-            <figure className="bg-base-200 lg:w-2/5">
-              <img
-                src={query.data.image}
-                alt={`Image of ${query.data.title}`}
-                width={640}
-                height={360}
-                className="aspect-video h-full w-full object-cover"
-              />
-            </figure>
-            <div className="card-body min-w-0 gap-3 p-5">
-              <div className="flex flex-wrap items-center gap-2">
-                <h2 className="card-title text-xl">{query.data.title}</h2>
-                <ClassStatusBadge status={query.data.status} />
+      <QueryState query={query} what={errorWhat}>
+        {(data) => (
+          <>
+            <article className="card border border-base-300 bg-base-100 shadow-sm lg:card-side">
+              <figure className="bg-base-200 lg:w-2/5">
+                <img
+                  src={data.image}
+                  alt={`Image of ${data.title}`}
+                  width={640}
+                  height={360}
+                  className="aspect-video h-full w-full object-cover"
+                />
+              </figure>
+              <div className="card-body min-w-0 gap-3 p-5">
+                <div className="flex flex-wrap items-center gap-2">
+                  <h2 className="card-title text-xl">{data.title}</h2>
+                  <ClassStatusBadge status={data.status} />
+                </div>
+                <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
+                  <dt className="font-semibold">Name</dt>
+                  <dd className="break-words">{data.name}</dd>
+                  <dt className="font-semibold">Email</dt>
+                  <dd className="break-all">{data.email}</dd>
+                  <dt className="font-semibold">Price</dt>
+                  <dd>{formatPrice(data.price)}</dd>
+                  <dt className="font-semibold">Category</dt>
+                  <dd>{CATEGORY_LABELS[data.category] ?? data.category}</dd>
+                </dl>
+                <p className="grow-0 whitespace-pre-line break-words">{data.description}</p>
+                {actions ? <div className="card-actions">{actions(data)}</div> : null}
               </div>
-              <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
-                <dt className="font-semibold">Name</dt>
-                <dd className="break-words">{query.data.name}</dd>
-                <dt className="font-semibold">Email</dt>
-                <dd className="break-all">{query.data.email}</dd>
-                <dt className="font-semibold">Price</dt>
-                <dd>{formatPrice(query.data.price)}</dd>
-                <dt className="font-semibold">Category</dt>
-                <dd>{CATEGORY_LABELS[query.data.category] ?? query.data.category}</dd>
-              </dl>
-              <p className="grow-0 whitespace-pre-line break-words">{query.data.description}</p>
-              {actions ? <div className="card-actions">{actions(query.data)}</div> : null}
-            </div>
-          </article>
-          {children}
-        </>
-      )}
+            </article>
+            {children}
+          </>
+        )}
+      </QueryState>
     </div>
   );
 }

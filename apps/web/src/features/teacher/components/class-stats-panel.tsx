@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { formatPrice } from '@skillhive/shared/rules/money';
 import { classStatsQueryOptions } from '../api/classes.ts';
-import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { BarChartCard } from '../../../components/ui/bar-chart-card.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
@@ -22,26 +22,24 @@ export function ClassStatsPanel({ classId }: { classId: string }) {
       <h2 id="class-stats-heading" className="text-xl font-semibold">
         Enrolments
       </h2>
-      {query.isPending ? (
-        <LoadingState />
-      ) : query.isError ? (
-        <FetchError what="enrolment figures" error={query.error} onRetry={() => void query.refetch()} />
-      ) : (
-        <>
-          <StatGrid>
-            <StatCard label="Enrolled students" value={query.data.enrolledStudents} />
-            <StatCard label="Paid students" value={query.data.paidStudents} />
-            <StatCard label="Revenue" value={formatPrice(query.data.revenue)} />
-          </StatGrid>
-          <BarChartCard
-            title="Enrolments per week"
-            valueLabel="Enrolments"
-            data={query.data.perWeek.map((w) => ({ label: weekLabel(w.week), value: w.enrollments }))}
-            emptyText="No enrolments yet."
-            colors={['#a14a07']}
-          />
-        </>
-      )}
+      <QueryState query={query} what="enrolment figures">
+        {(data) => (
+          <>
+            <StatGrid>
+              <StatCard label="Enrolled students" value={data.enrolledStudents} />
+              <StatCard label="Paid students" value={data.paidStudents} />
+              <StatCard label="Revenue" value={formatPrice(data.revenue)} />
+            </StatGrid>
+            <BarChartCard
+              title="Enrolments per week"
+              valueLabel="Enrolments"
+              data={data.perWeek.map((w) => ({ label: weekLabel(w.week), value: w.enrollments }))}
+              emptyText="No enrolments yet."
+              colors={['#a14a07']}
+            />
+          </>
+        )}
+      </QueryState>
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useAuth } from '../../auth/auth-context.ts';
 import { profileQueryOptions } from '../api/users.ts';
-import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { ProfileSection } from './profile-section.tsx';
 import { EditProfileForm } from './edit-profile-form.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
@@ -35,72 +35,69 @@ export function ProfilePage({ emailNotice }: ProfilePageProps) {
     <div className="flex flex-col gap-6">
       <title>Profile — SkillHive</title>
       <h1 className="text-2xl font-bold sm:text-3xl">Profile</h1>
-      {query.isPending ? (
-        <LoadingState />
-      ) : query.isError ? (
-        // spec §8 spells this message for profile and my-class failures.
-        <FetchError what="profile" error={query.error} onRetry={() => void query.refetch()} />
-      ) : (
-        <div className="flex max-w-3xl flex-col gap-6">
-          <article className="card border border-base-300 bg-base-100 shadow-sm">
-            <div className="card-body flex-col items-center gap-4 text-center sm:flex-row sm:items-start sm:text-left">
-              <img
-                src={!query.data.image || failedImage === query.data.image ? DEFAULT_AVATAR : query.data.image}
-                alt={`Photo of ${query.data.name}`}
-                width={112}
-                height={112}
-                referrerPolicy="no-referrer"
-                onError={() => setFailedImage(query.data.image)}
-                className="h-28 w-28 shrink-0 rounded-full object-cover ring-4 ring-accent"
+      <QueryState query={query} what="profile">
+        {(data) => (
+          <div className="flex max-w-3xl flex-col gap-6">
+            <article className="card border border-base-300 bg-base-100 shadow-sm">
+              <div className="card-body flex-col items-center gap-4 text-center sm:flex-row sm:items-start sm:text-left">
+                <img
+                  src={!data.image || failedImage === data.image ? DEFAULT_AVATAR : data.image}
+                  alt={`Photo of ${data.name}`}
+                  width={112}
+                  height={112}
+                  referrerPolicy="no-referrer"
+                  onError={() => setFailedImage(data.image)}
+                  className="h-28 w-28 shrink-0 rounded-full object-cover ring-4 ring-accent"
+                />
+                <dl className="grid min-w-0 flex-1 grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-left">
+                  <dt className="font-semibold">Name</dt>
+                  <dd className="break-words">{data.name}</dd>
+                  <dt className="font-semibold">Role</dt>
+                  <dd>
+                    <span className="badge badge-secondary">{ROLE_LABELS[data.role]}</span>
+                  </dd>
+                  <dt className="font-semibold">Email</dt>
+                  <dd className="break-all">{data.email}</dd>
+                  <dt className="font-semibold">Phone</dt>
+                  <dd className="break-words">{data.phone || 'Not given'}</dd>
+                </dl>
+              </div>
+            </article>
+
+            <ProfileSection title="Edit profile">
+              <EditProfileForm key={`${data.name}|${data.phone}|${data.image}`} profile={data} />
+            </ProfileSection>
+
+            <ProfileSection title="E-mail address">
+              <EmailSection
+                email={email}
+                verified={user?.emailVerified === true}
+                notice={emailNotice}
+                linkError={params.get('error')}
               />
-              <dl className="grid min-w-0 flex-1 grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-left">
-                <dt className="font-semibold">Name</dt>
-                <dd className="break-words">{query.data.name}</dd>
-                <dt className="font-semibold">Role</dt>
-                <dd>
-                  <span className="badge badge-secondary">{ROLE_LABELS[query.data.role]}</span>
-                </dd>
-                <dt className="font-semibold">Email</dt>
-                <dd className="break-all">{query.data.email}</dd>
-                <dt className="font-semibold">Phone</dt>
-                <dd className="break-words">{query.data.phone || 'Not given'}</dd>
-              </dl>
-            </div>
-          </article>
+            </ProfileSection>
 
-          <ProfileSection title="Edit profile">
-            <EditProfileForm key={`${query.data.name}|${query.data.phone}|${query.data.image}`} profile={query.data} />
-          </ProfileSection>
+            <ProfileSection
+              title="Change password"
+              description="Changing your password signs you out on every other device."
+            >
+              <ChangePasswordForm />
+            </ProfileSection>
 
-          <ProfileSection title="E-mail address">
-            <EmailSection
-              email={email}
-              verified={user?.emailVerified === true}
-              notice={emailNotice}
-              linkError={params.get('error')}
-            />
-          </ProfileSection>
+            <ProfileSection title="Signed-in devices" description="Where your account is signed in now.">
+              <SessionsSection />
+            </ProfileSection>
 
-          <ProfileSection
-            title="Change password"
-            description="Changing your password signs you out on every other device."
-          >
-            <ChangePasswordForm />
-          </ProfileSection>
+            <ProfileSection title="E-mail notifications" description="Send me an e-mail…">
+              <NotificationsSection />
+            </ProfileSection>
 
-          <ProfileSection title="Signed-in devices" description="Where your account is signed in now.">
-            <SessionsSection />
-          </ProfileSection>
-
-          <ProfileSection title="E-mail notifications" description="Send me an e-mail…">
-            <NotificationsSection />
-          </ProfileSection>
-
-          <ProfileSection title="Delete account" danger>
-            <DeleteAccountSection />
-          </ProfileSection>
-        </div>
-      )}
+            <ProfileSection title="Delete account" danger>
+              <DeleteAccountSection />
+            </ProfileSection>
+          </div>
+        )}
+      </QueryState>
     </div>
   );
 }

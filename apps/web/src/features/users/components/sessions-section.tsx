@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
-import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useAuth } from '../../auth/auth-context.ts';
 import { revokeAllSessions, revokeOtherSessions } from '../../auth/api/account.ts';
 import { meKeys, mySessionsQueryOptions, useEndMySession } from '../api/me.ts';
@@ -66,46 +66,44 @@ export function SessionsSection() {
   return (
     <div className="flex flex-col gap-4">
       {outcome ? <FormMessage kind={outcome.kind}>{outcome.message}</FormMessage> : null}
-      {sessions.isPending ? (
-        <LoadingState />
-      ) : sessions.isError ? (
-        <FetchError what="your devices" error={sessions.error} onRetry={() => void sessions.refetch()} />
-      ) : (
-        <ul className="flex flex-col gap-2" aria-label="Signed-in devices">
-          {sessions.data.map((session) => {
-            const device = describeDevice(session.userAgent);
-            return (
-              <li
-                key={session.id}
-                className="flex flex-col gap-2 rounded-box border border-base-300 p-3 sm:flex-row sm:items-center"
-                data-testid="session-item"
-              >
-                <div className="min-w-0 flex-1">
-                  <p className="flex flex-wrap items-center gap-2 font-medium">
-                    <span className="break-words">{device}</span>
-                    {session.current ? <span className="badge badge-primary">This device</span> : null}
-                  </p>
-                  <p className="text-sm break-words text-muted">
-                    {session.ipAddress ?? 'Address unknown'} · Last active{' '}
-                    <time dateTime={session.updatedAt}>{dateFormat.format(new Date(session.updatedAt))}</time>
-                  </p>
-                </div>
-                {session.current ? null : (
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-outline self-start sm:self-center"
-                    aria-label={`Sign out ${device}, last active ${dateFormat.format(new Date(session.updatedAt))}`}
-                    disabled={endOne.isPending || busy !== null}
-                    onClick={() => signOutOne(session.id)}
-                  >
-                    Sign out
-                  </button>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <QueryState query={sessions} what="your devices">
+        {(data) => (
+          <ul className="flex flex-col gap-2" aria-label="Signed-in devices">
+            {data.map((session) => {
+              const device = describeDevice(session.userAgent);
+              return (
+                <li
+                  key={session.id}
+                  className="flex flex-col gap-2 rounded-box border border-base-300 p-3 sm:flex-row sm:items-center"
+                  data-testid="session-item"
+                >
+                  <div className="min-w-0 flex-1">
+                    <p className="flex flex-wrap items-center gap-2 font-medium">
+                      <span className="break-words">{device}</span>
+                      {session.current ? <span className="badge badge-primary">This device</span> : null}
+                    </p>
+                    <p className="text-sm break-words text-muted">
+                      {session.ipAddress ?? 'Address unknown'} · Last active{' '}
+                      <time dateTime={session.updatedAt}>{dateFormat.format(new Date(session.updatedAt))}</time>
+                    </p>
+                  </div>
+                  {session.current ? null : (
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-outline self-start sm:self-center"
+                      aria-label={`Sign out ${device}, last active ${dateFormat.format(new Date(session.updatedAt))}`}
+                      disabled={endOne.isPending || busy !== null}
+                      onClick={() => signOutOne(session.id)}
+                    >
+                      Sign out
+                    </button>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </QueryState>
       <div className="flex flex-wrap gap-2">
         <BusyButton
           className="btn-outline"
