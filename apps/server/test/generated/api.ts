@@ -1631,7 +1631,7 @@ export interface operations {
                         insertedId: string;
                         created: boolean;
                         /** @enum {string} */
-                        status: "pending" | "paid";
+                        status: "pending" | "paid" | "refunded";
                     };
                 };
             };
@@ -1645,7 +1645,7 @@ export interface operations {
                         insertedId: string;
                         created: boolean;
                         /** @enum {string} */
-                        status: "pending" | "paid";
+                        status: "pending" | "paid" | "refunded";
                     };
                 };
             };
@@ -1759,7 +1759,7 @@ export interface operations {
                         studentName: string;
                         studentEmail: string;
                         /** @enum {string} */
-                        status: "pending" | "paid";
+                        status: "pending" | "paid" | "refunded";
                         enrolledAt: string;
                         paidAt: string | null;
                         priceCents: number;
@@ -5946,7 +5946,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                status?: "pending" | "paid";
+                status?: "pending" | "paid" | "refunded";
             };
             header?: never;
             path: {
@@ -5975,7 +5975,7 @@ export interface operations {
                         price: number;
                         description: string;
                         /** @enum {string} */
-                        status: "pending" | "paid";
+                        status: "pending" | "paid" | "refunded";
                         createdAt: string;
                         paidAt: string | null;
                         available: boolean;

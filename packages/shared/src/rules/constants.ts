@@ -42,7 +42,8 @@ export type TeacherRequestStatus = (typeof TEACHER_REQUEST_STATUSES)[number];
 export const CLASS_STATUSES = ['pending', 'accepted', 'rejected', 'archived'] as const;
 export type ClassStatus = (typeof CLASS_STATUSES)[number];
 
-export const ENROLLMENT_STATUSES = ['pending', 'paid'] as const;
+/** DESIGN §4: pending → paid → refunded (a refunded line gives no access; the class can be bought again). */
+export const ENROLLMENT_STATUSES = ['pending', 'paid', 'refunded'] as const;
 export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
 
 /** States of a proposed edit of an accepted class (DESIGN §4). */
@@ -51,6 +52,14 @@ export type ClassRevisionStatus = (typeof CLASS_REVISION_STATUSES)[number];
 
 export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** A refund of money we hold: asked of the gateway (pending), then done or refused by it. */
+export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** A student's request for a refund of one paid line, decided by an admin. */
+export const REFUND_REQUEST_STATUSES = ['pending', 'approved', 'declined'] as const;
+export type RefundRequestStatus = (typeof REFUND_REQUEST_STATUSES)[number];
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 20;

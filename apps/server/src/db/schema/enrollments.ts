@@ -39,6 +39,8 @@ export const enrollments = pgTable(
     status: enrollmentStatusEnum('status').notNull().default('pending'),
     paymentId: uuid('payment_id').references((): AnyPgColumn => payments.id, { onDelete: 'set null' }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** When the line was refunded (status `refunded`); it then gives no access and frees the class. */
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
     /**
      * The one payment intent this pending line is reserved for (decision 010): a line is charged
      * through one intent at a time, and a new overlapping intent takes it only after the old one
@@ -48,11 +50,20 @@ export const enrollments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    // One enrolment per student per class (DESIGN §1.4).
-    uniqueIndex('enrollments_student_class_idx').on(t.studentId, t.classId),
+    // One live enrolment per student per class (DESIGN §1.4); a refunded line stays as a record
+    // and the class can be bought again. The predicate and checks avoid the enum literal
+    // 'refunded': a value added to an enum cannot be used in the migration transaction adding it,
+    // and an index predicate cannot cast an enum to text (not immutable).
+    uniqueIndex('enrollments_student_class_idx')
+      .on(t.studentId, t.classId)
+      .where(sql`${t.refundedAt} is null`),
     index('enrollments_student_created_idx').on(t.studentId, t.createdAt.desc()),
     index('enrollments_class_idx').on(t.classId, t.status),
     check('enrollments_price_positive', sql`${t.priceCents} > 0`),
-    check('enrollments_paid_has_payment', sql`(${t.status} = 'paid') = (${t.paymentId} is not null)`),
+    check(
+      'enrollments_paid_has_payment',
+      sql`(${t.status}::text in ('paid', 'refunded')) = (${t.paymentId} is not null)`,
+    ),
+    check('enrollments_refunded_at', sql`(${t.status}::text = 'refunded') = (${t.refundedAt} is not null)`),
   ],
 );

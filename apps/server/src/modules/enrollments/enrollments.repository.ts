@@ -8,7 +8,10 @@ import { userJoin } from '../users/contact.ts';
 const classes = classJoin.table;
 const users = userJoin.table;
 
-/** Inserts unless the student already has an enrolment for the class (unique index); null then. */
+/** The live lines (pending or paid): a refunded line is a record only (DESIGN §4). */
+const isLive = isNull(enrollments.refundedAt);
+
+/** Inserts unless the student already has a live enrolment for the class (unique index); null then. */
 export async function insertEnrollment(
   db: Db,
   values: typeof enrollments.$inferInsert,
@@ -16,7 +19,7 @@ export async function insertEnrollment(
   const [row] = await db
     .insert(enrollments)
     .values(values)
-    .onConflictDoNothing({ target: [enrollments.studentId, enrollments.classId] })
+    .onConflictDoNothing({ target: [enrollments.studentId, enrollments.classId], where: isLive })
     .returning({ id: enrollments.id, status: enrollments.status });
   return row ?? null;
 }
@@ -29,7 +32,7 @@ export async function findEnrollmentOfStudentForClass(
   const [row] = await db
     .select({ id: enrollments.id, status: enrollments.status })
     .from(enrollments)
-    .where(and(eq(enrollments.studentId, studentId), eq(enrollments.classId, classId)));
+    .where(and(eq(enrollments.studentId, studentId), eq(enrollments.classId, classId), isLive));
   return row ?? null;
 }
 
