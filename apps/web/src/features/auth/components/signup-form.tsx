@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { useForm, type Path } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SignUpBody, type SignUpInput } from '@skillhive/shared/rules/forms';
-import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { PASSWORD_RULE_HINT } from '../password-confirmation.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { showSubmitError } from '../../../lib/form-errors.ts';
 
 const FIELDS = ['name', 'image', 'phone', 'email', 'password'] as const;
 
@@ -32,15 +32,7 @@ export function SignUpForm({ onSubmit }: SignUpFormProps) {
     try {
       await onSubmit(values);
     } catch (error) {
-      const fields = isApiError(error) ? error.fields : undefined;
-      let mapped = false;
-      for (const [field, message] of Object.entries(fields ?? {})) {
-        if ((FIELDS as readonly string[]).includes(field)) {
-          setError(field as Path<SignUpInput>, { type: 'server', message });
-          mapped = true;
-        }
-      }
-      if (!mapped) setFormError(errorMessage(error, 'Sign-up failed. Please try again.'));
+      setFormError(showSubmitError(error, FIELDS, setError, 'Sign-up failed. Please try again.'));
     }
   });
 

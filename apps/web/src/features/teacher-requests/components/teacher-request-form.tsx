@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { useForm, type Path } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CATEGORIES, CATEGORY_LABELS, EXPERIENCE_LABELS, EXPERIENCE_LEVELS } from '@skillhive/shared/rules/constants';
 import { CreateTeacherRequestBody } from '@skillhive/shared/rules/forms';
 import type { z } from 'zod';
-import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { showSubmitError } from '../../../lib/form-errors.ts';
 
 type TeacherRequestInput = z.input<typeof CreateTeacherRequestBody>;
 
@@ -41,14 +41,7 @@ export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormPr
     try {
       await onSubmit(values);
     } catch (error) {
-      let mapped = false;
-      for (const [field, message] of Object.entries(isApiError(error) ? (error.fields ?? {}) : {})) {
-        if ((EDITABLE as readonly string[]).includes(field)) {
-          setError(field as Path<TeacherRequestInput>, { type: 'server', message });
-          mapped = true;
-        }
-      }
-      if (!mapped) setFormError(errorMessage(error, 'Your application could not be sent. Please try again.'));
+      setFormError(showSubmitError(error, EDITABLE, setError, 'Your application could not be sent. Please try again.'));
     }
   });
 

@@ -1,13 +1,13 @@
 import { useState } from 'react';
-import { useForm, type Path } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { CATEGORIES, CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
 import { CreateClassBody } from '@skillhive/shared/rules/forms';
-import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { ImageUploadField } from './image-upload-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { showSubmitError } from '../../../lib/form-errors.ts';
 
 type ClassFormInput = z.input<typeof CreateClassBody>;
 const FIELDS = ['title', 'price', 'description', 'image', 'category'] as const;
@@ -50,14 +50,7 @@ export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFor
     try {
       await onSubmit(values);
     } catch (error) {
-      let mapped = false;
-      for (const [field, message] of Object.entries(isApiError(error) ? (error.fields ?? {}) : {})) {
-        if ((FIELDS as readonly string[]).includes(field)) {
-          setError(field as Path<ClassFormInput>, { type: 'server', message });
-          mapped = true;
-        }
-      }
-      if (!mapped) setFormError(errorMessage(error, 'The class could not be saved. Please try again.'));
+      setFormError(showSubmitError(error, FIELDS, setError, 'The class could not be saved. Please try again.'));
     }
   });
 

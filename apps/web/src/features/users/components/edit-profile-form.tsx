@@ -1,16 +1,17 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { useForm, useWatch, type Path, type Resolver } from 'react-hook-form';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { UPLOAD_MAX_BYTES } from '@skillhive/shared/rules/constants';
 import { UpdateUserBody } from '@skillhive/shared/rules/forms';
 import type { UserProfile } from '@skillhive/shared/contracts/users';
-import { errorMessage, isApiError } from '../../../lib/api-client.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { useUpdateUser } from '../../auth/api/account.ts';
 import { uploadImage } from '../../teacher/api/upload-image.ts';
 import { FormMessage } from './profile-section.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { showSubmitError } from '../../../lib/form-errors.ts';
 
 type EditProfileInput = { name: string; phone: string; image: string };
 
@@ -98,14 +99,7 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
       reset({ name: values.name ?? '', phone: values.phone ?? '', image: values.image ?? '' });
       notify.success('Profile saved');
     } catch (error) {
-      let mapped = false;
-      for (const [field, message] of Object.entries(isApiError(error) ? (error.fields ?? {}) : {})) {
-        if ((FIELDS as readonly string[]).includes(field)) {
-          setError(field as Path<EditProfileInput>, { type: 'server', message });
-          mapped = true;
-        }
-      }
-      if (!mapped) setFormError(errorMessage(error, 'Your profile could not be saved. Please try again.'));
+      setFormError(showSubmitError(error, FIELDS, setError, 'Your profile could not be saved. Please try again.'));
     }
   });
 
