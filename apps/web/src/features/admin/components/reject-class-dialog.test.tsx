@@ -1,22 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { REASON_MAX } from '@skillhive/shared/rules/constants';
 import { REASON_MESSAGES } from '@skillhive/shared/rules/messages';
 import { RejectClassDialog } from './reject-class-dialog.tsx';
-
-// jsdom has <dialog> but not its modal methods: open and close it as a browser would.
-beforeAll(() => {
-  const dialog = HTMLDialogElement.prototype;
-  if (typeof dialog.showModal !== 'function')
-    dialog.showModal = function (this: HTMLDialogElement) {
-      this.open = true;
-    };
-  if (typeof dialog.close !== 'function')
-    dialog.close = function (this: HTMLDialogElement) {
-      this.open = false;
-      this.dispatchEvent(new Event('close'));
-    };
-});
 
 function renderDialog(busy = false) {
   const rejected: string[] = [];

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { QueryClient } from '@tanstack/react-query';
 import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
@@ -10,20 +10,6 @@ import { DeleteAccountSection } from './delete-account-section.tsx';
 
 const browser = browserOnRealServer();
 let queryClient: QueryClient;
-
-// jsdom has <dialog> but not its modal methods: open and close it as a browser would.
-beforeAll(() => {
-  const dialog = HTMLDialogElement.prototype;
-  if (typeof dialog.showModal !== 'function')
-    dialog.showModal = function (this: HTMLDialogElement) {
-      this.open = true;
-    };
-  if (typeof dialog.close !== 'function')
-    dialog.close = function (this: HTMLDialogElement) {
-      this.open = false;
-      this.dispatchEvent(new Event('close'));
-    };
-});
 
 /** A verified person (signed up through the API, with a password), signed in in this browser. */
 async function signedInPerson(): Promise<Person> {
