@@ -6,7 +6,7 @@ import { formatPrice } from '@skillhive/shared/rules/money';
 import { notify } from '../../../lib/toast.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { DataTable } from '../../../components/ui/data-table.tsx';
-import { useModalDialog } from '../../../components/ui/use-modal-dialog.ts';
+import { FormDialog } from '../../../components/ui/form-dialog.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { REVISIONS_PAGE_SIZE, pendingRevisionsQueryOptions, useDecideRevision } from '../api/admin.ts';
 import { RejectReasonField, useRejectReasonForm } from './reject-reason-field.tsx';
@@ -142,66 +142,55 @@ interface ReviewRevisionDialogProps {
 
 /** The diff of one revision, field by field, with Approve and Reject (an optional reason). */
 function ReviewRevisionDialog({ revision, busy, onCancel, onDecide }: ReviewRevisionDialogProps) {
-  const titleId = useId();
   const reason = useRejectReasonForm((text) => onDecide('reject', text));
-  const open = revision !== null;
-  const ref = useModalDialog(open);
-
   return (
-    <dialog
-      ref={ref}
-      className="modal modal-bottom sm:modal-middle"
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onCancel();
-      }}
+    <FormDialog
+      open={revision !== null}
+      title={revision ? `Changes to “${revision.current.title}”` : null}
+      onCancel={onCancel}
       onClose={reason.reset}
+      onSubmit={reason.submit}
+      className="max-w-3xl"
     >
-      <form className="modal-box flex max-w-3xl flex-col gap-3" noValidate onSubmit={reason.submit}>
-        <h2 id={titleId} className="text-xl font-bold">
-          Changes to “{revision?.current.title}”
-        </h2>
-        {revision ? (
-          <>
-            <p className="text-sm text-muted">
-              Sent by {revision.name} ({revision.email})
-            </p>
-            <div className="overflow-x-auto" role="region" aria-label="Changed fields" tabIndex={0}>
-              <table className="table table-sm">
-                <thead>
-                  <tr>
-                    <th scope="col">Field</th>
-                    <th scope="col">Current (on sale)</th>
-                    <th scope="col">Proposed</th>
+      {revision ? (
+        <>
+          <p className="text-sm text-muted">
+            Sent by {revision.name} ({revision.email})
+          </p>
+          <div className="overflow-x-auto" role="region" aria-label="Changed fields" tabIndex={0}>
+            <table className="table table-sm">
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col">Current (on sale)</th>
+                  <th scope="col">Proposed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {changedFields(revision).map(({ key, label }) => (
+                  <tr key={key}>
+                    <th scope="row">{label}</th>
+                    <td>{showValue(key, revision.current[key], 'Current')}</td>
+                    <td className="bg-warning/10">{showValue(key, revision.proposed[key]!, 'Proposed')}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {changedFields(revision).map(({ key, label }) => (
-                    <tr key={key}>
-                      <th scope="row">{label}</th>
-                      <td>{showValue(key, revision.current[key], 'Current')}</td>
-                      <td className="bg-warning/10">{showValue(key, revision.proposed[key]!, 'Proposed')}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </>
-        ) : null}
-        <RejectReasonField label="Reason if you reject (optional)" rows={2} field={reason.field} />
-        <div className="modal-action flex-wrap">
-          <button type="button" className="btn btn-ghost" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-error btn-outline" disabled={busy}>
-            Reject changes
-          </button>
-          <button type="button" className="btn btn-success" disabled={busy} onClick={() => onDecide('approve', '')}>
-            Approve changes
-          </button>
-        </div>
-      </form>
-    </dialog>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : null}
+      <RejectReasonField label="Reason if you reject (optional)" rows={2} field={reason.field} />
+      <div className="modal-action flex-wrap">
+        <button type="button" className="btn btn-ghost" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-error btn-outline" disabled={busy}>
+          Reject changes
+        </button>
+        <button type="button" className="btn btn-success" disabled={busy} onClick={() => onDecide('approve', '')}>
+          Approve changes
+        </button>
+      </div>
+    </FormDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -9,7 +9,7 @@ import { paths } from '../../../config/paths.ts';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
-import { useModalDialog } from '../../../components/ui/use-modal-dialog.ts';
+import { FormDialog } from '../../../components/ui/form-dialog.tsx';
 import { useAuth } from '../../auth/auth-context.ts';
 import { deleteMyAccount } from '../api/me.ts';
 import { FormMessage } from './profile-section.tsx';
@@ -33,9 +33,6 @@ export function DeleteAccountSection() {
     resolver: zodResolver(DeleteOwnAccountBody),
     defaultValues: { password: '' },
   });
-  const ref = useModalDialog(open);
-  const titleId = useId();
-  const textId = useId();
 
   const close = () => {
     if (deleting) return;
@@ -77,42 +74,31 @@ export function DeleteAccountSection() {
       <button type="button" className="btn btn-error btn-outline" onClick={() => setOpen(true)}>
         Delete my account
       </button>
-      <dialog
-        ref={ref}
-        className="modal modal-bottom sm:modal-middle"
-        aria-labelledby={titleId}
-        aria-describedby={textId}
-        onCancel={(event) => {
-          event.preventDefault();
-          close();
-        }}
+      <FormDialog
+        open={open}
+        title="Delete your account?"
+        description="This cannot be undone. Payment records are kept for accounting. Enter your password to confirm."
+        onCancel={close}
+        onSubmit={(event) => void submit(event)}
       >
-        <form className="modal-box flex flex-col gap-4" noValidate onSubmit={(event) => void submit(event)}>
-          <h2 id={titleId} className="text-xl font-bold">
-            Delete your account?
-          </h2>
-          <p id={textId}>
-            This cannot be undone. Payment records are kept for accounting. Enter your password to confirm.
-          </p>
-          {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
-          <TextField
-            label="Password"
-            type="password"
-            autoComplete="current-password"
-            hint="If you sign in only with Google or another provider, leave this empty."
-            error={errors.password?.message}
-            {...register('password')}
-          />
-          <div className="modal-action flex-wrap">
-            <button type="button" className="btn btn-ghost" onClick={close} disabled={deleting}>
-              Cancel
-            </button>
-            <BusyButton type="submit" className="btn-error" busy={deleting}>
-              Delete my account
-            </BusyButton>
-          </div>
-        </form>
-      </dialog>
+        {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          hint="If you sign in only with Google or another provider, leave this empty."
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <div className="modal-action flex-wrap">
+          <button type="button" className="btn btn-ghost" onClick={close} disabled={deleting}>
+            Cancel
+          </button>
+          <BusyButton type="submit" className="btn-error" busy={deleting}>
+            Delete my account
+          </BusyButton>
+        </div>
+      </FormDialog>
     </div>
   );
 }
