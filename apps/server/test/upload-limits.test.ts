@@ -323,7 +323,12 @@ describe('the periodic collection started by buildApp', () => {
     const res = await uploadRequest(ctx, user, await distinctPng());
     expect(res.statusCode).toBe(200);
     const key = keyOfUrl(res.json().data.display_url);
-    const isGone = async () => (await uploadRows(ctx, user.id)).length === 0 && !(await ctx.storage.get(key));
+    const isStored = async () => {
+      const file = await ctx.storage.get(key);
+      file?.body.destroy();
+      return file !== null;
+    };
+    const isGone = async () => (await uploadRows(ctx, user.id)).length === 0 && !(await isStored());
     const deadline = Date.now() + 10_000;
     while (!(await isGone()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await isGone()).toBe(true);

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -37,11 +36,19 @@ export function createLocalStorage(dir: string): ImageStorage {
     },
     async get(key) {
       if (!IMAGE_KEY_PATTERN.test(key)) return null;
-      const file = fileOf(key);
+      // Open first, then measure and read through the open file: the collector may delete the
+      // file at any moment, and a stream that opened a path later would fail with nobody listening.
+      let file: FileHandle;
       try {
-        const info = await stat(file);
-        return { body: createReadStream(file), size: info.size };
+        file = await open(fileOf(key), 'r');
       } catch {
+        return null;
+      }
+      try {
+        const info = await file.stat();
+        return { body: file.createReadStream(), size: info.size };
+      } catch {
+        await file.close();
         return null;
       }
     },
