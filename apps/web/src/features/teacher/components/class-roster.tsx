@@ -12,6 +12,7 @@ import { PageControls, usePageParam } from '../../../components/ui/page-controls
 const STATUS: Record<EnrollmentStatus, { label: string; badge: string }> = {
   paid: { label: 'Paid', badge: 'badge-success' },
   pending: { label: 'Pending', badge: 'badge-warning' },
+  refunded: { label: 'Refunded', badge: 'badge-ghost' },
 };
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
