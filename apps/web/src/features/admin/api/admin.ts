@@ -98,14 +98,18 @@ export function useDecideTeacherRequest() {
   });
 }
 
-/** PATCH /api/classes/class-requests/:id/approve|reject {reason} (admin; only while pending). */
-export function useDecideClass() {
+/**
+ * PATCH /api/classes/<resource>/:id/approve|reject {reason} (admin; only while pending): a new
+ * class (`class-requests`) or an edit of an accepted one (`revisions`). Either changes the class
+ * wherever it is shown (an approved revision reaches the catalogue) and adds to the audit log.
+ */
+function useDecideOnClass(resource: 'class-requests' | 'revisions') {
   const queryClient = useQueryClient();
   const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: ({ id, decision, reason }: { id: string; decision: Decision; reason?: string }) =>
       apiClient.patch<unknown>(
-        `/classes/class-requests/${encodeURIComponent(id)}/${decision}`,
+        `/classes/${resource}/${encodeURIComponent(id)}/${decision}`,
         decision === 'reject' && reason ? { reason } : {},
         { secured: true },
       ),
@@ -117,22 +121,8 @@ export function useDecideClass() {
   });
 }
 
-/** PATCH /api/classes/revisions/:id/approve|reject {reason} (admin; only while pending). */
-export function useDecideRevision() {
-  const queryClient = useQueryClient();
-  const userId = useUserScope()?.id ?? '';
-  return useMutation({
-    mutationFn: ({ id, decision, reason }: { id: string; decision: Decision; reason?: string }) =>
-      apiClient.patch<unknown>(
-        `/classes/revisions/${encodeURIComponent(id)}/${decision}`,
-        decision === 'reject' && reason ? { reason } : {},
-        { secured: true },
-      ),
-    onSuccess: () =>
-      Promise.all([
-        // An approval changes the class everywhere it is shown (catalogue included).
-        invalidateClasses(queryClient, userId),
-        queryClient.invalidateQueries({ queryKey: auditKeys.all(userId) }),
-      ]),
-  });
-}
+/** Accept or reject a pending class. */
+export const useDecideClass = () => useDecideOnClass('class-requests');
+
+/** Apply or turn down a pending revision of an accepted class. */
+export const useDecideRevision = () => useDecideOnClass('revisions');
