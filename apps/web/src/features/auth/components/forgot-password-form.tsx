@@ -5,6 +5,7 @@ import { RequestPasswordResetBody } from '@skillhive/shared/rules/forms';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { mailRequestFailureMessage } from '../verify-email.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { FormMessage } from '../../../components/ui/form-message.tsx';
 
 type ForgotPasswordInput = { email: string };
 
@@ -44,11 +45,7 @@ export function ForgotPasswordForm({ onSubmit }: ForgotPasswordFormProps) {
 
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Reset your password">
-      {formError ? (
-        <div role="alert" className="alert alert-error">
-          <span>{formError}</span>
-        </div>
-      ) : null}
+      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
       {sentTo ? (
         <div role="status" className="alert alert-success">
           <span className="break-words">{resetLinkSentMessage(sentTo)}</span>

@@ -7,6 +7,7 @@ import { isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { FormMessage } from '../../../components/ui/form-message.tsx';
 
 type LoginInput = { email: string; password: string };
 
@@ -58,11 +59,7 @@ export function LoginForm({ onSubmit }: LoginFormProps) {
 
   return (
     <form noValidate onSubmit={submit} onFocus={preloadAuthClient} className="flex flex-col gap-4" aria-label="Sign in">
-      {formError ? (
-        <div role="alert" className="alert alert-error">
-          <span>{formError}</span>
-        </div>
-      ) : null}
+      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
       <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
       <TextField
         label="Password"

@@ -10,6 +10,7 @@ import { MAIL_RATE_LIMITED } from '../verify-email.ts';
 import { PASSWORD_RULE_HINT, withPasswordConfirmation, type ConfirmedPassword } from '../password-confirmation.ts';
 import { INVALID_RESET_TOKEN } from '../api/password-reset.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { FormMessage } from '../../../components/ui/form-message.tsx';
 
 type ResetPasswordInput = ConfirmedPassword & { token: string };
 
@@ -108,11 +109,7 @@ export function ResetPasswordForm({ token, linkError, onSubmit }: ResetPasswordF
 
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Choose a new password">
-      {formError ? (
-        <div role="alert" className="alert alert-error">
-          <span>{formError}</span>
-        </div>
-      ) : null}
+      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
       <TextField
         label="New password"
         type="password"

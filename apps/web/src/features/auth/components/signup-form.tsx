@@ -7,6 +7,7 @@ import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { PASSWORD_RULE_HINT } from '../password-confirmation.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { showSubmitError } from '../../../lib/form-errors.ts';
+import { FormMessage } from '../../../components/ui/form-message.tsx';
 
 const FIELDS = ['name', 'image', 'phone', 'email', 'password'] as const;
 
@@ -38,11 +39,7 @@ export function SignUpForm({ onSubmit }: SignUpFormProps) {
 
   return (
     <form noValidate onSubmit={submit} onFocus={preloadAuthClient} className="flex flex-col gap-4" aria-label="Sign up">
-      {formError ? (
-        <div role="alert" className="alert alert-error">
-          <span>{formError}</span>
-        </div>
-      ) : null}
+      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
       <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
       <TextField
         label="Photo URL"

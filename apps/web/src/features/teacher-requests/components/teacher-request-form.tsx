@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { showSubmitError } from '../../../lib/form-errors.ts';
+import { FormMessage } from '../../../components/ui/form-message.tsx';
 
 type TeacherRequestInput = z.input<typeof CreateTeacherRequestBody>;
 
@@ -47,11 +48,7 @@ export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormPr
 
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-5" aria-label="Teacher application">
-      {formError ? (
-        <div role="alert" className="alert alert-error">
-          <span>{formError}</span>
-        </div>
-      ) : null}
+      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
       <div className="flex items-center gap-4 rounded-box bg-base-200 p-4">
         <img
           src={applicant.photoURL || '/images/avatar-default.svg'}

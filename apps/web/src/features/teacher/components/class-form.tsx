@@ -8,6 +8,7 @@ import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { ImageUploadField } from './image-upload-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { showSubmitError } from '../../../lib/form-errors.ts';
+import { FormMessage } from '../../../components/ui/form-message.tsx';
 
 type ClassFormInput = z.input<typeof CreateClassBody>;
 const FIELDS = ['title', 'price', 'description', 'image', 'category'] as const;
@@ -56,11 +57,7 @@ export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFor
 
   return (
     <form noValidate onSubmit={submit} className="flex max-w-3xl flex-col gap-4" aria-label={submitLabel}>
-      {formError ? (
-        <div role="alert" className="alert alert-error">
-          <span>{formError}</span>
-        </div>
-      ) : null}
+      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Name" name="name" value={teacher.name} readOnly />
         <TextField label="Email" name="email" type="email" value={teacher.email} readOnly />

@@ -13,7 +13,7 @@ import {
   type ConfirmedPassword,
 } from '../../auth/password-confirmation.ts';
 import { meKeys } from '../api/me.ts';
-import { FormMessage } from './profile-section.tsx';
+import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 type ChangePasswordInput = ConfirmedPassword & { currentPassword: string };

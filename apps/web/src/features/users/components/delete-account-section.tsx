@@ -12,7 +12,7 @@ import { TextField } from '../../../components/ui/form-field.tsx';
 import { FormDialog } from '../../../components/ui/form-dialog.tsx';
 import { useAuth } from '../../auth/auth-context.ts';
 import { deleteMyAccount } from '../api/me.ts';
-import { FormMessage } from './profile-section.tsx';
+import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 type DeleteAccountInput = z.input<typeof DeleteOwnAccountBody>;

@@ -9,7 +9,7 @@ import { notify } from '../../../lib/toast.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { useUpdateUser } from '../../auth/api/account.ts';
 import { uploadImage } from '../../teacher/api/upload-image.ts';
-import { FormMessage } from './profile-section.tsx';
+import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { showSubmitError } from '../../../lib/form-errors.ts';
 

@@ -6,7 +6,7 @@ import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { useChangeEmail } from '../../auth/api/account.ts';
 import { MAIL_RATE_LIMITED } from '../../auth/verify-email.ts';
-import { FormMessage } from './profile-section.tsx';
+import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 type ChangeEmailInput = { newEmail: string };

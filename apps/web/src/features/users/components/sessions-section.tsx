@@ -9,7 +9,7 @@ import { useAuth } from '../../auth/auth-context.ts';
 import { revokeAllSessions, revokeOtherSessions } from '../../auth/api/account.ts';
 import { meKeys, mySessionsQueryOptions, useEndMySession } from '../api/me.ts';
 import { describeDevice } from '../device-name.ts';
-import { FormMessage } from './profile-section.tsx';
+import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
