@@ -5,12 +5,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ResetPasswordBody } from '@skillhive/shared/rules/forms';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
-import { TextField } from '../../../components/ui/form-field.tsx';
 import { MAIL_RATE_LIMITED } from '../verify-email.ts';
 import { PASSWORD_RULE_HINT, withPasswordConfirmation, type ConfirmedPassword } from '../password-confirmation.ts';
 import { INVALID_RESET_TOKEN } from '../api/password-reset.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { NewPasswordFields } from '../../../components/ui/new-password-fields.tsx';
 
 type ResetPasswordInput = ConfirmedPassword & { token: string };
 
@@ -110,20 +110,10 @@ export function ResetPasswordForm({ token, linkError, onSubmit }: ResetPasswordF
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Choose a new password">
       {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
-      <TextField
-        label="New password"
-        type="password"
-        autoComplete="new-password"
+      <NewPasswordFields
         hint={PASSWORD_RULE_HINT}
-        error={errors.newPassword?.message}
-        {...register('newPassword')}
-      />
-      <TextField
-        label="Confirm password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...register('confirmPassword')}
+        password={{ ...register('newPassword'), error: errors.newPassword?.message }}
+        confirmation={{ ...register('confirmPassword'), error: errors.confirmPassword?.message }}
       />
       <BusyButton type="submit" className="btn-primary mt-2" busy={isSubmitting}>
         Change password

@@ -15,6 +15,7 @@ import {
 import { meKeys } from '../api/me.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { NewPasswordFields } from '../../../components/ui/new-password-fields.tsx';
 
 type ChangePasswordInput = ConfirmedPassword & { currentPassword: string };
 
@@ -76,20 +77,11 @@ export function ChangePasswordForm() {
         error={errors.currentPassword?.message}
         {...register('currentPassword')}
       />
-      <TextField
-        label="New password"
-        type="password"
-        autoComplete="new-password"
+      <NewPasswordFields
         hint={PASSWORD_RULE_HINT}
-        error={errors.newPassword?.message}
-        {...register('newPassword')}
-      />
-      <TextField
-        label="Confirm new password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...register('confirmPassword')}
+        password={{ ...register('newPassword'), error: errors.newPassword?.message }}
+        confirmation={{ ...register('confirmPassword'), error: errors.confirmPassword?.message }}
+        confirmLabel="Confirm new password"
       />
       <BusyButton type="submit" className="btn-primary self-start" busy={isSubmitting}>
         Change password
