@@ -26,6 +26,7 @@ import { createGateway } from './modules/payments/create-gateway.ts';
 import type { PaymentGateway } from './modules/payments/gateway.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { createReconciler, type Reconciler } from './modules/payments/reconciler.ts';
+import { refundsRoutes } from './modules/payments/refunds.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { classesRoutes } from './modules/classes/classes.routes.ts';
@@ -191,6 +192,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Feature modules (STYLE.md: modules/<feature>/<feature>.routes.ts) register here.
   await app.register(enrollmentsRoutes, { db, storage: deps.storage });
   await app.register(paymentsRoutes, { db, gateway, now, publicUrl: env.publicUrl });
+  await app.register(refundsRoutes, {
+    deps: { db, gateway, now, publicUrl: env.publicUrl, refundWindowDays: env.REFUND_WINDOW_DAYS },
+  });
   await app.register(reviewsRoutes, { db, now });
   await app.register(teacherRequestsRoutes, { db, now, publicUrl: env.publicUrl });
   limitSharpThreads(env.UPLOAD_CONCURRENCY);

@@ -52,6 +52,8 @@ const EnvSchema = z
     PAYMENTS_GATEWAY: z.enum(['stripe', 'test']).optional(),
     /** Only for tests and local fakes of Stripe's API: where the SDK sends its requests. */
     STRIPE_API_BASE: z.url().optional(),
+    /** How many days after paying a student may ask for a refund of a class (issue 18 §3). */
+    REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(14),
     UPLOAD_DIR: z.string().min(1).optional(),
     S3_BUCKET: z.string().min(1).optional(),
     S3_REGION: z.string().min(1).default('us-east-1'),

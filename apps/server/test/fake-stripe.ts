@@ -5,15 +5,18 @@ import type Stripe from 'stripe';
 
 /**
  * A local stand-in for the few Stripe endpoints SkillHive calls (POST /v1/payment_intents,
- * GET /v1/payment_intents/:id, POST /v1/payment_intents/:id/cancel, POST /v1/refunds), on 127.0.0.1. Its answers are typed as the SDK's own
+ * GET /v1/payment_intents/:id, POST /v1/payment_intents/:id/cancel, POST /v1/refunds — in full or
+ * by `amount`, with metadata — and GET /v1/refunds?payment_intent=), on 127.0.0.1. Its answers are typed as the SDK's own
  * Stripe.PaymentIntent, so a change in the SDK's shape breaks this file at type-check time.
  * Idempotency keys behave as Stripe documents: the same key answers the first intent again.
  */
 export interface FakeStripe {
   url: string;
   intents: Map<string, Stripe.PaymentIntent>;
-  /** Refunds made, as Stripe would list them (one per intent: we always refund in full). */
+  /** Refunds made, as Stripe would list them (in full, or partial ones by amount). */
   refunds: Stripe.Refund[];
+  /** A refund made in Stripe's dashboard (no metadata of ours); answers it, as charge.refunded would carry. */
+  refundInDashboard(intentId: string, amountCents: number): Stripe.Refund;
   requests: { method: string; path: string; idempotencyKey: string | undefined; authorization: string | undefined }[];
   /** What Stripe.js confirming a test card in the browser does to the intent. */
   setStatus(id: string, status: Stripe.PaymentIntent.Status): Stripe.PaymentIntent;
@@ -83,18 +86,22 @@ function newPaymentIntent(form: URLSearchParams): Stripe.PaymentIntent {
   };
 }
 
-function newRefund(intent: Stripe.PaymentIntent): Stripe.Refund {
+function newRefund(
+  intent: Stripe.PaymentIntent,
+  amount: number = intent.amount,
+  metadata: Stripe.Metadata = {},
+): Stripe.Refund {
   return {
     id: `re_fake_${randomBytes(12).toString('hex')}`,
     object: 'refund',
-    amount: intent.amount,
+    amount,
     balance_transaction: null,
     charge: typeof intent.latest_charge === 'string' ? intent.latest_charge : null,
     created: Math.floor(Date.now() / 1000),
     currency: intent.currency,
     customer: null,
     customer_account: null,
-    metadata: {},
+    metadata,
     payment_intent: intent.id,
     payment_method: null,
     reason: null,
@@ -177,16 +184,40 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (intent.status !== 'succeeded') {
         return unexpectedState('payment_intent_unexpected_state', 'This PaymentIntent has no charge to refund.');
       }
-      if (refunds.some((r) => r.payment_intent === id)) {
+      const refunded = refunds.filter((r) => r.payment_intent === id).reduce((sum, r) => sum + r.amount, 0);
+      if (refunded >= intent.amount) {
         return unexpectedState(
           'charge_already_refunded',
           `Charge ${String(intent.latest_charge)} has already been refunded.`,
         );
       }
-      const refund = newRefund(intent);
+      // Without `amount` Stripe refunds what is left; more than is left is refused.
+      const amount = form.has('amount') ? Number(form.get('amount')) : intent.amount - refunded;
+      if (!Number.isInteger(amount) || amount < 1 || refunded + amount > intent.amount) {
+        return send(400, {
+          error: {
+            type: 'invalid_request_error',
+            param: 'amount',
+            message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${intent.amount - refunded})`,
+          },
+        });
+      }
+      const metadata: Stripe.Metadata = {};
+      for (const [key, value] of form) {
+        const match = /^metadata\[(.+)\]$/.exec(key);
+        if (match) metadata[match[1]!] = value;
+      }
+      const refund = newRefund(intent, amount, metadata);
       refunds.push(refund);
       if (idempotencyKey) refundByIdempotencyKey.set(idempotencyKey, refund);
       return send(200, refund);
+    }
+    if (request.method === 'GET' && path === '/v1/refunds') {
+      const query = new URLSearchParams((request.url ?? '').split('?')[1] ?? '');
+      const id = query.get('payment_intent');
+      const data = refunds.filter((r) => !id || r.payment_intent === id);
+      const list: Stripe.ApiList<Stripe.Refund> = { object: 'list', data, has_more: false, url: '/v1/refunds' };
+      return send(200, list);
     }
     const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (request.method === 'GET' && match) {
@@ -205,6 +236,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     intents,
     refunds,
     requests,
+    refundInDashboard(intentId, amountCents) {
+      const intent = intents.get(intentId);
+      if (!intent) throw new Error(`fake Stripe has no intent ${intentId}`);
+      const refund = newRefund(intent, amountCents);
+      refunds.push(refund);
+      return refund;
+    },
     setStatus(id, status) {
       const intent = intents.get(id);
       if (!intent) throw new Error(`fake Stripe has no intent ${id}`);
@@ -239,4 +277,45 @@ export function paymentIntentEvent(
     request: { id: null, idempotency_key: null },
   };
   return type === 'payment_intent.succeeded' ? { ...base, type } : { ...base, type };
+}
+
+/**
+ * charge.refunded as Stripe sends it, typed by the SDK: the event's object is the charge, with the
+ * fields SkillHive reads (its payment intent); the handler re-reads the refunds from the API.
+ */
+export function chargeRefundedEvent(
+  intent: Stripe.PaymentIntent,
+  amountRefunded: number,
+  id = `evt_fake_${randomBytes(10).toString('hex')}`,
+): Omit<Stripe.ChargeRefundedEvent, 'data'> & {
+  data: {
+    object: Pick<
+      Stripe.Charge,
+      'id' | 'object' | 'amount' | 'amount_refunded' | 'currency' | 'payment_intent' | 'refunded' | 'status'
+    >;
+  };
+} {
+  return {
+    id,
+    object: 'event',
+    api_version: '2025-01-01',
+    created: Math.floor(Date.now() / 1000),
+    type: 'charge.refunded',
+    data: {
+      object: {
+        id:
+          typeof intent.latest_charge === 'string' ? intent.latest_charge : `ch_fake_${randomBytes(8).toString('hex')}`,
+        object: 'charge',
+        amount: intent.amount,
+        amount_refunded: amountRefunded,
+        currency: intent.currency,
+        payment_intent: intent.id,
+        refunded: amountRefunded >= intent.amount,
+        status: 'succeeded',
+      },
+    },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+  };
 }

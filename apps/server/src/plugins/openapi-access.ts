@@ -127,6 +127,18 @@ export const OPERATIONS: Record<string, OperationContract> = {
   'POST /api/test-gateway/authenticate': { access: 'owner', who: "the intent's owner", errors: [402, 404, 409] },
   'POST /api/webhooks/stripe': { access: 'signature', errors: [503] },
 
+  'GET /api/admin/payments': { access: 'admin', list: true },
+  'POST /api/admin/payments/{id}/refunds': { access: 'admin', errors: [404, 409, 503] },
+  'GET /api/admin/refund-requests': { access: 'admin', list: true },
+  'POST /api/admin/refund-requests/{id}/approve': { access: 'admin', errors: [404, 409, 503] },
+  'POST /api/admin/refund-requests/{id}/decline': { access: 'admin', errors: [404, 409] },
+  'POST /api/refund-requests': {
+    access: 'signed-in',
+    who: 'the student of the enrolment (404 for another’s)',
+    errors: [404, 409],
+  },
+  'GET /api/refund-requests/mine': { access: 'signed-in', who: 'any signed-in user, their own requests only' },
+
   'GET /api/reviews': { access: 'public', list: true },
   'POST /api/reviews': {
     access: 'owner',

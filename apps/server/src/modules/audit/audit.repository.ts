@@ -12,7 +12,9 @@ export type AuditAction =
   | 'class.reject'
   | 'class.delete'
   | 'class.revision.approve'
-  | 'class.revision.reject';
+  | 'class.revision.reject'
+  | 'payment.refund'
+  | 'refund_request.decline';
 
 /** Inserts one entry; the service's recordAudit is what other modules call. */
 export async function insertAuditEntry(db: Db, values: typeof schema.auditLog.$inferInsert): Promise<void> {

@@ -362,3 +362,66 @@ export async function enrollmentsPerWeek(db: Db, classId: string, since: Date): 
     .where(and(eq(enrollments.classId, classId), gte(enrollments.createdAt, since)))
     .groupBy(week);
 }
+
+export type PaidLine = {
+  id: string;
+  classId: string;
+  studentId: string | null;
+  studentEmail: string;
+  title: string;
+  /** What the student paid for this line, in cents: what a refund of it gives back. */
+  priceCents: number;
+  status: EnrollmentStatus;
+  paymentId: string | null;
+  paidAt: Date | null;
+};
+
+const paidLineColumns = {
+  id: enrollments.id,
+  classId: enrollments.classId,
+  studentId: enrollments.studentId,
+  studentEmail: enrollments.studentEmail,
+  title: enrollments.title,
+  priceCents: enrollments.priceCents,
+  status: enrollments.status,
+  paymentId: enrollments.paymentId,
+  paidAt: enrollments.paidAt,
+};
+
+/** The lines of one payment (paid or refunded), locked FOR UPDATE with `lock` (inside a refund). */
+export async function findLinesOfPayment(db: Db, paymentId: string, lock: boolean): Promise<PaidLine[]> {
+  const query = db
+    .select(paidLineColumns)
+    .from(enrollments)
+    .where(eq(enrollments.paymentId, paymentId))
+    .orderBy(asc(enrollments.id));
+  return lock ? query.for('update') : query;
+}
+
+/** The lines of several payments, for the admin's search. */
+export async function findLinesOfPayments(db: Db, paymentIds: string[]): Promise<PaidLine[]> {
+  if (paymentIds.length === 0) return [];
+  return db
+    .select(paidLineColumns)
+    .from(enrollments)
+    .where(inArray(enrollments.paymentId, paymentIds))
+    .orderBy(asc(enrollments.title), asc(enrollments.id));
+}
+
+export async function findLinesByIds(db: Db, ids: string[]): Promise<PaidLine[]> {
+  if (ids.length === 0) return [];
+  return db.select(paidLineColumns).from(enrollments).where(inArray(enrollments.id, ids));
+}
+
+/** paid → refunded for exactly these lines; answers the lines flipped (with their class). */
+export async function markEnrollmentsRefunded(
+  db: Db,
+  options: { ids: string[]; refundedAt: Date },
+): Promise<{ id: string; classId: string }[]> {
+  if (options.ids.length === 0) return [];
+  return db
+    .update(enrollments)
+    .set({ status: 'refunded', refundedAt: options.refundedAt })
+    .where(and(inArray(enrollments.id, options.ids), eq(enrollments.status, 'paid')))
+    .returning({ id: enrollments.id, classId: enrollments.classId });
+}

@@ -224,3 +224,31 @@ export function enrollmentsPerWeekOfClass(db: Db, classId: string, since: Date) 
 export function teachesPaidEnrollments(db: Db, userId: string): Promise<boolean> {
   return repo.teachesPaidEnrollments(db, userId);
 }
+
+// ---- Used by the refunds of the payments module (issue 18 §3) ---------------------------------
+
+export type { PaidLine } from './enrollments.repository.ts';
+
+/** A payment's lines; with `lock` (inside a refund's transaction, after the payment row) FOR UPDATE. */
+export function getLinesOfPayment(db: Db, paymentId: string, options: { lock: boolean }): Promise<repo.PaidLine[]> {
+  return repo.findLinesOfPayment(db, paymentId, options.lock);
+}
+
+export function getLinesOfPayments(db: Db, paymentIds: string[]): Promise<repo.PaidLine[]> {
+  return repo.findLinesOfPayments(db, paymentIds);
+}
+
+/** Lines by id (unknown ids and non-uuids are left out). */
+export function getLinesByIds(db: Db, ids: string[]): Promise<repo.PaidLine[]> {
+  return repo.findLinesByIds(db, ids.filter(isUuid));
+}
+
+/**
+ * paid → refunded (DESIGN §4): the line gives no access from now on and no longer counts as an
+ * enrolment of its class, which the student may buy again. Call it in the refund's transaction.
+ */
+export async function markRefunded(db: Db, ids: string[], refundedAt: Date): Promise<string[]> {
+  const flipped = await repo.markEnrollmentsRefunded(db, { ids, refundedAt });
+  for (const line of flipped) await classes.adjustClassCounters(db, line.classId, { enrollments: -1 });
+  return flipped.map((line) => line.id);
+}

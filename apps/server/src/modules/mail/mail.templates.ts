@@ -179,6 +179,8 @@ export function refundMail(input: {
   amountCents: number;
   currency: string;
   transactionId: string;
+  /** Why: an admin's refund (issue 18 §3) says so; without it, a purchase we could not complete. */
+  reason?: string | undefined;
 }): RenderedMail {
   const amount = new Intl.NumberFormat('en-US', { style: 'currency', currency: input.currency.toUpperCase() }).format(
     input.amountCents / 100,
@@ -188,7 +190,9 @@ export function refundMail(input: {
     subject: 'Your payment is being refunded',
     greeting: `Hello ${input.name},`,
     paragraphs: [
-      `We could not complete your purchase, so we are refunding the ${amount} you paid. Your bank may take a few days to show it.`,
+      input.reason
+        ? `We are refunding ${amount} of your payment (${input.reason}). Your bank may take a few days to show it.`
+        : `We could not complete your purchase, so we are refunding the ${amount} you paid. Your bank may take a few days to show it.`,
       ...(input.titles.length > 0 ? [`It was for: ${input.titles.join(', ')}.`] : []),
       `Transaction: ${input.transactionId}`,
     ],

@@ -26,11 +26,29 @@ export interface CreateIntentInput {
   idempotencyKey: string;
 }
 
+/** A refund at the gateway (Stripe's Refund object, folded). */
+export interface GatewayRefund {
+  id: string;
+  intentId: string;
+  amountCents: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  /** Our metadata as given to refundAmount (`refund_id`); empty for one made in Stripe's dashboard. */
+  metadata: Record<string, string>;
+}
+
+export interface RefundAmountInput {
+  intentId: string;
+  amountCents: number;
+  metadata: Record<string, string>;
+  /** The same key answers the same refund instead of refunding again (Stripe idempotency keys). */
+  idempotencyKey: string;
+}
+
 /** A verified, parsed webhook event: only what fulfilment needs. */
 export interface GatewayEvent {
   id: string;
   type: string;
-  /** The id of the intent the event is about, when it is about one. */
+  /** The id of the intent the event is about (a charge's payment intent too), when it is about one. */
   intentId: string | null;
 }
 
@@ -53,6 +71,13 @@ export interface PaymentGateway {
    */
   refund(intentId: string): Promise<void>;
   /**
+   * Refunds part (or all) of a succeeded intent's charge (issue 18 §3: one enrolment line of a
+   * payment). Safe to repeat with the same idempotency key: the first refund is answered again.
+   */
+  refundAmount(input: RefundAmountInput): Promise<GatewayRefund>;
+  /** Every refund of an intent's charge as the gateway knows it now (re-read for charge.refunded). */
+  listRefunds(intentId: string): Promise<GatewayRefund[]>;
+  /**
    * Gateways that call us back implement this: it verifies the signature over the raw body and
    * throws WebhookSignatureError when it does not match.
    */
@@ -64,4 +89,9 @@ export class WebhookSignatureError extends Error {
 }
 
 /** Webhook event types we act on (STYLE.md: an allow-list); others are acknowledged and ignored. */
-export const HANDLED_EVENT_TYPES = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
+export const HANDLED_EVENT_TYPES = new Set([
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  // A refund made in Stripe's dashboard (or ours, echoed back): recorded once (issue 18 §3).
+  'charge.refunded',
+]);

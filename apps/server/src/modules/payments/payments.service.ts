@@ -17,6 +17,7 @@ import { paymentReceiptMail, queueMail, refundMail } from '../mail/mail.service.
 import { contactEmailOf, findUserIdByEmail } from '../users/contact.ts';
 import { HANDLED_EVENT_TYPES, type GatewayEvent, type GatewayIntent, type PaymentGateway } from './gateway.ts';
 import * as repo from './payments.repository.ts';
+import { recordGatewayRefunds } from './refunds.service.ts';
 import type { ConfirmOutcome, TestGateway, TestIntent } from './test-gateway.ts';
 
 export interface PaymentsDeps {
@@ -561,6 +562,9 @@ export async function handleGatewayEvent(
         'webhook intent not fulfillable',
       );
     }
+  } else if (event.type === 'charge.refunded' && event.intentId) {
+    // A refund made in Stripe's dashboard, or ours echoed back: recorded once (issue 18 §3).
+    await recordGatewayRefunds(deps, event.intentId);
   } else {
     deps.log.info({ eventId: event.id, type: event.type, intentId: event.intentId }, 'payment failed at the gateway');
   }

@@ -4,8 +4,10 @@ import {
   type CreateIntentInput,
   type GatewayEvent,
   type GatewayIntent,
+  type GatewayRefund,
   type IntentStatus,
   type PaymentGateway,
+  type RefundAmountInput,
   WebhookSignatureError,
 } from './gateway.ts';
 
@@ -55,6 +57,24 @@ function toIntent(pi: Stripe.PaymentIntent): GatewayIntent {
     currency: pi.currency,
     customerRef: customerRef ?? '',
     metadata,
+  };
+}
+
+/** Stripe's refund states folded onto ours: requires_action and pending are still pending. */
+function toRefund(refund: Stripe.Refund, intentId: string): GatewayRefund {
+  const status =
+    refund.status === 'succeeded'
+      ? 'succeeded'
+      : refund.status === 'failed' || refund.status === 'canceled'
+        ? 'failed'
+        : 'pending';
+  const paymentIntent = typeof refund.payment_intent === 'string' ? refund.payment_intent : refund.payment_intent?.id;
+  return {
+    id: refund.id,
+    intentId: paymentIntent ?? intentId,
+    amountCents: refund.amount,
+    status,
+    metadata: refund.metadata ?? {},
   };
 }
 
@@ -128,6 +148,30 @@ export function createStripeGateway(config: StripeGatewayConfig): PaymentGateway
       }
     },
 
+    async refundAmount(input: RefundAmountInput) {
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: input.intentId, amount: input.amountCents, metadata: input.metadata },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return toRefund(refund, input.intentId);
+      } catch (error) {
+        throw error instanceof Stripe.errors.StripeError ? unavailable(error) : error;
+      }
+    },
+
+    async listRefunds(intentId) {
+      try {
+        const refunds: GatewayRefund[] = [];
+        for await (const refund of stripe.refunds.list({ payment_intent: intentId, limit: 100 })) {
+          refunds.push(toRefund(refund, intentId));
+        }
+        return refunds;
+      } catch (error) {
+        throw error instanceof Stripe.errors.StripeError ? unavailable(error) : error;
+      }
+    },
+
     verifyWebhook(rawBody: Buffer, signatureHeader: string): GatewayEvent {
       let event: Stripe.Event;
       try {
@@ -135,8 +179,14 @@ export function createStripeGateway(config: StripeGatewayConfig): PaymentGateway
       } catch (error) {
         throw new WebhookSignatureError(error instanceof Error ? error.message : 'Invalid signature');
       }
-      const object = event.data.object as { object?: unknown; id?: unknown };
-      const intentId = object.object === 'payment_intent' && typeof object.id === 'string' ? object.id : null;
+      const object = event.data.object as { object?: unknown; id?: unknown; payment_intent?: unknown };
+      // A charge event (charge.refunded) is about the charge's payment intent.
+      const intentId =
+        object.object === 'payment_intent' && typeof object.id === 'string'
+          ? object.id
+          : object.object === 'charge' && typeof object.payment_intent === 'string'
+            ? object.payment_intent
+            : null;
       return { id: event.id, type: event.type, intentId };
     },
   };

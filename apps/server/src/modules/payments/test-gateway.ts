@@ -2,8 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
 import type { Db } from '../../db/client.ts';
-import { testGatewayIntents as intents } from '../../db/schema/payments.ts';
-import type { CreateIntentInput, GatewayIntent, IntentStatus, PaymentGateway } from './gateway.ts';
+import { testGatewayIntents as intents, testGatewayRefunds } from '../../db/schema/payments.ts';
+import type {
+  CreateIntentInput,
+  GatewayIntent,
+  GatewayRefund,
+  IntentStatus,
+  PaymentGateway,
+  RefundAmountInput,
+} from './gateway.ts';
 
 /**
  * Stripe's documented test cards (https://docs.stripe.com/testing) and what they do. Any other
@@ -83,6 +90,16 @@ function toIntent(row: typeof intents.$inferSelect): TestIntent {
   };
 }
 
+function toRefund(row: typeof testGatewayRefunds.$inferSelect): GatewayRefund {
+  return {
+    id: row.id,
+    intentId: row.intentId,
+    amountCents: row.amountCents,
+    status: 'succeeded',
+    metadata: row.metadata,
+  };
+}
+
 /** The built-in gateway: keeps its intents in test_gateway_intents, like Stripe's test mode keeps them. */
 export function createTestGateway(db: Db, now: () => Date = () => new Date()): TestGateway {
   async function byId(id: string): Promise<TestIntent | null> {
@@ -147,6 +164,52 @@ export function createTestGateway(db: Db, now: () => Date = () => new Date()): T
       const intent = await byId(intentId);
       if (!intent || intent.status !== 'succeeded')
         throw new Error(`test gateway: intent ${intentId} has no charge to refund`);
+    },
+
+    async refundAmount(input: RefundAmountInput): Promise<GatewayRefund> {
+      // As Stripe does: the same idempotency key answers the first refund; never more than was charged.
+      return db.transaction(async (tx) => {
+        const [known] = await tx
+          .select()
+          .from(testGatewayRefunds)
+          .where(eq(testGatewayRefunds.idempotencyKey, input.idempotencyKey));
+        if (known) return toRefund(known);
+        const [intent] = await tx.select().from(intents).where(eq(intents.id, input.intentId)).for('update');
+        if (!intent || intent.status !== 'succeeded') {
+          throw new Error(`test gateway: intent ${input.intentId} has no charge to refund`);
+        }
+        const before = await tx
+          .select({ amountCents: testGatewayRefunds.amountCents })
+          .from(testGatewayRefunds)
+          .where(eq(testGatewayRefunds.intentId, input.intentId));
+        const refunded = before.reduce((sum, r) => sum + r.amountCents, 0);
+        if (intent.refundedAt || refunded + input.amountCents > intent.amountCents) {
+          throw new Error(`test gateway: refund of ${input.amountCents} exceeds what is left of ${input.intentId}`);
+        }
+        const [row] = await tx
+          .insert(testGatewayRefunds)
+          .values({
+            id: `re_test_${randomBytes(12).toString('base64url')}`,
+            intentId: input.intentId,
+            amountCents: input.amountCents,
+            idempotencyKey: input.idempotencyKey,
+            metadata: input.metadata,
+          })
+          .returning();
+        if (refunded + input.amountCents === intent.amountCents) {
+          await tx.update(intents).set({ refundedAt: now(), updatedAt: now() }).where(eq(intents.id, input.intentId));
+        }
+        return toRefund(row!);
+      });
+    },
+
+    async listRefunds(intentId) {
+      const rows = await db
+        .select()
+        .from(testGatewayRefunds)
+        .where(eq(testGatewayRefunds.intentId, intentId))
+        .orderBy(testGatewayRefunds.createdAt);
+      return rows.map(toRefund);
     },
 
     async findIntentByClientSecret(clientSecret) {

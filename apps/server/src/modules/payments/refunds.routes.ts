@@ -1,0 +1,155 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { IdParam } from '@skillhive/shared/contracts/common';
+import {
+  AdminPayment,
+  AdminPaymentQuery,
+  CreateRefundResponse,
+  MyRefundRequests,
+  RefundRequest,
+  RefundRequestListQuery,
+} from '@skillhive/shared/contracts/refunds';
+import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
+import { CreateRefundBody, CreateRefundRequestBody, RefundReasonForm } from '@skillhive/shared/rules/refunds';
+import { requireAdmin, requireViewer } from '../../lib/authorize.ts';
+import * as refunds from './refunds.service.ts';
+
+/** Refunds (issue 18 §3): an admin's refunds and a student's requests, which an admin decides. */
+export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<refunds.RefundsDeps, 'log'> }) {
+  const deps: refunds.RefundsDeps = { ...opts.deps, log: app.log };
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.get(
+    '/api/admin/payments',
+    {
+      schema: {
+        tags: ['refunds'],
+        operationId: 'searchPayments',
+        summary:
+          'Find payments by the e-mail they were paid with or an exact transaction id, with their lines and refunds, newest first (admins only)',
+        querystring: AdminPaymentQuery,
+        response: { 200: z.array(AdminPayment) },
+      },
+    },
+    async (request, reply) => {
+      await requireAdmin(request);
+      const { items, total } = await refunds.searchPayments(deps.db, request.query);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return items;
+    },
+  );
+
+  typed.post(
+    '/api/admin/payments/:id/refunds',
+    {
+      schema: {
+        tags: ['refunds'],
+        operationId: 'refundPayment',
+        summary:
+          'Refund one enrolment of a payment (`enrollmentId`) or every enrolment still paid, with a reason; the gateway gives back what was paid for each (admins only)',
+        description:
+          'The enrolments become refunded: the student loses access at once and may buy the class again. 404 for an unknown payment or an enrolment not in it; 409 when it is refunded already or nothing is left to refund. Two concurrent calls refund once.',
+        params: IdParam,
+        body: CreateRefundBody,
+        response: { 200: CreateRefundResponse },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(request);
+      return refunds.refundPayment(deps, admin, request.params.id, request.body);
+    },
+  );
+
+  typed.get(
+    '/api/admin/refund-requests',
+    {
+      schema: {
+        tags: ['refunds'],
+        operationId: 'listRefundRequests',
+        summary: "Students' refund requests, newest first, optionally of one status (admins only)",
+        querystring: RefundRequestListQuery,
+        response: { 200: z.array(RefundRequest) },
+      },
+    },
+    async (request, reply) => {
+      await requireAdmin(request);
+      const { items, total } = await refunds.listRefundRequests(deps.db, request.query);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return items;
+    },
+  );
+
+  typed.post(
+    '/api/admin/refund-requests/:id/approve',
+    {
+      schema: {
+        tags: ['refunds'],
+        operationId: 'approveRefundRequest',
+        summary: 'Approve a pending refund request: the enrolment is refunded at once (admins only)',
+        description: '409 when the request was decided already or the enrolment is refunded already.',
+        params: IdParam,
+        response: { 200: RefundRequest },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(request);
+      return refunds.approveRefundRequest(deps, admin, request.params.id);
+    },
+  );
+
+  typed.post(
+    '/api/admin/refund-requests/:id/decline',
+    {
+      schema: {
+        tags: ['refunds'],
+        operationId: 'declineRefundRequest',
+        summary: 'Decline a pending refund request, with a reason the student sees (admins only)',
+        description: '409 when the request was decided already.',
+        params: IdParam,
+        body: RefundReasonForm,
+        response: { 200: RefundRequest },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(request);
+      return refunds.declineRefundRequest(deps, admin, request.params.id, request.body.reason);
+    },
+  );
+
+  typed.post(
+    '/api/refund-requests',
+    {
+      schema: {
+        tags: ['refunds'],
+        operationId: 'requestRefund',
+        summary:
+          'Ask for the refund of one of your paid enrolments, with a reason, within REFUND_WINDOW_DAYS of paying (the student of the enrolment)',
+        description:
+          '404 for an enrolment that is not yours; 409 when it is not paid, refunded already, requested already, or paid too long ago.',
+        body: CreateRefundRequestBody,
+        response: { 201: RefundRequest },
+      },
+    },
+    async (request, reply) => {
+      const viewer = await requireViewer(request);
+      return reply.status(201).send(await refunds.requestRefund(deps, viewer, request.body));
+    },
+  );
+
+  typed.get(
+    '/api/refund-requests/mine',
+    {
+      schema: {
+        tags: ['refunds'],
+        operationId: 'listMyRefundRequests',
+        summary: 'Your refund requests and how many days after paying you may ask (any signed-in user, their own)',
+        response: { 200: MyRefundRequests },
+      },
+    },
+    async (request) => {
+      const viewer = await requireViewer(request);
+      return refunds.listMyRefundRequests(deps, viewer);
+    },
+  );
+}
