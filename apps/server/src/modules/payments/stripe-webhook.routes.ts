@@ -26,7 +26,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance, opts: { deps: pa
         operationId: 'stripeWebhook',
         summary: 'Stripe events, verified by their Stripe-Signature header (Stripe only)',
         description:
-          'payment_intent.succeeded records the payment (re-reading the intent from Stripe); payment_intent.payment_failed is acknowledged. Other types are acknowledged and ignored; an event id seen before is acknowledged without acting again. 400 for a missing or invalid signature.',
+          'payment_intent.succeeded records the payment (re-reading the intent from Stripe); charge.refunded records the refunds not yet recorded (re-reading them from Stripe); payment_intent.payment_failed is acknowledged. Other types are acknowledged and ignored; an event id seen before is acknowledged without acting again. 400 for a missing or invalid signature.',
         response: { 200: WebhookResponse },
       },
     },
