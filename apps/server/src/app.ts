@@ -24,6 +24,7 @@ import { pingRedis } from './lib/redis.ts';
 import { enrollmentsRoutes } from './modules/enrollments/enrollments.routes.ts';
 import { createGateway } from './modules/payments/create-gateway.ts';
 import type { PaymentGateway } from './modules/payments/gateway.ts';
+import { paymentHistoryRoutes } from './modules/payments/payment-history.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { createReconciler, type Reconciler } from './modules/payments/reconciler.ts';
 import { refundsRoutes } from './modules/payments/refunds.routes.ts';
@@ -195,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(refundsRoutes, {
     deps: { db, gateway, now, publicUrl: env.publicUrl, refundWindowDays: env.REFUND_WINDOW_DAYS },
   });
+  await app.register(paymentHistoryRoutes, { db });
   await app.register(reviewsRoutes, { db, now });
   await app.register(teacherRequestsRoutes, { db, now, publicUrl: env.publicUrl });
   limitSharpThreads(env.UPLOAD_CONCURRENCY);

@@ -123,6 +123,12 @@ export const OPERATIONS: Record<string, OperationContract> = {
   },
   'POST /api/payments': { access: 'signed-in', who: 'the student who paid', errors: [403, 404, 409, 503] },
   'GET /api/payments/{email}': { access: 'self-or-admin', list: true },
+  'GET /api/payments/me': { access: 'signed-in', who: 'any signed-in user, their own payments only', list: true },
+  'GET /api/payments/me/{id}': {
+    access: 'signed-in',
+    who: 'any signed-in user, their own payments only (404 for another’s)',
+    errors: [404],
+  },
   'POST /api/test-gateway/confirm': { access: 'owner', who: "the intent's owner", errors: [402, 404, 409] },
   'POST /api/test-gateway/authenticate': { access: 'owner', who: "the intent's owner", errors: [402, 404, 409] },
   'POST /api/webhooks/stripe': { access: 'signature', errors: [503] },

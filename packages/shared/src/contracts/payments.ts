@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAYMENT_STATUSES } from '../rules/constants.ts';
+import { ENROLLMENT_STATUSES, PAYMENT_STATUSES } from '../rules/constants.ts';
 import {
   PAYMENT_MESSAGES,
   cvcLengthFor,
@@ -108,3 +108,69 @@ export type PaymentListQuery = z.infer<typeof PaymentListQuery>;
 
 /** POST /api/webhooks/stripe answer (Stripe only reads the status). */
 export const WebhookResponse = z.object({ received: z.literal(true), duplicate: z.boolean().optional() });
+
+// ---- The student's own payment history and receipts (issue 18 §5) -----------------------------
+
+/** One class paid for in a payment: what was charged for it, and whether it was given back since. */
+export const PaymentHistoryLine = z.object({
+  /** The enrolment id. */
+  _id: z.string(),
+  classId: z.string(),
+  title: z.string(),
+  /** What this line cost in the payment, in cents. */
+  amountCents: z.number().int(),
+  status: z.enum(ENROLLMENT_STATUSES),
+});
+export type PaymentHistoryLine = z.infer<typeof PaymentHistoryLine>;
+
+/** Money given back on the payment: asked of the gateway (pending) or done. Failed attempts are left out. */
+export const PaymentHistoryRefund = z.object({
+  _id: z.string(),
+  /** The line given back; null for a refund made at the gateway that matches no single line. */
+  enrollmentId: z.string().nullable(),
+  amountCents: z.number().int(),
+  reason: z.string(),
+  status: z.enum(['pending', 'succeeded']),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type PaymentHistoryRefund = z.infer<typeof PaymentHistoryRefund>;
+
+/** How the payment was made: the built-in test gateway, or a card through Stripe (brand and last 4 when known). */
+export const PaymentMethod = z.object({
+  gateway: z.enum(['test', 'stripe']),
+  brand: z.string().nullable(),
+  last4: z.string().nullable(),
+});
+export type PaymentMethod = z.infer<typeof PaymentMethod>;
+
+/** GET /api/payments/me: one payment of the caller, money in integer cents. */
+export const PaymentHistoryEntry = z.object({
+  _id: z.string(),
+  transactionId: z.string(),
+  /** When the payment was made (ISO 8601). */
+  paidAt: z.string(),
+  status: z.enum(PAYMENT_STATUSES),
+  currency: z.string(),
+  /** What was charged, in cents. */
+  totalCents: z.number().int(),
+  /** What has been given back so far (succeeded refunds), in cents. */
+  refundedCents: z.number().int(),
+  method: PaymentMethod,
+  /** The coupon applied to the payment, when one was. */
+  coupon: z.object({ code: z.string(), discountCents: z.number().int() }).nullable(),
+  lines: z.array(PaymentHistoryLine),
+  refunds: z.array(PaymentHistoryRefund),
+});
+export type PaymentHistoryEntry = z.infer<typeof PaymentHistoryEntry>;
+
+/** GET /api/payments/me: newest first. */
+export const PaymentHistoryQuery = PageQuery;
+export type PaymentHistoryQuery = z.infer<typeof PaymentHistoryQuery>;
+
+/** GET /api/payments/me/:id: a payment with what a receipt names besides it. */
+export const PaymentReceipt = PaymentHistoryEntry.extend({
+  seller: z.object({ name: z.string() }),
+  buyer: z.object({ name: z.string(), email: z.string() }),
+});
+export type PaymentReceipt = z.infer<typeof PaymentReceipt>;

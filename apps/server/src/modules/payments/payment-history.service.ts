@@ -1,0 +1,96 @@
+import type {
+  PaymentHistoryEntry,
+  PaymentHistoryQuery,
+  PaymentHistoryRefund,
+  PaymentReceipt,
+} from '@skillhive/shared/contracts/payments';
+import type { Db } from '../../db/client.ts';
+import { notFound } from '../../lib/app-error.ts';
+import type { Viewer } from '../../lib/authorize.ts';
+import * as enrollments from '../enrollments/enrollments.service.ts';
+import * as repo from './payment-history.repository.ts';
+
+/** Who sells on every receipt (issue 18 §5). */
+export const SELLER_NAME = 'SkillHive';
+
+type Row = repo.HistoryPaymentRow;
+
+/**
+ * Builds the answers of GET /api/payments/me from the payment rows, their lines (enrolments
+ * module) and their refunds: three queries per page whatever its length.
+ */
+async function toEntries(db: Db, rows: Row[]): Promise<PaymentHistoryEntry[]> {
+  const ids = rows.map((row) => row.id);
+  const [lines, refunds] = await Promise.all([
+    enrollments.getLinesOfPayments(db, ids),
+    repo.listLiveRefundsOfPayments(db, ids),
+  ]);
+  return rows.map((row) => {
+    const own = refunds.filter((refund) => refund.paymentId === row.id);
+    return {
+      _id: row.id,
+      transactionId: row.transactionId,
+      paidAt: row.data.toISOString(),
+      status: row.status,
+      currency: row.currency,
+      totalCents: row.amountCents,
+      refundedCents: own.reduce((sum, refund) => sum + (refund.status === 'succeeded' ? refund.amountCents : 0), 0),
+      // Card brand and last 4 digits are not recorded (yet): a Stripe payment says "card" only.
+      method: { gateway: row.gateway === 'stripe' ? 'stripe' : 'test', brand: null, last4: null },
+      // Coupons (issue 18 §4) are not recorded on payments yet.
+      coupon: null,
+      lines: lines
+        .filter((line) => line.paymentId === row.id)
+        .map((line) => ({
+          _id: line.id,
+          classId: line.classId,
+          title: line.title,
+          amountCents: line.priceCents,
+          status: line.status,
+        })),
+      refunds: own.map(toRefund),
+    };
+  });
+}
+
+function toRefund(refund: repo.HistoryRefundRow): PaymentHistoryRefund {
+  return {
+    _id: refund.id,
+    enrollmentId: refund.enrollmentId,
+    amountCents: refund.amountCents,
+    reason: refund.reason,
+    status: refund.status === 'succeeded' ? 'succeeded' : 'pending',
+    createdAt: refund.createdAt.toISOString(),
+    completedAt: refund.completedAt ? refund.completedAt.toISOString() : null,
+  };
+}
+
+/** The caller's own payments, newest first; an admin gets their own too, never anyone else's. */
+export async function listMyPayments(
+  db: Db,
+  viewer: Viewer,
+  query: PaymentHistoryQuery,
+): Promise<{ items: PaymentHistoryEntry[]; total: number }> {
+  const { rows, total } = await repo.listPaymentsOfStudent(db, {
+    studentId: viewer.id,
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+  });
+  return { items: await toEntries(db, rows), total };
+}
+
+/**
+ * One of the caller's payments as a receipt. Another person's payment is a 404 like a missing
+ * one, so an id does not tell whether it exists (DESIGN §3); a non-uuid is never queried.
+ */
+export async function getMyReceipt(db: Db, viewer: Viewer, id: string): Promise<PaymentReceipt> {
+  const row = enrollments.isUuid(id) ? await repo.findPaymentOfStudent(db, { studentId: viewer.id, id }) : null;
+  if (!row) throw notFound('Payment');
+  const [entry] = await toEntries(db, [row]);
+  return {
+    ...entry!,
+    seller: { name: SELLER_NAME },
+    // The address the payment was made with; the name as the account has it now.
+    buyer: { name: viewer.name, email: row.email },
+  };
+}
