@@ -157,6 +157,8 @@ export const DASHBOARD_PAGES = {
     module: 'routes/dashboard/see-progress-details.tsx',
     access: 'admin',
   },
+  // Issue 18 §3: refund requests to decide, and refunds of a payment in full or one class of it.
+  refunds: { path: '/dashboard/refunds', module: 'routes/dashboard/refunds.tsx', access: 'admin' },
   audit: { path: '/dashboard/audit', module: 'routes/dashboard/audit.tsx', access: 'admin' },
   mailbox: { path: '/dashboard/mailbox', module: 'routes/dashboard/mailbox.tsx', access: 'admin' },
 } as const satisfies Record<string, GuardedPage>;

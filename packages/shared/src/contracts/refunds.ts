@@ -50,6 +50,7 @@ export const CreateRefundResponse = z.object({
   /** What this call gave back, in cents. */
   refundedCents: z.number().int(),
 });
+export type CreateRefundResponse = z.infer<typeof CreateRefundResponse>;
 
 export const RefundRequest = z.object({
   _id: z.string(),

@@ -15,6 +15,7 @@ export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
     { to: paths.dashboard.teacherRequest, label: 'Teacher Requests' },
     { to: paths.dashboard.users, label: 'Users' },
     { to: paths.dashboard.allClasses, label: 'All Classes' },
+    { to: paths.dashboard.refunds, label: 'Refunds' },
     { to: paths.dashboard.audit, label: 'Audit Log' },
     { to: paths.dashboard.mailbox, label: 'Mailbox', requires: 'mailbox' },
     { to: paths.dashboard.profile, label: 'Profile' },

@@ -10,6 +10,14 @@ import { ENROLLMENTS_PAGE_SIZE, enrollmentsQueryOptions } from '../api/enrollmen
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { ReviewForm } from './review-form.tsx';
+import { RefundRequestControl } from './refund-request-control.tsx';
+
+const STATUS_BADGE: Record<Enrollment['status'], { label: string; className: string }> = {
+  paid: { label: 'Paid', className: 'badge-success' },
+  pending: { label: 'Pending', className: 'badge-warning' },
+  // Refunded (issue 18 §3): no access any more; the class can be bought again from its page.
+  refunded: { label: 'Refunded', className: 'badge-ghost' },
+};
 
 /** myEnrollClass (spec §2): the total, and a card per enrolment; pending ones can be paid. */
 export function MyEnrolledClasses() {
@@ -71,7 +79,7 @@ function EnrollmentCard({ item }: { item: Enrollment }) {
           <h2 id={titleId} className="card-title text-lg">
             {item.title}
           </h2>
-          <span className={`badge ${paid ? 'badge-success' : 'badge-warning'}`}>{paid ? 'Paid' : 'Pending'}</span>
+          <span className={`badge ${STATUS_BADGE[item.status].className}`}>{STATUS_BADGE[item.status].label}</span>
         </div>
         <p className="grow-0 text-muted">
           <span className="sr-only">Teacher: </span>
@@ -79,7 +87,12 @@ function EnrollmentCard({ item }: { item: Enrollment }) {
         </p>
         <p className="grow-0 font-semibold">{formatPrice(item.price)}</p>
         {paid ? (
-          <ReviewForm classId={item.enrollId} classTitle={item.title} />
+          <>
+            <ReviewForm classId={item.enrollId} classTitle={item.title} />
+            <RefundRequestControl item={item} describedBy={titleId} />
+          </>
+        ) : item.status === 'refunded' ? (
+          <p className="text-sm text-muted">This class was refunded; you can enrol in it again from its page.</p>
         ) : !item.available ? (
           <div className="card-actions mt-auto flex-col items-start">
             <p className="text-sm font-medium text-error">{PAYMENT_MESSAGES.classUnavailable}</p>

@@ -1,0 +1,1 @@
+export { RefundsPage as Component } from '../../../features/refunds/components/refunds-page.tsx';

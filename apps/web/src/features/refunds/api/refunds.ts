@@ -1,0 +1,106 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type {
+  AdminPayment,
+  CreateRefundResponse,
+  MyRefundRequests,
+  RefundRequest,
+} from '@skillhive/shared/contracts/refunds';
+import type { RefundRequestStatus } from '@skillhive/shared/rules/constants';
+import { apiClient } from '../../../lib/api-client.ts';
+import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
+
+export const REFUND_REQUESTS_PAGE_SIZE = 20;
+export const PAYMENTS_SEARCH_LIMIT = 20;
+
+/** Refund data under the signed-in person's own key root (admin lists, or a student's requests). */
+export const refundKeys = {
+  all: (userId: string) => [...userScopeKey(userId), 'refunds'] as const,
+  requests: (userId: string, status: RefundRequestStatus | 'all', page: number) =>
+    [...refundKeys.all(userId), 'requests', status, page] as const,
+  payments: (userId: string, q: string) => [...refundKeys.all(userId), 'payments', q] as const,
+  mine: (userId: string) => [...refundKeys.all(userId), 'mine'] as const,
+};
+
+/** GET /api/admin/refund-requests?status=&page= (admin; newest first; X-Total-Count). */
+export const refundRequestsQueryOptions = (user: UserScope | null, status: RefundRequestStatus | 'all', page: number) =>
+  queryOptions({
+    queryKey: refundKeys.requests(user?.id ?? '', status, page),
+    queryFn: ({ signal }) =>
+      apiClient.list<RefundRequest>('/admin/refund-requests', {
+        secured: true,
+        signal,
+        query: { page, limit: REFUND_REQUESTS_PAGE_SIZE, ...(status === 'all' ? {} : { status }) },
+      }),
+    enabled: user !== null,
+    placeholderData: keepPreviousDataOf(user?.id ?? ''),
+  });
+
+/** GET /api/admin/payments?q= (admin): by the e-mail paid with or an exact transaction id. */
+export const paymentSearchQueryOptions = (user: UserScope | null, q: string) =>
+  queryOptions({
+    queryKey: refundKeys.payments(user?.id ?? '', q),
+    queryFn: ({ signal }) =>
+      apiClient.list<AdminPayment>('/admin/payments', {
+        secured: true,
+        signal,
+        query: { q, page: 1, limit: PAYMENTS_SEARCH_LIMIT },
+      }),
+    enabled: user !== null && q.length > 0,
+  });
+
+/** GET /api/refund-requests/mine: the student's requests and the window to ask in. */
+export const myRefundRequestsQueryOptions = (user: UserScope | null) =>
+  queryOptions({
+    queryKey: refundKeys.mine(user?.id ?? ''),
+    queryFn: ({ signal }) => apiClient.get<MyRefundRequests>('/refund-requests/mine', { secured: true, signal }),
+    enabled: user !== null,
+  });
+
+/**
+ * Everything a refund changes for the person who made or asked for it: refund lists, the
+ * enrolments (a refunded line), payment history and stats, all under their own key root.
+ */
+function useInvalidateOwnData() {
+  const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
+  return () => queryClient.invalidateQueries({ queryKey: userScopeKey(userId) });
+}
+
+/** POST /api/admin/payments/:id/refunds {enrollmentId?, reason} (admin). */
+export function useRefundPayment() {
+  const invalidate = useInvalidateOwnData();
+  return useMutation({
+    mutationFn: ({ paymentId, enrollmentId, reason }: { paymentId: string; enrollmentId?: string; reason: string }) =>
+      apiClient.post<CreateRefundResponse>(
+        `/admin/payments/${encodeURIComponent(paymentId)}/refunds`,
+        { reason, ...(enrollmentId ? { enrollmentId } : {}) },
+        { secured: true },
+      ),
+    onSuccess: invalidate,
+  });
+}
+
+/** POST /api/admin/refund-requests/:id/approve | decline {reason} (admin). */
+export function useDecideRefundRequest() {
+  const invalidate = useInvalidateOwnData();
+  return useMutation({
+    mutationFn: ({ id, decision, reason }: { id: string; decision: 'approve' | 'decline'; reason?: string }) =>
+      apiClient.post<RefundRequest>(
+        `/admin/refund-requests/${encodeURIComponent(id)}/${decision}`,
+        decision === 'decline' ? { reason } : undefined,
+        { secured: true },
+      ),
+    onSuccess: invalidate,
+  });
+}
+
+/** POST /api/refund-requests {enrollmentId, reason} (the enrolment's student). */
+export function useRequestRefund() {
+  const invalidate = useInvalidateOwnData();
+  return useMutation({
+    mutationFn: (body: { enrollmentId: string; reason: string }) =>
+      apiClient.post<RefundRequest>('/refund-requests', body, { secured: true }),
+    onSuccess: invalidate,
+  });
+}
