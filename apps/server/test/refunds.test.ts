@@ -44,7 +44,7 @@ afterAll(async () => {
 function call(
   c: TestContext,
   user: Caller | null,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   url: string,
   payload?: Record<string, unknown>,
 ) {
@@ -173,6 +173,17 @@ describe('an admin refunds one enrolment of a payment', () => {
     expect(atGateway.map((r) => r.amountCents)).toEqual([4200]);
     expect((await refundRows(paymentId)).map((r) => [r.enrollmentId, r.status])).toEqual([[target, 'succeeded']]);
     expect((await classCounters(ctx, classes[0]!.id)).enrollmentCount).toBe(0);
+  });
+
+  it('keeps a class whose only enrolment was refunded: its teacher deleting it archives it', async () => {
+    const { classes, lineOf, paymentId } = await purchase([1700]);
+    const cls = classes[0]!;
+    await refund(admin, paymentId, { enrollmentId: lineOf(cls).id, reason: 'before deletion' });
+    const removed = await call(ctx, teacher, 'DELETE', `/api/classes/${cls.id}`);
+    expect(removed.statusCode).toBe(200);
+    const [stored] = await ctx.db.select().from(schema.classes).where(eq(schema.classes.id, cls.id));
+    expect(stored!.status).toBe('archived');
+    expect((await linesOf(paymentId)).map((l) => l.status)).toEqual(['refunded']);
   });
 
   it('finds payments by e-mail or transaction id with their lines and refunds', async () => {

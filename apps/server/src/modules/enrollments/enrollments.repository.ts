@@ -323,7 +323,8 @@ export async function lockEnrollmentsOfClass(tx: Db, classId: string): Promise<{
     .from(enrollments)
     .where(eq(enrollments.classId, classId))
     .for('update');
-  return { anyPaid: rows.some((e) => e.status === 'paid') };
+  // A refunded line is a financial record too (its payment and refund point at it): archive.
+  return { anyPaid: rows.some((e) => e.status === 'paid' || e.status === 'refunded') };
 }
 
 /** Whether any class taught by this user has a paid enrolment (other students' purchases). */
