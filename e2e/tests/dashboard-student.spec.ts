@@ -43,6 +43,7 @@ test.describe('student dashboard journey', () => {
     await expect(menu.getByRole('link')).toHaveText([
       'Student Home',
       'My Enrolled Classes',
+      'Payment History',
       'Profile',
       'Home',
       'Classes Menu',

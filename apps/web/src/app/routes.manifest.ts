@@ -128,6 +128,17 @@ export const DASHBOARD_PAGES = {
     module: 'routes/dashboard/my-enroll-class.tsx',
     access: 'signed-in',
   },
+  // Issue 18 §5: a person's own payments and a printable receipt per payment.
+  paymentHistory: {
+    path: '/dashboard/paymentHistory',
+    module: 'routes/dashboard/payment-history.tsx',
+    access: 'signed-in',
+  },
+  paymentReceipt: {
+    path: '/dashboard/paymentHistory/:id',
+    module: 'routes/dashboard/payment-receipt.tsx',
+    access: 'signed-in',
+  },
   profile: { path: '/dashboard/profile', module: 'routes/dashboard/profile.tsx', access: 'signed-in' },
   contact: { path: '/dashboard/contact', module: 'routes/dashboard/contact.tsx', access: 'signed-in' },
   teacherHome: { path: '/dashboard/teacherHome', module: 'routes/dashboard/teacher-home.tsx', access: 'teacher' },

@@ -29,6 +29,7 @@ export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
   student: [
     { to: paths.dashboard.studentHome, label: 'Student Home' },
     { to: paths.dashboard.myEnrollClass, label: 'My Enrolled Classes' },
+    { to: paths.dashboard.paymentHistory, label: 'Payment History' },
     { to: paths.dashboard.profile, label: 'Profile' },
   ],
 };

@@ -1,0 +1,1 @@
+export { PaymentHistory as Component } from '../../../features/payments/components/payment-history.tsx';
