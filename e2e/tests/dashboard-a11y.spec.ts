@@ -14,7 +14,7 @@ async function screensFor(page: Page, role: Role): Promise<string[]> {
   const [own] = await acceptedClasses(page, DEMO.teacher);
   const id = own!._id;
   if (role === 'student') {
-    return ['studentHome', `classDetails/${id}`, 'payment', 'myEnrollClass', 'profile', 'contact'];
+    return ['studentHome', `classDetails/${id}`, 'payment', 'myEnrollClass', 'paymentHistory', 'profile', 'contact'];
   }
   if (role === 'teacher') {
     return ['teacherHome', 'addClasses', 'myClass', `updateItem/${id}`, `my-class/${id}`, 'profile'];
