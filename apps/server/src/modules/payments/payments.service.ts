@@ -17,6 +17,7 @@ import { paymentReceiptMail, queueMail, refundMail } from '../mail/mail.service.
 import { contactEmailOf, findUserIdByEmail } from '../users/contact.ts';
 import { HANDLED_EVENT_TYPES, type GatewayEvent, type GatewayIntent, type PaymentGateway } from './gateway.ts';
 import * as repo from './payments.repository.ts';
+import { NO_ADJUSTMENTS, priceCart } from './pricing.ts';
 import { recordGatewayRefunds } from './refunds.service.ts';
 import type { ConfirmOutcome, TestGateway, TestIntent } from './test-gateway.ts';
 
@@ -100,7 +101,8 @@ export async function createPaymentIntent(deps: PaymentsDeps, viewer: Viewer): P
       throw conflict(pending.length > 0 ? PAYMENT_MESSAGES.nothingPayable : PAYMENT_MESSAGES.emptyCart);
     if (cart.length > MAX_CART_LINES) throw conflict(PAYMENT_MESSAGES.cartTooLarge);
     const ids = cart.map((line) => line.id).sort();
-    const amountCents = cart.reduce((sum, line) => sum + line.priceCents, 0);
+    // The one pricing function (pricing.ts): the fulfilment and the last check reprice the same way.
+    const { totalCents: amountCents } = priceCart(cart, NO_ADJUSTMENTS);
 
     const open = await repo.listOpenIntentsOfStudent(deps.db, viewer.id);
     const same = open.find((row) => row.amountCents === amountCents && sameSet(row.cartIds, ids));
@@ -234,8 +236,8 @@ export async function fulfilPayment(
       }
       // Money only for live classes (decision 010): a class archived, rejected or back in review.
       if (!lines.every(enrollments.isPayable)) throw conflict(PAYMENT_MESSAGES.notPayable);
-      const total = lines.reduce((sum, line) => sum + line.priceCents, 0);
-      if (total !== intent.amountCents) throw conflict(PAYMENT_MESSAGES.amountMismatch);
+      if (priceCart(lines, NO_ADJUSTMENTS).totalCents !== intent.amountCents)
+        throw conflict(PAYMENT_MESSAGES.amountMismatch);
       const paidAt = deps.now();
       const paymentId = await repo.insertPayment(tx, {
         studentId: input.studentId,
@@ -463,8 +465,12 @@ async function assertStillPayable(deps: TestDeps, intent: GatewayIntent): Promis
   const ids = decodeCart(intent.metadata);
   if (!ids) throw conflict(PAYMENT_MESSAGES.cartMismatch);
   const lines = await enrollments.getCartLines(deps.db, intent.customerRef, ids, { lock: false });
-  const total = lines.reduce((sum, line) => sum + line.priceCents, 0);
-  if (lines.length !== ids.length || lines.some((line) => line.status !== 'pending') || total !== intent.amountCents) {
+  const { totalCents } = priceCart(lines, NO_ADJUSTMENTS);
+  if (
+    lines.length !== ids.length ||
+    lines.some((line) => line.status !== 'pending') ||
+    totalCents !== intent.amountCents
+  ) {
     throw conflict(PAYMENT_MESSAGES.cartChanged);
   }
   if (!lines.every(enrollments.isPayable)) throw conflict(PAYMENT_MESSAGES.notPayable);
