@@ -1,0 +1,77 @@
+import type { PriceAdjustment } from './pricing.ts';
+
+/**
+ * Whether a coupon applies to a cart, and how (issue 18 §4) — pure, so every rule is unit-tested
+ * and the preview, the intent and the fulfilment decide alike. Storing coupons, counting their uses
+ * exactly once and the endpoints come with the coupons schema; this file needs none of them.
+ */
+
+/** What the student is told when a code cannot be used: one message per reason. */
+export const COUPON_MESSAGES = {
+  unknown: 'This coupon code does not exist',
+  expired: 'This coupon has expired',
+  usedUp: 'This coupon has been used up',
+  alreadyUsed: 'You have already used this coupon',
+  notForTheseClasses: 'This coupon is not valid for the classes in your cart',
+} as const;
+
+export type CouponRefusal = (typeof COUPON_MESSAGES)[keyof typeof COUPON_MESSAGES];
+
+/** A coupon's terms as stored. `value` is a percentage (1–100) or an amount in integer cents. */
+export interface CouponTerms {
+  code: string;
+  kind: 'percent' | 'fixed';
+  value: number;
+  /** The coupon is refused from this instant on; null: it never expires. */
+  expiresAt: Date | null;
+  /** null: no limit. */
+  maxUses: number | null;
+  /** Redemptions so far (a use is counted when a payment is recorded). */
+  uses: number;
+  /** The teacher whose classes it is limited to; null: an admin's, valid site-wide. */
+  teacherId: string | null;
+  /** A disabled coupon is refused as if it did not exist. */
+  disabledAt: Date | null;
+}
+
+/** A cart line as the coupon sees it: the class and who teaches it. */
+export interface CouponCartLine {
+  classId: string;
+  teacherId: string;
+}
+
+/** Codes are matched case-insensitively and without surrounding spaces: stored and looked up upper-case. */
+export function normaliseCouponCode(raw: string): string {
+  return raw.trim().toUpperCase();
+}
+
+/**
+ * The adjustment a coupon makes to a cart, or why it cannot be used. Checked in this order, so
+ * the student hears the most final reason first: unknown (or disabled), expired, used up, already
+ * used by this student, not valid for any class in the cart. A teacher's coupon applies only to
+ * the lines of that teacher's classes; the others keep their price.
+ */
+export function applyCoupon(
+  coupon: CouponTerms | null,
+  context: { now: Date; redeemedByStudent: boolean; cart: readonly CouponCartLine[] },
+): { ok: true; adjustment: PriceAdjustment } | { ok: false; message: CouponRefusal } {
+  if (!coupon || coupon.disabledAt !== null) return { ok: false, message: COUPON_MESSAGES.unknown };
+  if (coupon.expiresAt !== null && context.now.getTime() >= coupon.expiresAt.getTime()) {
+    return { ok: false, message: COUPON_MESSAGES.expired };
+  }
+  if (coupon.maxUses !== null && coupon.uses >= coupon.maxUses) return { ok: false, message: COUPON_MESSAGES.usedUp };
+  if (context.redeemedByStudent) return { ok: false, message: COUPON_MESSAGES.alreadyUsed };
+  const { teacherId } = coupon;
+  const classIds =
+    teacherId === null
+      ? null
+      : [...new Set(context.cart.filter((l) => l.teacherId === teacherId).map((l) => l.classId))];
+  if (context.cart.length === 0 || classIds?.length === 0) {
+    return { ok: false, message: COUPON_MESSAGES.notForTheseClasses };
+  }
+  const adjustment: PriceAdjustment =
+    coupon.kind === 'percent'
+      ? { kind: 'percent', percent: coupon.value, classIds }
+      : { kind: 'fixed', amountCents: coupon.value, classIds };
+  return { ok: true, adjustment };
+}
