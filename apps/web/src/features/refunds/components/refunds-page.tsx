@@ -108,7 +108,7 @@ function RefundRequestsSection() {
         {(data) => (
           <>
             <DataTable
-              label="Refund requests"
+              label="Refund requests, newest first"
               columns={['Requested', 'Student', 'Class', 'Amount', 'Reason', 'State', 'Decide']}
             >
               {data.items.map((request) => (
