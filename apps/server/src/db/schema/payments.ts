@@ -1,6 +1,18 @@
 // Owned by modules/payments (decision 015): only that module's repository code imports this file.
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { PAYMENT_STATUSES, REFUND_REQUEST_STATUSES, REFUND_STATUSES } from '@skillhive/shared/rules/constants';
 import { createdAt, updatedAt } from './columns.ts';
 import { users } from './users.ts';
@@ -169,3 +181,65 @@ export const testGatewayRefunds = pgTable('test_gateway_refunds', {
   metadata: jsonb('metadata').$type<Record<string, string>>().notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Discount codes (issue 18 §4): an admin's are valid site-wide (`teacher_id` null), a teacher's
+ * only for that teacher's classes. `code` is stored as the student types it after
+ * `normaliseCouponCode` (trimmed, upper-case), so the unique index is case-insensitive. `value` is
+ * a whole percentage (1–100) or an amount in integer cents. `uses` counts redemptions and never
+ * passes `max_uses`: it is raised only by the conditional update that inserts the redemption.
+ * No foreign keys to users: coupons and their redemptions are money records (DESIGN §4).
+ */
+export const coupons = pgTable(
+  'coupons',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    code: text('code').notNull().unique(),
+    kind: text('kind', { enum: ['percent', 'fixed'] }).notNull(),
+    value: integer('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    maxUses: integer('max_uses'),
+    uses: integer('uses').notNull().default(0),
+    /** The teacher whose classes it is for; null: an admin's, site-wide. */
+    teacherId: text('teacher_id'),
+    /** The admin or teacher who created it. */
+    createdBy: text('created_by').notNull(),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('coupons_code_normalised', sql`${t.code} = upper(btrim(${t.code})) and length(${t.code}) between 1 and 40`),
+    check(
+      'coupons_value',
+      sql`(${t.kind} = 'percent' and ${t.value} between 1 and 100) or (${t.kind} = 'fixed' and ${t.value} > 0)`,
+    ),
+    check('coupons_max_uses_positive', sql`${t.maxUses} is null or ${t.maxUses} > 0`),
+    check('coupons_uses', sql`${t.uses} >= 0 and (${t.maxUses} is null or ${t.uses} <= ${t.maxUses})`),
+    index('coupons_teacher_idx').on(t.teacherId, t.createdAt.desc()),
+  ],
+);
+
+/**
+ * One row per coupon use, written with the payment it discounted: a student uses a coupon once
+ * (primary key), and `coupons.uses` equals the number of these rows.
+ */
+export const couponRedemptions = pgTable(
+  'coupon_redemptions',
+  {
+    couponId: uuid('coupon_id')
+      .notNull()
+      .references(() => coupons.id),
+    studentId: text('student_id').notNull(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    /** What the coupon took off that payment, in integer cents. */
+    discountCents: integer('discount_cents').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.couponId, t.studentId] }),
+    index('coupon_redemptions_payment_idx').on(t.paymentId),
+    check('coupon_redemptions_discount', sql`${t.discountCents} >= 0`),
+  ],
+);
