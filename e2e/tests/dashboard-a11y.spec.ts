@@ -25,6 +25,7 @@ async function screensFor(page: Page, role: Role): Promise<string[]> {
     'teacherRequest',
     'allClasses',
     `seeProgressDetails/${id}`,
+    'refunds',
     'audit',
     'mailbox',
     'profile',

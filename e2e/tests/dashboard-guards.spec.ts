@@ -22,6 +22,7 @@ function dashboardRoutes(classId: string): { path: string; access: Access }[] {
     { path: '/dashboard/teacherRequest', access: 'admin' },
     { path: '/dashboard/allClasses', access: 'admin' },
     { path: `/dashboard/seeProgressDetails/${classId}`, access: 'admin' },
+    { path: '/dashboard/refunds', access: 'admin' },
     { path: '/dashboard/audit', access: 'admin' },
   ];
 }
