@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import type { AdminPayment, CreateRefundResponse, RefundRequest } from '@skillhive/shared/contracts/refunds';
-import type { AdminStats } from '@skillhive/shared/contracts/stats';
+import type { AdminStats, TeacherStats } from '@skillhive/shared/contracts/stats';
 import { REFUND_MESSAGES } from '@skillhive/shared/rules/refunds';
 import type { z } from 'zod';
 import { schema } from '../src/db/client.ts';
@@ -431,42 +431,143 @@ describe('permission matrix (every refund endpoint × anonymous, student, teache
   });
 });
 
-describe('reconciliation', () => {
-  it('succeeded payments minus refunds equal the paid lines to the cent; the admin stats agree', async () => {
-    // More traffic: some full refunds, some partial, some requests approved.
-    for (let i = 0; i < 6; i++) {
-      const { classes, lineOf, paymentId, student } = await purchase([500 + i * 37, 800 + i, 1234]);
-      if (i % 3 === 0) await refund(admin, paymentId, { reason: 'full' });
-      if (i % 3 === 1) await refund(admin, paymentId, { enrollmentId: lineOf(classes[1]!).id, reason: 'one' });
-      if (i % 3 === 2) {
-        const r = await call(ctx, student, 'POST', '/api/refund-requests', {
-          enrollmentId: lineOf(classes[2]!).id,
-          reason: 'asked',
-        });
-        await call(ctx, admin, 'POST', `/api/admin/refund-requests/${(r.json() as RefundRequest)._id}/approve`);
-      }
-    }
-    const [books] = await rawRows<{ paid: number; refunded: number; lines: number; refunded_lines: number }>(
-      ctx.db,
-      sql`select
-        (select coalesce(sum(amount_cents), 0)::int from payments where status = 'succeeded') as paid,
-        (select coalesce(sum(amount_cents), 0)::int from refunds where status = 'succeeded') as refunded,
-        (select coalesce(sum(price_cents), 0)::int from enrollments where status = 'paid') as lines,
-        (select coalesce(sum(price_cents), 0)::int from enrollments where status = 'refunded') as refunded_lines`,
-    );
-    expect(books!.paid - books!.refunded).toBe(books!.lines);
-    expect(books!.refunded).toBe(books!.refunded_lines);
-    // Every refund at the gateway is one refund in our books.
-    const [gateway] = await rawRows<{ n: number; cents: number }>(
-      ctx.db,
-      sql`select count(*)::int as n, coalesce(sum(amount_cents), 0)::int as cents from test_gateway_refunds`,
-    );
-    const [ours] = await rawRows<{ n: number }>(ctx.db, sql`select count(*)::int as n from refunds`);
-    expect(gateway).toEqual({ n: ours!.n, cents: books!.refunded });
+/** mulberry32: a small seeded PRNG, so a failing run can be replayed (REFUNDS_SEED). */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
-    const stats = (await call(ctx, admin, 'GET', '/api/admin/stats')).json() as AdminStats;
-    expect(stats.totalCents).toBe(books!.lines);
-  });
+async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>) {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
+}
+
+const REFUND_STUDENTS = Number(process.env.REFUNDS_STUDENTS ?? 30);
+const REFUNDS_SEED = Number(process.env.REFUNDS_SEED ?? Date.now() % 1_000_000);
+
+describe(`reconciliation with refunds (${REFUND_STUDENTS} students, seed ${REFUNDS_SEED})`, () => {
+  it(
+    'succeeded payments minus refunds equal the paid lines to the cent; the gateway, counters and stats agree',
+    { timeout: 120_000 },
+    async () => {
+      const random = prng(REFUNDS_SEED);
+      const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+      const teachers = [teacher, await createCaller(ctx, 'teacher'), await createCaller(ctx, 'teacher')];
+      const classes: TestClass[] = [];
+      for (let i = 0; i < 12; i++) {
+        // Odd cents on purpose.
+        classes.push(await createClass(ctx, teachers[i % 3]!, { priceCents: 50 + Math.floor(random() * 9_950) }));
+      }
+      const students = await Promise.all(Array.from({ length: REFUND_STUDENTS }, () => createCaller(ctx, 'student')));
+      const bought: { student: Caller; paymentId: string }[] = [];
+      await inBatches(students, 5, async (student) => {
+        const cart = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(classes).id))];
+        bought.push({ student, ...(await buy(ctx, student, cart)) });
+      });
+
+      // Refunds of every kind, some clicked twice at once, some requested and decided.
+      let refunded = 0;
+      await inBatches(bought, 5, async ({ student, paymentId }) => {
+        const lines = await linesOf(paymentId);
+        const line = pick(lines);
+        const dice = random();
+        const times = random() < 0.3 ? 2 : 1;
+        if (dice < 0.2) {
+          const answers = await Promise.all(
+            Array.from({ length: times }, () => refund(admin, paymentId, { reason: 'full' })),
+          );
+          for (const res of answers) expect([200, 409]).toContain(res.statusCode);
+          refunded += 1;
+        } else if (dice < 0.45) {
+          const answers = await Promise.all(
+            Array.from({ length: times }, () => refund(admin, paymentId, { enrollmentId: line.id, reason: 'one' })),
+          );
+          for (const res of answers) expect([200, 409]).toContain(res.statusCode);
+          refunded += 1;
+        } else if (dice < 0.65) {
+          const asked = await call(ctx, student, 'POST', '/api/refund-requests', {
+            enrollmentId: line.id,
+            reason: 'asked',
+          });
+          expect(asked.statusCode).toBe(201);
+          const id = (asked.json() as RefundRequest)._id;
+          const decision = random() < 0.7 ? 'approve' : 'decline';
+          const res = await call(ctx, admin, 'POST', `/api/admin/refund-requests/${id}/${decision}`, {
+            ...(decision === 'decline' ? { reason: 'no' } : {}),
+          });
+          expect(res.statusCode).toBe(200);
+          if (decision === 'approve') refunded += 1;
+        }
+        // Some buy a refunded class again.
+        const [again] = (await linesOf(paymentId)).filter((l) => l.status === 'refunded');
+        if (again && random() < 0.3) await buy(ctx, student, [again.classId]);
+      });
+      expect(refunded).toBeGreaterThan(0);
+
+      const [books] = await rawRows<{ paid: number; refunded: number; lines: number; refunded_lines: number }>(
+        ctx.db,
+        sql`select
+          (select coalesce(sum(amount_cents), 0)::int from payments where status = 'succeeded') as paid,
+          (select coalesce(sum(amount_cents), 0)::int from refunds where status = 'succeeded') as refunded,
+          (select coalesce(sum(price_cents), 0)::int from enrollments where status = 'paid') as lines,
+          (select coalesce(sum(price_cents), 0)::int from enrollments where status = 'refunded') as refunded_lines`,
+      );
+      expect(books!.paid - books!.refunded).toBe(books!.lines);
+      expect(books!.refunded).toBe(books!.refunded_lines);
+
+      // Every refund at the gateway is one refund in our books; a line is refunded at most once.
+      const [gateway] = await rawRows<{ n: number; cents: number }>(
+        ctx.db,
+        sql`select count(*)::int as n, coalesce(sum(amount_cents), 0)::int as cents from test_gateway_refunds`,
+      );
+      const [ours] = await rawRows<{ n: number }>(ctx.db, sql`select count(*)::int as n from refunds`);
+      expect(gateway).toEqual({ n: ours!.n, cents: books!.refunded });
+      const twice = await rawRows(
+        ctx.db,
+        sql`select enrollment_id from refunds where enrollment_id is not null group by enrollment_id having count(*) > 1`,
+      );
+      expect(twice).toEqual([]);
+      const unrecorded = await rawRows(
+        ctx.db,
+        sql`select e.id from enrollments e left join refunds r on r.enrollment_id = e.id and r.status = 'succeeded'
+            where e.status = 'refunded' and r.id is null`,
+      );
+      expect(unrecorded).toEqual([]);
+      // Per payment: never more given back than was paid.
+      const over = await rawRows(
+        ctx.db,
+        sql`select p.id from payments p join refunds r on r.payment_id = p.id and r.status = 'succeeded'
+            group by p.id, p.amount_cents having sum(r.amount_cents) > p.amount_cents`,
+      );
+      expect(over).toEqual([]);
+
+      // The class counters count the live lines (pending or paid), never the refunded ones.
+      const counters = await rawRows(
+        ctx.db,
+        sql`select c.id from classes c left join enrollments e on e.class_id = c.id and e.status <> 'refunded'
+            group by c.id, c.enrollment_count having count(e.id) <> c.enrollment_count`,
+      );
+      expect(counters).toEqual([]);
+
+      // The stats answer what an independent SQL sum says, net of refunds.
+      const stats = (await call(ctx, admin, 'GET', '/api/admin/stats')).json() as AdminStats;
+      expect(stats.totalCents).toBe(books!.lines);
+      for (const t of teachers) {
+        const [earned] = await rawRows<{ cents: number }>(
+          ctx.db,
+          sql`select coalesce(sum(e.price_cents), 0)::int as cents from enrollments e
+              join classes c on c.id = e.class_id where c.teacher_id = ${t.id} and e.status = 'paid'`,
+        );
+        const mine = (await call(ctx, t, 'GET', '/api/teachers/me/stats')).json() as TeacherStats;
+        expect(mine.totalCents).toBe(earned!.cents);
+      }
+    },
+  );
 });
 
 describe('with Stripe (a local fake of its API)', () => {
