@@ -383,6 +383,9 @@ const paidLineColumns = {
   studentId: enrollments.studentId,
   studentEmail: enrollments.studentEmail,
   title: enrollments.title,
+  // What a refund gives back. Until the price actually paid is stored per line (issue 18 §2,
+  // coupons), it is the class price copied at enrolment; refundPayment never gives back more
+  // than the payment's amount either way.
   priceCents: enrollments.priceCents,
   status: enrollments.status,
   paymentId: enrollments.paymentId,

@@ -130,6 +130,8 @@ async function completeRefund(
     const payment = await repo.findPaymentForUpdate(tx, seen.paymentId);
     if (!payment) throw notFound('Payment');
     const first = (await repo.findRefundForUpdate(tx, refundId)) ?? seen;
+    // A refund the gateway accepted but has not settled yet (Stripe's `pending`, rare for cards)
+    // is the decision to give the money back: the line is refunded now. Only `failed` keeps it paid.
     const status = answer.status === 'failed' ? 'failed' : 'succeeded';
     const completedAt = deps.now();
     if (!(await repo.settleRefund(tx, refundId, { status, gatewayRefundId: answer.id, completedAt }))) return first;
