@@ -27,6 +27,7 @@ import type { PaymentGateway } from './modules/payments/gateway.ts';
 import { paymentHistoryRoutes } from './modules/payments/payment-history.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { createReconciler, type Reconciler } from './modules/payments/reconciler.ts';
+import { couponsRoutes } from './modules/payments/coupons.routes.ts';
 import { refundsRoutes } from './modules/payments/refunds.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     deps: { db, gateway, now, publicUrl: env.publicUrl, refundWindowDays: env.REFUND_WINDOW_DAYS },
   });
   await app.register(paymentHistoryRoutes, { db });
+  await app.register(couponsRoutes, { db, now });
   await app.register(reviewsRoutes, { db, now });
   await app.register(teacherRequestsRoutes, { db, now, publicUrl: env.publicUrl });
   limitSharpThreads(env.UPLOAD_CONCURRENCY);

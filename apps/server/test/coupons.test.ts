@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { normaliseCouponCode } from '../src/modules/payments/coupon-rules.ts';
+import type { Coupon } from '@skillhive/shared/contracts/coupons';
+import { COUPON_MESSAGES, normaliseCouponCode } from '@skillhive/shared/rules/coupons';
 import * as coupons from '../src/modules/payments/coupons.repository.ts';
 import { createTestApp, rawRows, type TestContext } from './harness.ts';
 import { FAST_SIGNUP_ENV, buy, createCaller, createClass, type Caller } from './commerce-fixtures.ts';
@@ -13,13 +14,19 @@ import { FAST_SIGNUP_ENV, buy, createCaller, createClass, type Caller } from './
 
 let ctx: TestContext;
 let teacher: Caller & { name: string };
+let otherTeacher: Caller;
+let admin: Caller;
 let students: Caller[];
 let paymentOf: Map<string, string>;
 const NOW = new Date('2026-11-24T12:00:00Z');
 
 beforeAll(async () => {
   ctx = await createTestApp(FAST_SIGNUP_ENV);
-  teacher = await createCaller(ctx, 'teacher');
+  [teacher, otherTeacher, admin] = await Promise.all([
+    createCaller(ctx, 'teacher'),
+    createCaller(ctx, 'teacher'),
+    createCaller(ctx, 'admin'),
+  ]);
   students = await Promise.all([0, 1, 2].map(() => createCaller(ctx, 'student')));
   const cls = await createClass(ctx, teacher, { priceCents: 2500 });
   paymentOf = new Map();
@@ -128,5 +135,177 @@ describe('redeeming a coupon', () => {
     await rawRows(ctx.db, sql`update coupons set disabled_at = now() where id = ${disabled} returning id`);
     expect(await redeem(disabled, students[0]!)).toBe('unavailable');
     expect(await usesOf(disabled)).toEqual({ uses: 0, redemptions: 0 });
+  });
+});
+
+function call(user: Caller | null, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) {
+  return ctx.app.inject({ method, url, headers: user?.headers ?? {}, ...(payload ? { payload } : {}) });
+}
+
+let codeCounter = 0;
+const freshCode = () => `matrix-${++codeCounter}`;
+
+describe('permission matrix (every coupon endpoint × anonymous, student, teacher, another teacher, admin)', () => {
+  type Role = 'anonymous' | 'student' | 'teacher' | 'otherTeacher' | 'admin';
+  const cast = () =>
+    ({ student: students[0]!, teacher, otherTeacher, admin }) as Record<Exclude<Role, 'anonymous'>, Caller>;
+  const admins = { anonymous: 401, student: 403, teacher: 403, otherTeacher: 403, admin: 0 } as const;
+  const teachers = { anonymous: 401, student: 403, teacher: 0, otherTeacher: 0, admin: 403 } as const;
+  let teachersCoupon: string;
+  let siteCoupon: string;
+
+  beforeAll(async () => {
+    teachersCoupon = await newCoupon(freshCode());
+    siteCoupon = await newCoupon(freshCode(), { teacherId: null, createdBy: admin.id });
+  });
+
+  const endpoints: {
+    name: string;
+    method: 'GET' | 'POST';
+    url: () => string;
+    body?: () => Record<string, unknown>;
+    expected: Record<Role, number>;
+  }[] = [
+    {
+      name: 'POST /api/admin/coupons',
+      method: 'POST',
+      url: () => '/api/admin/coupons',
+      body: () => ({ code: freshCode(), kind: 'percent', value: 15 }),
+      expected: { ...admins, admin: 201 },
+    },
+    {
+      name: 'GET /api/admin/coupons',
+      method: 'GET',
+      url: () => '/api/admin/coupons',
+      expected: { ...admins, admin: 200 },
+    },
+    {
+      name: 'POST /api/teachers/me/coupons',
+      method: 'POST',
+      url: () => '/api/teachers/me/coupons',
+      body: () => ({ code: freshCode(), kind: 'fixed', value: 500 }),
+      expected: { ...teachers, teacher: 201, otherTeacher: 201 },
+    },
+    {
+      name: 'GET /api/teachers/me/coupons',
+      method: 'GET',
+      url: () => '/api/teachers/me/coupons',
+      expected: { ...teachers, teacher: 200, otherTeacher: 200 },
+    },
+    {
+      name: "POST /api/coupons/:id/disable (a teacher's)",
+      method: 'POST',
+      url: () => `/api/coupons/${teachersCoupon}/disable`,
+      expected: { anonymous: 401, student: 404, teacher: 200, otherTeacher: 404, admin: 200 },
+    },
+    {
+      name: 'POST /api/coupons/:id/disable (site-wide)',
+      method: 'POST',
+      url: () => `/api/coupons/${siteCoupon}/disable`,
+      expected: { anonymous: 401, student: 404, teacher: 404, otherTeacher: 404, admin: 200 },
+    },
+  ];
+  const CODES: Record<number, string> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' };
+  const ORDER: Role[] = ['anonymous', 'student', 'teacher', 'otherTeacher', 'admin'];
+
+  for (const e of endpoints) {
+    it(`${e.name}: ${ORDER.map((r) => `${r} → ${e.expected[r]}`).join(', ')}`, async () => {
+      for (const role of ORDER) {
+        const res = await call(role === 'anonymous' ? null : cast()[role], e.method, e.url(), e.body?.());
+        expect({ role, status: res.statusCode }).toEqual({ role, status: e.expected[role] });
+        if (res.statusCode >= 400) expect(res.json().error.code).toBe(CODES[res.statusCode]);
+      }
+    });
+  }
+
+  it('each sees only its own coupons, and the refused calls stored nothing', async () => {
+    const mine = (await call(teacher, 'GET', '/api/teachers/me/coupons?limit=100')).json() as Coupon[];
+    const theirs = (await call(otherTeacher, 'GET', '/api/teachers/me/coupons?limit=100')).json() as Coupon[];
+    const site = await call(admin, 'GET', '/api/admin/coupons?limit=100');
+    expect(mine.every((c) => c.teacherId === teacher.id)).toBe(true);
+    expect(theirs.map((c) => c.teacherId)).toEqual([otherTeacher.id]);
+    expect((site.json() as Coupon[]).every((c) => c.teacherId === null)).toBe(true);
+    expect(site.headers['x-total-count']).toBe(String((site.json() as Coupon[]).length));
+    expect(mine.find((c) => c._id === teachersCoupon)?.disabled).toBe(true);
+    // One created per allowed caller: admin 1 site-wide (+1 set up), each teacher 1.
+    const [row] = await rawRows<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from coupons where code like 'MATRIX-%'`,
+    );
+    expect(row!.n).toBe(2 + 3);
+  });
+});
+
+describe('creating and disabling coupons', () => {
+  it('stores the code normalised and answers the coupon', async () => {
+    const res = await call(admin, 'POST', '/api/admin/coupons', {
+      code: '  Winter_25 ',
+      kind: 'percent',
+      value: 25,
+      expiresAt: '2099-01-01T00:00:00Z',
+      maxUses: 10,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      code: 'WINTER_25',
+      kind: 'percent',
+      value: 25,
+      expiresAt: '2099-01-01T00:00:00.000Z',
+      maxUses: 10,
+      uses: 0,
+      teacherId: null,
+      disabled: false,
+    });
+  });
+
+  it('refuses a code already taken, whatever its case, with 409', async () => {
+    await call(teacher, 'POST', '/api/teachers/me/coupons', { code: 'TAKEN', kind: 'fixed', value: 100 });
+    const res = await call(otherTeacher, 'POST', '/api/teachers/me/coupons', {
+      code: 'taken',
+      kind: 'fixed',
+      value: 1,
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toEqual({ code: 'conflict', message: COUPON_MESSAGES.codeTaken });
+  });
+
+  const bad: [string, Record<string, unknown>, string][] = [
+    ['a code too short', { code: 'ab', kind: 'percent', value: 10 }, COUPON_MESSAGES.code],
+    ['a code with spaces inside', { code: 'two words', kind: 'percent', value: 10 }, COUPON_MESSAGES.code],
+    ['a code too long', { code: 'x'.repeat(41), kind: 'percent', value: 10 }, COUPON_MESSAGES.code],
+    ['no code', { kind: 'percent', value: 10 }, COUPON_MESSAGES.code],
+    ['an unknown kind', { code: 'KIND', kind: 'free', value: 10 }, ''],
+    ['a percentage above 100', { code: 'P101', kind: 'percent', value: 101 }, COUPON_MESSAGES.percent],
+    ['a value of 0', { code: 'ZERO', kind: 'fixed', value: 0 }, COUPON_MESSAGES.value],
+    ['a value in decimals', { code: 'DEC', kind: 'fixed', value: 9.99 }, COUPON_MESSAGES.value],
+    ['a value as text', { code: 'TXT', kind: 'fixed', value: '500' }, COUPON_MESSAGES.value],
+    ['a huge fixed amount', { code: 'HUGE', kind: 'fixed', value: 1_000_001 }, COUPON_MESSAGES.fixedTooLarge],
+    ['a date that is not one', { code: 'DATE', kind: 'fixed', value: 5, expiresAt: 'soon' }, COUPON_MESSAGES.expiresAt],
+    [
+      'an expiry in the past',
+      { code: 'PAST', kind: 'fixed', value: 5, expiresAt: '2001-01-01T00:00:00Z' },
+      COUPON_MESSAGES.expiresAt,
+    ],
+    ['a maximum of 0 uses', { code: 'MAX0', kind: 'fixed', value: 5, maxUses: 0 }, COUPON_MESSAGES.maxUses],
+  ];
+  for (const [what, body, message] of bad) {
+    it(`answers 400 with the error envelope for ${what}`, async () => {
+      const res = await call(teacher, 'POST', '/api/teachers/me/coupons', body);
+      expect(res.statusCode).toBe(400);
+      const error = res.json().error as { code: string; message: string };
+      expect(error.code).toBe('validation_error');
+      if (message) expect(error.message).toContain(message);
+    });
+  }
+
+  it('answers 404 for an unknown or malformed id, and disabling twice keeps the coupon disabled', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', "1'--"]) {
+      const res = await call(admin, 'POST', `/api/coupons/${encodeURIComponent(id)}/disable`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('not_found');
+    }
+    const id = await newCoupon(freshCode());
+    expect((await call(teacher, 'POST', `/api/coupons/${id}/disable`)).json()).toMatchObject({ disabled: true });
+    expect((await call(teacher, 'POST', `/api/coupons/${id}/disable`)).json()).toMatchObject({ disabled: true });
   });
 });

@@ -145,6 +145,16 @@ export const OPERATIONS: Record<string, OperationContract> = {
   },
   'GET /api/refund-requests/mine': { access: 'signed-in', who: 'any signed-in user, their own requests only' },
 
+  'POST /api/admin/coupons': { access: 'admin', errors: [409] },
+  'GET /api/admin/coupons': { access: 'admin', list: true },
+  'POST /api/teachers/me/coupons': { access: 'teacher', errors: [409] },
+  'GET /api/teachers/me/coupons': { access: 'teacher', list: true },
+  'POST /api/coupons/{id}/disable': {
+    access: 'signed-in',
+    who: 'the coupon’s teacher, or an admin (404 for anyone else)',
+    errors: [404],
+  },
+
   'GET /api/reviews': { access: 'public', list: true },
   'POST /api/reviews': {
     access: 'owner',

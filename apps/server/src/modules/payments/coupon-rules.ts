@@ -1,26 +1,20 @@
+import { COUPON_MESSAGES, type CouponKind } from '@skillhive/shared/rules/coupons';
 import type { PriceAdjustment } from './pricing.ts';
 
 /**
  * Whether a coupon applies to a cart, and how (issue 18 §4) — pure, so every rule is unit-tested
- * and the preview, the intent and the fulfilment decide alike. Storing coupons, counting their uses
- * exactly once and the endpoints come with the coupons schema; this file needs none of them.
+ * and the preview, the intent and the fulfilment decide alike. Codes are compared after
+ * `normaliseCouponCode` (packages/shared/src/rules/coupons.ts), which also holds the messages.
  */
 
-/** What the student is told when a code cannot be used: one message per reason. */
-export const COUPON_MESSAGES = {
-  unknown: 'This coupon code does not exist',
-  expired: 'This coupon has expired',
-  usedUp: 'This coupon has been used up',
-  alreadyUsed: 'You have already used this coupon',
-  notForTheseClasses: 'This coupon is not valid for the classes in your cart',
-} as const;
-
-export type CouponRefusal = (typeof COUPON_MESSAGES)[keyof typeof COUPON_MESSAGES];
+/** Why a code cannot be used, in the student's words. */
+export type CouponRefusal = (typeof COUPON_MESSAGES)[
+  'unknown' | 'expired' | 'usedUp' | 'alreadyUsed' | 'notForTheseClasses'];
 
 /** A coupon's terms as stored. `value` is a percentage (1–100) or an amount in integer cents. */
 export interface CouponTerms {
   code: string;
-  kind: 'percent' | 'fixed';
+  kind: CouponKind;
   value: number;
   /** The coupon is refused from this instant on; null: it never expires. */
   expiresAt: Date | null;
@@ -38,11 +32,6 @@ export interface CouponTerms {
 export interface CouponCartLine {
   classId: string;
   teacherId: string;
-}
-
-/** Codes are matched case-insensitively and without surrounding spaces: stored and looked up upper-case. */
-export function normaliseCouponCode(raw: string): string {
-  return raw.trim().toUpperCase();
 }
 
 /**

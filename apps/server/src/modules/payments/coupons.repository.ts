@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { couponRedemptions, coupons } from '../../db/schema/payments.ts';
 
@@ -65,4 +65,37 @@ export async function redeemCoupon(
     )
     .returning({ id: coupons.id });
   return counted.length === 1 ? 'redeemed' : 'unavailable';
+}
+
+export async function findCouponById(db: Db, id: string): Promise<CouponRow | null> {
+  const [row] = await db.select().from(coupons).where(eq(coupons.id, id));
+  return row ?? null;
+}
+
+/** Coupons of one teacher, or the site-wide ones (`teacherId` null), newest first. */
+export async function listCoupons(
+  db: Db,
+  options: { teacherId: string | null; limit: number; offset: number },
+): Promise<{ rows: CouponRow[]; total: number }> {
+  const where = options.teacherId === null ? isNull(coupons.teacherId) : eq(coupons.teacherId, options.teacherId);
+  const [rows, [totals]] = await Promise.all([
+    db
+      .select()
+      .from(coupons)
+      .where(where)
+      .orderBy(desc(coupons.createdAt), desc(coupons.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db.select({ total: count() }).from(coupons).where(where),
+  ]);
+  return { rows, total: totals?.total ?? 0 };
+}
+
+/** Sets `disabled_at` once; a coupon disabled before keeps its date. */
+export async function disableCoupon(db: Db, id: string, now: Date): Promise<CouponRow | null> {
+  await db
+    .update(coupons)
+    .set({ disabledAt: now })
+    .where(and(eq(coupons.id, id), isNull(coupons.disabledAt)));
+  return findCouponById(db, id);
 }

@@ -1,0 +1,113 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { IdParam, PageQuery } from '@skillhive/shared/contracts/common';
+import { Coupon } from '@skillhive/shared/contracts/coupons';
+import { CreateCouponBody } from '@skillhive/shared/rules/coupons';
+import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
+import type { Db } from '../../db/client.ts';
+import { requireAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';
+import * as coupons from './coupons.service.ts';
+
+const CREATE_DESCRIPTION =
+  'The code is matched whatever its case; `value` is a whole percentage (1–100) or integer cents; `expiresAt` (ISO 8601, in the future) and `maxUses` are optional. 409 when the code is taken.';
+
+/** Coupons (issue 18 §4): admins make site-wide ones, teachers ones for their own classes. */
+export async function couponsRoutes(app: FastifyInstance, opts: { db: Db; now: () => Date }) {
+  const deps = { db: opts.db, now: opts.now };
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.post(
+    '/api/admin/coupons',
+    {
+      schema: {
+        tags: ['coupons'],
+        operationId: 'createSiteCoupon',
+        summary: 'Create a site-wide coupon, valid for every class (admins only)',
+        description: CREATE_DESCRIPTION,
+        body: CreateCouponBody,
+        response: { 201: Coupon },
+      },
+    },
+    async (request, reply) => {
+      const admin = await requireAdmin(request);
+      reply.code(201);
+      return coupons.createCoupon(deps, admin, { teacherId: null }, request.body);
+    },
+  );
+
+  typed.get(
+    '/api/admin/coupons',
+    {
+      schema: {
+        tags: ['coupons'],
+        operationId: 'listSiteCoupons',
+        summary: 'The site-wide coupons with their uses, newest first (admins only)',
+        querystring: PageQuery,
+        response: { 200: z.array(Coupon) },
+      },
+    },
+    async (request, reply) => {
+      await requireAdmin(request);
+      const { items, total } = await coupons.listCoupons(deps.db, { teacherId: null }, request.query);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return items;
+    },
+  );
+
+  typed.post(
+    '/api/teachers/me/coupons',
+    {
+      schema: {
+        tags: ['coupons'],
+        operationId: 'createMyCoupon',
+        summary: "Create a coupon for the caller's own classes (teachers only)",
+        description: CREATE_DESCRIPTION,
+        body: CreateCouponBody,
+        response: { 201: Coupon },
+      },
+    },
+    async (request, reply) => {
+      const teacher = await requireTeacher(request);
+      reply.code(201);
+      return coupons.createCoupon(deps, teacher, { teacherId: teacher.id }, request.body);
+    },
+  );
+
+  typed.get(
+    '/api/teachers/me/coupons',
+    {
+      schema: {
+        tags: ['coupons'],
+        operationId: 'listMyCoupons',
+        summary: "The caller's own coupons with their uses, newest first (teachers only)",
+        querystring: PageQuery,
+        response: { 200: z.array(Coupon) },
+      },
+    },
+    async (request, reply) => {
+      const teacher = await requireTeacher(request);
+      const { items, total } = await coupons.listCoupons(deps.db, { teacherId: teacher.id }, request.query);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return items;
+    },
+  );
+
+  typed.post(
+    '/api/coupons/:id/disable',
+    {
+      schema: {
+        tags: ['coupons'],
+        operationId: 'disableCoupon',
+        summary:
+          'Disable a coupon: it is refused from now on, its uses so far stay (its teacher, or an admin; 404 for anyone else)',
+        params: IdParam,
+        response: { 200: Coupon },
+      },
+    },
+    async (request) => {
+      const viewer = await requireViewer(request);
+      return coupons.disableCoupon(deps, viewer, request.params.id);
+    },
+  );
+}

@@ -1,0 +1,83 @@
+import type { Coupon } from '@skillhive/shared/contracts/coupons';
+import { COUPON_MESSAGES, normaliseCouponCode, type CreateCouponBody } from '@skillhive/shared/rules/coupons';
+import type { Db } from '../../db/client.ts';
+import { AppError, ErrorCode, conflict, notFound } from '../../lib/app-error.ts';
+import type { Viewer } from '../../lib/authorize.ts';
+import { isUuid } from '../enrollments/enrollments.service.ts';
+import * as repo from './coupons.repository.ts';
+
+/**
+ * Coupons (issue 18 §4): an admin's are site-wide, a teacher's are for that teacher's classes.
+ * Whether one applies to a cart is `coupon-rules.ts`; a use is counted by `redeemCoupon`.
+ */
+
+/** Whose coupons a call is about: the site's (an admin) or one teacher's. */
+export type CouponScope = { teacherId: string | null };
+
+function toCoupon(row: repo.CouponRow): Coupon {
+  return {
+    _id: row.id,
+    code: row.code,
+    kind: row.kind,
+    value: row.value,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    maxUses: row.maxUses,
+    uses: row.uses,
+    teacherId: row.teacherId,
+    disabled: row.disabledAt !== null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function createCoupon(
+  deps: { db: Db; now: () => Date },
+  viewer: Viewer,
+  scope: CouponScope,
+  body: CreateCouponBody,
+): Promise<Coupon> {
+  const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
+  if (expiresAt && expiresAt.getTime() <= deps.now().getTime()) {
+    throw new AppError(ErrorCode.VALIDATION, COUPON_MESSAGES.expiresAt, {
+      fields: { expiresAt: COUPON_MESSAGES.expiresAt },
+    });
+  }
+  const id = await repo.insertCoupon(deps.db, {
+    code: normaliseCouponCode(body.code),
+    kind: body.kind,
+    value: body.value,
+    expiresAt,
+    maxUses: body.maxUses ?? null,
+    teacherId: scope.teacherId,
+    createdBy: viewer.id,
+  });
+  if (!id) throw conflict(COUPON_MESSAGES.codeTaken);
+  const row = await repo.findCouponById(deps.db, id);
+  if (!row) throw notFound('Coupon');
+  return toCoupon(row);
+}
+
+export async function listCoupons(
+  db: Db,
+  scope: CouponScope,
+  query: { page: number; limit: number },
+): Promise<{ items: Coupon[]; total: number }> {
+  const { rows, total } = await repo.listCoupons(db, {
+    teacherId: scope.teacherId,
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+  });
+  return { items: rows.map(toCoupon), total };
+}
+
+/**
+ * A teacher disables their own coupons, an admin any coupon; anyone else's is a 404, so codes of
+ * other teachers are not revealed. Disabling twice is a no-op.
+ */
+export async function disableCoupon(deps: { db: Db; now: () => Date }, viewer: Viewer, id: string): Promise<Coupon> {
+  const row = isUuid(id) ? await repo.findCouponById(deps.db, id) : null;
+  const mayDisable = row && (viewer.isAdmin || (row.teacherId !== null && row.teacherId === viewer.id));
+  if (!mayDisable) throw notFound('Coupon');
+  const after = await repo.disableCoupon(deps.db, id, deps.now());
+  if (!after) throw notFound('Coupon');
+  return toCoupon(after);
+}
