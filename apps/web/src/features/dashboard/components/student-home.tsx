@@ -7,6 +7,7 @@ import { enrollmentsQueryOptions } from '../../enrollments/api/enrollments.ts';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { Greeting } from './greeting.tsx';
+import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
 
 /** studentHome (spec §2, issue 7): the greeting and the student's classes at a glance. */
 export function StudentHome() {
@@ -59,8 +60,8 @@ export function StudentHome() {
                           {item.name} · {formatPrice(item.price)}
                         </p>
                       </div>
-                      <span className={`badge shrink-0 ${item.status === 'paid' ? 'badge-success' : 'badge-warning'}`}>
-                        {item.status === 'paid' ? 'Paid' : 'Pending'}
+                      <span className={`badge shrink-0 ${ENROLLMENT_STATUS[item.status].badge}`}>
+                        {ENROLLMENT_STATUS[item.status].label}
                       </span>
                     </li>
                   ))}

@@ -11,13 +11,7 @@ import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { ReviewForm } from './review-form.tsx';
 import { RefundRequestControl } from './refund-request-control.tsx';
-
-const STATUS_BADGE: Record<Enrollment['status'], { label: string; className: string }> = {
-  paid: { label: 'Paid', className: 'badge-success' },
-  pending: { label: 'Pending', className: 'badge-warning' },
-  // Refunded (issue 18 §3): no access any more; the class can be bought again from its page.
-  refunded: { label: 'Refunded', className: 'badge-ghost' },
-};
+import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
 
 /** myEnrollClass (spec §2): the total, and a card per enrolment; pending ones can be paid. */
 export function MyEnrolledClasses() {
@@ -79,7 +73,9 @@ function EnrollmentCard({ item }: { item: Enrollment }) {
           <h2 id={titleId} className="card-title text-lg">
             {item.title}
           </h2>
-          <span className={`badge ${STATUS_BADGE[item.status].className}`}>{STATUS_BADGE[item.status].label}</span>
+          <span className={`badge ${ENROLLMENT_STATUS[item.status].badge}`}>
+            {ENROLLMENT_STATUS[item.status].label}
+          </span>
         </div>
         <p className="grow-0 text-muted">
           <span className="sr-only">Teacher: </span>

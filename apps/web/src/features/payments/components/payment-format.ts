@@ -1,4 +1,4 @@
-import type { PaymentHistoryEntry, PaymentHistoryLine, PaymentMethod } from '@skillhive/shared/contracts/payments';
+import type { PaymentHistoryEntry, PaymentMethod } from '@skillhive/shared/contracts/payments';
 
 /** 6549, 'usd' → "$65.49" in the reader's locale (cents from the server, issue 18: money is cents). */
 export function formatCents(cents: number, currency: string): string {
@@ -20,12 +20,6 @@ export function paymentMethodLabel(method: PaymentMethod): string {
 function capitalise(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
-
-export const LINE_STATUS_LABEL: Record<PaymentHistoryLine['status'], string> = {
-  paid: 'Paid',
-  pending: 'Pending',
-  refunded: 'Refunded',
-};
 
 export const PAYMENT_STATUS_LABEL: Record<PaymentHistoryEntry['status'], string> = {
   succeeded: 'Paid',

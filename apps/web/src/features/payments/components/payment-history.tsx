@@ -7,13 +7,8 @@ import { useAuth } from '../../auth/auth-context.ts';
 import { PAYMENT_HISTORY_PAGE_SIZE, paymentHistoryQueryOptions } from '../api/payment-history.ts';
 import { FetchError } from '../../../components/ui/query-state.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
-import {
-  LINE_STATUS_LABEL,
-  formatCents,
-  formatPaymentDate,
-  paymentStatusLabel,
-  refundedTitle,
-} from './payment-format.ts';
+import { formatCents, formatPaymentDate, paymentStatusLabel, refundedTitle } from './payment-format.ts';
+import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
 
 /** paymentHistory (issue 18 §5): every payment of the signed-in person, newest first, each with its receipt. */
 export function PaymentHistory() {
@@ -104,7 +99,7 @@ function PaymentCard({ entry }: { entry: PaymentHistoryEntry }) {
                 {line.status !== 'paid' ? (
                   <>
                     {' '}
-                    <span className="badge badge-outline badge-sm">{LINE_STATUS_LABEL[line.status]}</span>
+                    <span className="badge badge-outline badge-sm">{ENROLLMENT_STATUS[line.status].label}</span>
                   </>
                 ) : null}
               </span>

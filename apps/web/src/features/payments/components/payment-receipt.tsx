@@ -7,7 +7,6 @@ import { useAuth } from '../../auth/auth-context.ts';
 import { receiptQueryOptions } from '../api/payment-history.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import {
-  LINE_STATUS_LABEL,
   formatCents,
   formatPaymentDate,
   paymentMethodLabel,
@@ -15,6 +14,7 @@ import {
   refundedTitle,
 } from './payment-format.ts';
 import './receipt-print.css';
+import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
 
 /** paymentHistory/:id (issue 18 §5): one payment as a printable receipt. */
 export function PaymentReceiptPage({ paymentId }: { paymentId: string }) {
@@ -99,7 +99,9 @@ export function ReceiptDocument({ receipt }: { receipt: Receipt }) {
               <tr key={line._id}>
                 <td className="break-words">
                   {line.title}
-                  {line.status !== 'paid' ? <span className="text-sm"> ({LINE_STATUS_LABEL[line.status]})</span> : null}
+                  {line.status !== 'paid' ? (
+                    <span className="text-sm"> ({ENROLLMENT_STATUS[line.status].label})</span>
+                  ) : null}
                 </td>
                 <td className="text-right whitespace-nowrap">{money(line.amountCents)}</td>
               </tr>

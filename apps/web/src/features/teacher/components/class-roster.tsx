@@ -1,19 +1,12 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { EnrollmentStatus } from '@skillhive/shared/rules/constants';
 import type { ClassRosterEntry } from '@skillhive/shared/contracts/enrollments';
 import { formatPrice } from '@skillhive/shared/rules/money';
 import { useAuth } from '../../auth/auth-context.ts';
 import { ROSTER_PAGE_SIZE, classRosterQueryOptions } from '../api/roster.ts';
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
-
-/** A status the roster does not know yet fails the type check here, not silently on screen. */
-const STATUS: Record<EnrollmentStatus, { label: string; badge: string }> = {
-  paid: { label: 'Paid', badge: 'badge-success' },
-  pending: { label: 'Pending', badge: 'badge-warning' },
-  refunded: { label: 'Refunded', badge: 'badge-ghost' },
-};
+import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 const formatDate = (iso: string) => dateFormat.format(new Date(iso));
@@ -74,7 +67,7 @@ export function RosterTable({ entries }: { entries: ClassRosterEntry[] }) {
       </thead>
       <tbody role="rowgroup" className="max-sm:flex max-sm:flex-col max-sm:gap-3">
         {entries.map((entry) => {
-          const status = STATUS[entry.status];
+          const status = ENROLLMENT_STATUS[entry.status];
           return (
             <tr
               key={entry.enrollmentId}
