@@ -56,6 +56,8 @@ test.describe('admin dashboard journey', () => {
       'Teacher Requests',
       'Users',
       'All Classes',
+      // Refund requests and refunds by payment (issue 18 §3).
+      'Refunds',
       'Audit Log',
       // No SMTP server in the e2e run: mail waits in the outbox, which admins read here.
       'Mailbox',
