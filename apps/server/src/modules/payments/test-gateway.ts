@@ -169,12 +169,14 @@ export function createTestGateway(db: Db, now: () => Date = () => new Date()): T
     async refundAmount(input: RefundAmountInput): Promise<GatewayRefund> {
       // As Stripe does: the same idempotency key answers the first refund; never more than was charged.
       return db.transaction(async (tx) => {
+        // The charge's lock first, then the key: two calls with one key at once (a double click)
+        // queue here, and the second finds the first's refund instead of refunding again.
+        const [intent] = await tx.select().from(intents).where(eq(intents.id, input.intentId)).for('update');
         const [known] = await tx
           .select()
           .from(testGatewayRefunds)
           .where(eq(testGatewayRefunds.idempotencyKey, input.idempotencyKey));
         if (known) return toRefund(known);
-        const [intent] = await tx.select().from(intents).where(eq(intents.id, input.intentId)).for('update');
         if (!intent || intent.status !== 'succeeded') {
           throw new Error(`test gateway: intent ${input.intentId} has no charge to refund`);
         }
