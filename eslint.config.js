@@ -57,7 +57,7 @@ export default tseslint.config(
             {
               name: 'zod',
               allowTypeImports: true,
-              message: 'Use the zod/mini schemas of @skillhive/shared/rules/forms.',
+              message: 'Use the zod/mini schemas of @skillhive/shared/rules/* (one module per form).',
             },
           ],
           patterns: [

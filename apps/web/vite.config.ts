@@ -4,6 +4,10 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 import { firstLoadReport } from './first-load-report.ts';
 
+const VENDOR =
+  /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/]query-core|@tanstack[\\/]react-query)[\\/]/;
+const ONLY_FOR_ACTIONS = /@tanstack[\\/](query-core|react-query)[\\/].*[\\/](mutationObserver|useMutation)\.js$/;
+
 /** Where `vite` (dev) and `vite preview` forward /api. */
 const API_TARGET = process.env.SKILLHIVE_API_TARGET ?? 'http://127.0.0.1:3000';
 /**
@@ -55,9 +59,11 @@ export default defineConfig({
           groups: [
             {
               // The framework and TanStack Query, which the shell needs on every page: one long-cached
-              // chunk rather than pieces split by which lazy route also imports them.
+              // chunk rather than pieces split by which lazy route also imports them. Mutations are
+              // left out: only pages with a form or an action use them, so the home page and the
+              // catalogue do not download them (they go with those pages' chunks).
               name: 'react-vendor',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/]query-core|@tanstack[\\/]react-query)[\\/]/,
+              test: (id) => VENDOR.test(id) && !ONLY_FOR_ACTIONS.test(id),
               priority: 2,
             },
           ],

@@ -28,14 +28,14 @@ describe('what the web imports from @skillhive/shared', () => {
 
   it('refuses classic Zod itself', async () => {
     const errors = await importErrors("import { z } from 'zod';\nexport const x = z;\n");
-    expect(errors).toEqual([expect.stringMatching(/zod\/mini schemas of @skillhive\/shared\/rules\/forms/)]);
+    expect(errors).toEqual([expect.stringMatching(/zod\/mini schemas of @skillhive\/shared\/rules/)]);
   });
 
   it("takes a contract's types and the rules' values", async () => {
     const errors = await importErrors(
       [
         "import type { ClassItem } from '@skillhive/shared/contracts/classes';",
-        "import { CreateClassBody } from '@skillhive/shared/rules/forms';",
+        "import { CreateClassBody } from '@skillhive/shared/rules/class-form';",
         "import { formatPrice } from '@skillhive/shared/rules/money';",
         'export const x: [ClassItem | null, unknown, unknown] = [null, CreateClassBody, formatPrice];',
         '',

@@ -1,13 +1,7 @@
 import { z } from 'zod';
-import {
-  ChangeEmailBody,
-  LoginBody,
-  RequestPasswordResetBody,
-  ResetPasswordBody,
-  SendVerificationBody,
-  SignUpBody,
-  UpdateUserBody,
-} from '@skillhive/shared/rules/forms';
+import { ChangeEmailBody, UpdateUserBody } from '@skillhive/shared/rules/account-forms';
+import { LoginBody } from '@skillhive/shared/rules/login-form';
+import { RequestPasswordResetBody, ResetPasswordBody, SendVerificationBody, SignUpBody } from '@skillhive/shared/rules/auth-forms';
 import type { OperationContract } from './openapi-access.ts';
 
 /**

@@ -5,7 +5,6 @@ import { endFirstPageLoad, loadRouteData } from './route-data.ts';
 import { TopProgressBar } from '../components/ui/top-progress-bar.tsx';
 import { AppLayout } from './app-layout.tsx';
 import { RouterProviders } from './providers.tsx';
-import { NotFoundPage } from './routes/not-found.tsx';
 import { RootErrorPage, RouteErrorPage } from './routes/route-error.tsx';
 import {
   DASHBOARD_LAYOUT_MODULE,
@@ -19,13 +18,12 @@ import {
 type RouteModuleLoader = LazyRouteFunction<RouteObject>;
 
 /**
- * The route modules the manifest names, each its own lazy chunk. The error and not-found pages
- * are part of the shell (they must render when a chunk fails to load), so they are not here.
+ * The route modules the manifest names and the not-found page, each its own lazy chunk. The error
+ * page is part of the shell (it must render when a chunk fails to load), so it is not here.
  */
 const routeModules = import.meta.glob<Awaited<ReturnType<RouteModuleLoader>>>([
   './routes/**/*.tsx',
   '!./routes/route-error.tsx',
-  '!./routes/not-found.tsx',
   '!./routes/**/*.test.tsx',
 ]);
 
@@ -97,7 +95,7 @@ export function buildRoutes(pages: readonly Page[] = PAGE_LIST): RouteObject[] {
               children: [
                 ...publicPages.map((page) => childRoute(page, '/')),
                 dashboardRoute(guardedPages),
-                { path: '*', Component: NotFoundPage },
+                { path: '*', lazy: lazyModule('routes/not-found.tsx') },
               ],
             },
           ],

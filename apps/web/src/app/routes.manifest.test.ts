@@ -126,6 +126,7 @@ describe('router derived from the manifest', () => {
   it('sends an unknown path to the not-found page', () => {
     const leaf = matchedChain(routes, '/no/such/page').at(-1);
     expect(leaf?.path).toBe('*');
+    expect(leaf?.lazy).toBe(lazyModule('routes/not-found.tsx'));
   });
 
   it("puts a dashboard page's role guard between the layout and the page", () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email } from '../rules/forms.ts';
+import { Email } from '../rules/fields.ts';
 
 /** POST /api/jwt (spec §7). */
 export const JwtBody = z.object({ email: Email });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CATEGORIES, CLASS_REVISION_STATUSES, CLASS_SORTS, CLASS_STATUSES } from '../rules/constants.ts';
-import { RejectReasonBody } from '../rules/forms.ts';
+import { RejectReasonBody } from '../rules/reject-reason.ts';
 import { PageQuery } from './common.ts';
 
 /** PATCH /api/classes/class-requests/:id/reject: an optional reason its teacher sees; no body at all is fine. */

@@ -24,7 +24,7 @@ export const ReviewListQuery = PageQuery.extend({
 export type ReviewListQuery = z.infer<typeof ReviewListQuery>;
 
 /**
- * POST /api/reviews (body: CreateReviewBody of `rules/forms.ts`) answer: `insertedId` is the review's id both when it is created (201,
+ * POST /api/reviews (body: CreateReviewBody of `rules/review-form.ts`) answer: `insertedId` is the review's id both when it is created (201,
  * `created: true`) and when the caller's earlier review of that class is edited (200, `created: false`).
  */
 export const CreateReviewResponse = z.object({ insertedId: z.string(), created: z.boolean() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CATEGORIES, EXPERIENCE_LEVELS, TEACHER_REQUEST_STATUSES } from '../rules/constants.ts';
-import { RejectReasonBody } from '../rules/forms.ts';
+import { RejectReasonBody } from '../rules/reject-reason.ts';
 import { PageQuery } from './common.ts';
 
 export const TeacherRequest = z.object({

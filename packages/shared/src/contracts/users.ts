@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Name, Phone, PhotoUrl } from '../rules/forms.ts';
+import { Name, Phone, PhotoUrl } from '../rules/fields.ts';
 import { ROLES } from '../rules/roles.ts';
 import { PageQuery } from './common.ts';
 

@@ -1,15 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  CreateClassBody,
-  CreateReviewBody,
-  CreateTeacherRequestBody,
-  LoginBody,
-  RejectReasonBody,
-  ReviewFormBody,
-  SignUpBody,
-  UpdateClassBody,
-  UpdateUserBody,
-} from './forms.ts';
+import { CreateClassBody, UpdateClassBody } from './class-form.ts';
+import { CreateReviewBody, ReviewFormBody } from './review-form.ts';
+import { CreateTeacherRequestBody } from './teach-form.ts';
+import { LoginBody } from './login-form.ts';
+import { SignUpBody } from './auth-forms.ts';
+import { RejectReasonBody } from './reject-reason.ts';
+import { UpdateUserBody } from './account-forms.ts';
 import { AUTH_MESSAGES, CLASS_MESSAGES, REASON_MESSAGES, REVIEW_MESSAGES, TEACH_MESSAGES } from './messages.ts';
 import { REASON_MAX, REVIEW_DETAILS_MAX } from './constants.ts';
 import { CardFormBody } from './card-form.ts';
@@ -145,6 +141,7 @@ describe('review form and POST /api/reviews', () => {
 
   it.each([
     [undefined, REVIEW_MESSAGES.ratingRequired],
+    [null, REVIEW_MESSAGES.ratingRequired],
     ['', REVIEW_MESSAGES.ratingRange],
     [0, REVIEW_MESSAGES.ratingRange],
     [6, REVIEW_MESSAGES.ratingRange],

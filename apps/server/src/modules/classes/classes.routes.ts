@@ -13,7 +13,7 @@ import {
   RejectRevisionBody,
   TeacherClassesQuery,
 } from '@skillhive/shared/contracts/classes';
-import { CreateClassBody, UpdateClassBody } from '@skillhive/shared/rules/forms';
+import { CreateClassBody, UpdateClassBody } from '@skillhive/shared/rules/class-form';
 import { DeletedCountResponse, EmailParam, IdParam, InsertedIdResponse } from '@skillhive/shared/contracts/common';
 import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import type { Db } from '../../db/client.ts';

@@ -5,7 +5,7 @@ import type {
   ClassStats,
   TeacherClassesQuery,
 } from '@skillhive/shared/contracts/classes';
-import type { CreateClassBody, UpdateClassBody } from '@skillhive/shared/rules/forms';
+import type { CreateClassBody, UpdateClassBody } from '@skillhive/shared/rules/class-form';
 import { centsToDecimal, decimalToCents } from '@skillhive/shared/rules/money';
 import type { Db } from '../../db/client.ts';
 import { AppError, conflict, ErrorCode, forbidden, notFound } from '../../lib/app-error.ts';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import { CreateReviewResponse, Review, ReviewListQuery } from '@skillhive/shared/contracts/reviews';
-import { CreateReviewBody } from '@skillhive/shared/rules/forms';
+import { CreateReviewBody } from '@skillhive/shared/rules/review-form';
 import type { Db } from '../../db/client.ts';
 import { requireViewer } from '../../lib/authorize.ts';
 import * as reviews from './reviews.service.ts';

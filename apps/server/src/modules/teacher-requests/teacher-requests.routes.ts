@@ -14,7 +14,7 @@ import {
   RejectTeacherRequestBody,
   TeacherRequestListQuery,
 } from '@skillhive/shared/contracts/teacher-requests';
-import { CreateTeacherRequestBody } from '@skillhive/shared/rules/forms';
+import { CreateTeacherRequestBody } from '@skillhive/shared/rules/teach-form';
 import type { Db } from '../../db/client.ts';
 import { requireAdmin, requireVerifiedViewer, requireViewer } from '../../lib/authorize.ts';
 import * as service from './teacher-requests.service.ts';

@@ -1,5 +1,5 @@
 import type { TeacherRequest, TeacherRequestListQuery } from '@skillhive/shared/contracts/teacher-requests';
-import type { CreateTeacherRequestBody } from '@skillhive/shared/rules/forms';
+import type { CreateTeacherRequestBody } from '@skillhive/shared/rules/teach-form';
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';

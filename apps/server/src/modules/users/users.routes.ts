@@ -19,7 +19,7 @@ import {
   UserListQuery,
   UserProfile,
 } from '@skillhive/shared/contracts/users';
-import { DeleteOwnAccountBody } from '@skillhive/shared/rules/forms';
+import { DeleteOwnAccountBody } from '@skillhive/shared/rules/account-forms';
 import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, forbidden } from '../../lib/app-error.ts';

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { paths } from '../../config/paths.ts';
 
-/** Unknown routes (DESIGN §1.10). */
-export function NotFoundPage() {
+/** Unknown routes (DESIGN §1.10): a lazy route module like every page, so the shell does not carry it. */
+function NotFoundPage() {
   return (
     <div className="mx-auto flex max-w-xl flex-col items-center gap-4 py-16 text-center">
       <title>Page not found — SkillHive</title>
@@ -22,3 +22,5 @@ export function NotFoundPage() {
     </div>
   );
 }
+
+export { NotFoundPage as Component };

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { Role } from '@skillhive/shared/rules/roles';
-import type { SignUpBody } from '@skillhive/shared/rules/forms';
+import type { SignUpBody } from '@skillhive/shared/rules/auth-forms';
 
 /** The signed-in user as spec §3 names it (identity provider fields). */
 export interface AuthUser {

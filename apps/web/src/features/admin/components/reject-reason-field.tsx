@@ -2,7 +2,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { REASON_MAX } from '@skillhive/shared/rules/constants';
-import { RejectReasonBody } from '@skillhive/shared/rules/forms';
+import { RejectReasonBody } from '@skillhive/shared/rules/reject-reason';
 import { TextareaField } from '../../../components/ui/form-field.tsx';
 
 type RejectReasonInput = z.input<typeof RejectReasonBody>;

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ChangeEmailBody, ChangePasswordBody, UpdateUserBody } from '@skillhive/shared/rules/forms';
+import type { ChangeEmailBody, ChangePasswordBody, UpdateUserBody } from '@skillhive/shared/rules/account-forms';
 import { apiClient } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { SESSION_QUERY_KEY } from './get-session.ts';

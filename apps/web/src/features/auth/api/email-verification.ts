@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { SendVerificationBody } from '@skillhive/shared/rules/forms';
+import type { SendVerificationBody } from '@skillhive/shared/rules/auth-forms';
 import { apiClient } from '../../../lib/api-client.ts';
 import { paths } from '../../../config/paths.ts';
 

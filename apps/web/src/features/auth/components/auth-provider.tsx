@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { useLocation, useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { roleOf } from '@skillhive/shared/rules/roles';
-import type { SignUpBody } from '@skillhive/shared/rules/forms';
+import type { SignUpBody } from '@skillhive/shared/rules/auth-forms';
 import { loadAuthClient } from '../../../lib/load-auth-client.ts';
 import { ApiError, apiClient, setUnauthorizedHandler, tokenStorage } from '../../../lib/api-client.ts';
 import { removeUserData } from '../../../lib/query-client.ts';

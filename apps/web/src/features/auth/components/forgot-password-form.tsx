@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { RequestPasswordResetBody } from '@skillhive/shared/rules/forms';
+import { RequestPasswordResetBody } from '@skillhive/shared/rules/auth-forms';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { mailRequestFailureMessage } from '../verify-email.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';

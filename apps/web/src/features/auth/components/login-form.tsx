@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoginBody } from '@skillhive/shared/rules/forms';
+import { LoginBody } from '@skillhive/shared/rules/login-form';
 import { AUTH_MESSAGES } from '@skillhive/shared/rules/messages';
 import { isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ResetPasswordBody } from '@skillhive/shared/rules/forms';
+import { ResetPasswordBody } from '@skillhive/shared/rules/auth-forms';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { MAIL_RATE_LIMITED } from '../verify-email.ts';

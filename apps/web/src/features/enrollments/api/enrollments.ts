@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateEnrollmentResponse, Enrollment } from '@skillhive/shared/contracts/enrollments';
-import type { CreateReviewBody } from '@skillhive/shared/rules/forms';
+import type { CreateReviewBody } from '@skillhive/shared/rules/review-form';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';

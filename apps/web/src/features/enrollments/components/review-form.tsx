@@ -1,9 +1,9 @@
 import { useId, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { REVIEW_DETAILS_MAX } from '@skillhive/shared/rules/constants';
-import { ReviewFormBody } from '@skillhive/shared/rules/forms';
+import { ReviewFormBody } from '@skillhive/shared/rules/review-form';
 import { notify } from '../../../lib/toast.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { TextareaField } from '../../../components/ui/form-field.tsx';
@@ -20,7 +20,6 @@ export function ReviewForm({ classId, classTitle }: { classId: string; classTitl
   const [formError, setFormError] = useState<string | null>(null);
   const review = useCreateReview();
   const {
-    control,
     register,
     handleSubmit,
     formState: { errors },
@@ -50,28 +49,18 @@ export function ReviewForm({ classId, classTitle }: { classId: string; classTitl
     >
       <fieldset className="flex flex-col gap-1" aria-describedby={ratingError ? `${id}-rating-error` : undefined}>
         <legend className="font-medium">Your rating</legend>
-        <Controller
-          control={control}
-          name="rating"
-          render={({ field }) => (
-            <div className="rating rating-md">
-              {RATINGS.map((value) => (
-                <input
-                  key={value}
-                  type="radio"
-                  name={`${id}-rating`}
-                  value={value}
-                  checked={field.value === value}
-                  onChange={() => field.onChange(value)}
-                  onBlur={field.onBlur}
-                  ref={value === 1 ? field.ref : undefined}
-                  className="mask mask-star-2 bg-[#c26a00]"
-                  aria-label={`${value} ${value === 1 ? 'star' : 'stars'}`}
-                />
-              ))}
-            </div>
-          )}
-        />
+        <div className="rating rating-md">
+          {RATINGS.map((value) => (
+            <input
+              key={value}
+              type="radio"
+              value={value}
+              {...register('rating')}
+              className="mask mask-star-2 bg-[#c26a00]"
+              aria-label={`${value} ${value === 1 ? 'star' : 'stars'}`}
+            />
+          ))}
+        </div>
         {ratingError ? (
           <p id={`${id}-rating-error`} className="text-sm font-medium text-error">
             {ratingError}

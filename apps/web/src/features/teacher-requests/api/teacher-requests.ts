@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TeacherRequest } from '@skillhive/shared/contracts/teacher-requests';
-import type { CreateTeacherRequestBody } from '@skillhive/shared/rules/forms';
+import type { CreateTeacherRequestBody } from '@skillhive/shared/rules/teach-form';
 import { apiClient } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';

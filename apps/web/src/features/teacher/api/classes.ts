@@ -5,7 +5,7 @@ import type {
   ClassRevisionResponse,
   ClassStats,
 } from '@skillhive/shared/contracts/classes';
-import type { CreateClassBody, UpdateClassBody } from '@skillhive/shared/rules/forms';
+import type { CreateClassBody, UpdateClassBody } from '@skillhive/shared/rules/class-form';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { CATEGORIES, CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
-import { CreateClassBody } from '@skillhive/shared/rules/forms';
+import { CreateClassBody } from '@skillhive/shared/rules/class-form';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { ImageUploadField } from './image-upload-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';

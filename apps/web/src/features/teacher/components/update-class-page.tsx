@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { notify } from '../../../lib/toast.ts';
 import type { ClassFields } from '@skillhive/shared/contracts/classes';
-import type { UpdateClassBody } from '@skillhive/shared/rules/forms';
+import type { UpdateClassBody } from '@skillhive/shared/rules/class-form';
 import { formatPrice } from '@skillhive/shared/rules/money';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';

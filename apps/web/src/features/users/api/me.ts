@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { NotificationPreferences, SessionListItem } from '@skillhive/shared/contracts/users';
-import type { DeleteOwnAccountBody } from '@skillhive/shared/rules/forms';
+import type { DeleteOwnAccountBody } from '@skillhive/shared/rules/account-forms';
 import { apiClient, apiRequest } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';

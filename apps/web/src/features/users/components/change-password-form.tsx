@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { ChangePasswordBody } from '@skillhive/shared/rules/forms';
+import { ChangePasswordBody } from '@skillhive/shared/rules/account-forms';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { useAuth } from '../../auth/auth-context.ts';

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { DeleteOwnAccountBody } from '@skillhive/shared/rules/forms';
+import { DeleteOwnAccountBody } from '@skillhive/shared/rules/account-forms';
 import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';

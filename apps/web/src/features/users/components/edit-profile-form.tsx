@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { UPLOAD_MAX_BYTES } from '@skillhive/shared/rules/constants';
-import { UpdateUserBody } from '@skillhive/shared/rules/forms';
+import { UpdateUserBody } from '@skillhive/shared/rules/account-forms';
 import type { UserProfile } from '@skillhive/shared/contracts/users';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ChangeEmailBody } from '@skillhive/shared/rules/forms';
+import { ChangeEmailBody } from '@skillhive/shared/rules/account-forms';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { useChangeEmail } from '../../auth/api/account.ts';
