@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { ChangeEmailBody, UpdateUserBody } from '@skillhive/shared/rules/account-forms';
 import { LoginBody } from '@skillhive/shared/rules/login-form';
-import { RequestPasswordResetBody, ResetPasswordBody, SendVerificationBody, SignUpBody } from '@skillhive/shared/rules/auth-forms';
+import {
+  RequestPasswordResetBody,
+  ResetPasswordBody,
+  SendVerificationBody,
+  SignUpBody,
+} from '@skillhive/shared/rules/auth-forms';
 import type { OperationContract } from './openapi-access.ts';
 
 /**

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { ChangeEmailBody, ChangePasswordBody, UpdateUserBody } from '@skillhive/shared/rules/account-forms';
 import { LoginBody } from '@skillhive/shared/rules/login-form';
-import { RequestPasswordResetBody, ResetPasswordBody, SendVerificationBody, SignUpBody } from '@skillhive/shared/rules/auth-forms';
+import {
+  RequestPasswordResetBody,
+  ResetPasswordBody,
+  SendVerificationBody,
+  SignUpBody,
+} from '@skillhive/shared/rules/auth-forms';
 
 /** Where the links in verification and reset mails land in the web app. */
 export const EMAIL_VERIFIED_PATH = '/email-verified';
