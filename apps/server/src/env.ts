@@ -73,7 +73,10 @@ const EnvSchema = z
     STRIPE_JS_URL: z
       .url()
       .default(DEFAULT_STRIPE_JS_URL)
-      .refine(isScriptUrlAllowed, 'STRIPE_JS_URL must be an https:// URL (http:// only on 127.0.0.1, ::1 or localhost)'),
+      .refine(
+        isScriptUrlAllowed,
+        'STRIPE_JS_URL must be an https:// URL (http:// only on 127.0.0.1, ::1 or localhost)',
+      ),
     /** How many days after paying a student may ask for a refund of a class (issue 18 §3). */
     REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(14),
     UPLOAD_DIR: z.string().min(1).optional(),
