@@ -1,5 +1,6 @@
 import { expect, test as testGatewayTest, type Page } from '@playwright/test';
 import { accessToken, newUser, signUp } from '../fixtures/app.ts';
+import { expectNoAxeViolations, expectNoHorizontalOverflow } from '../fixtures/dashboard.ts';
 import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
 import { test } from '../fixtures/stripe.ts';
 
@@ -76,6 +77,11 @@ test.describe('paying with Stripe', () => {
     const { classes, requests } = await studentWithCart(page, baseURL!, 2);
     const pay = payButton(page);
     await expect(pay).toBeEnabled();
+    // The page with Stripe's form in it is accessible, and usable at 360 px.
+    await expectNoAxeViolations(page);
+    await page.setViewportSize({ width: 360, height: 800 });
+    await expectNoHorizontalOverflow(page);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await fillStripeCard(page, '4242 4242 4242 4242');
     await pay.click();
     await expect(page.getByText('Payment successful! Enjoy your classes.')).toBeVisible();
