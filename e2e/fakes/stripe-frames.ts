@@ -29,7 +29,7 @@ function field(label: string, id: string, attributes: Record<string, string>): H
   error.setAttribute('role', 'alert');
   input.setAttribute('aria-describedby', error.id);
   wrapper.append(labelElement, input, error);
-  document.querySelector('main')!.append(wrapper);
+  document.getElementById('fields')!.append(wrapper);
   return input;
 }
 
@@ -137,7 +137,7 @@ function paymentElementFrame() {
 }
 
 function challengeFrame() {
-  const main = document.querySelector('main')!;
+  const main = document.getElementById('fields')!;
   const heading = document.createElement('h1');
   heading.textContent = '3D Secure test page';
   const text = document.createElement('p');

@@ -78,9 +78,10 @@ export default function StripePanel({
     setMessage(paymentIntent?.last_payment_error?.message ?? FAILED);
   };
 
-  // Back from a redirect (return_url): ask Stripe how that payment ended, then forget the parameters.
+  // Back from a redirect (return_url): ask Stripe how that payment ended, then forget the
+  // parameters. Once the page has its intent (`ready`), so a success can be recorded at once.
   useEffect(() => {
-    if (!stripe || !returnedSecret) return;
+    if (!stripe || !returnedSecret || !ready) return;
     let live = true;
     stripe.retrievePaymentIntent(returnedSecret).then(
       ({ paymentIntent, error }) => {
@@ -106,7 +107,7 @@ export default function StripePanel({
     };
     // settle and setParams are read at the time Stripe answers; the secret is what matters.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [stripe, returnedSecret]);
+  }, [stripe, returnedSecret, ready]);
 
   // One Payment Element per intent: a renewed intent (the cart changed) mounts a new one.
   useEffect(() => {
