@@ -15,7 +15,7 @@ const app = Fastify({ logger: false });
 if (process.env.BARE_STACK === 'security') {
   // The app's own security plugin (helmet headers + response compression), to show its share.
   const { securityPlugin } = await import('../apps/server/src/plugins/security.ts');
-  await app.register(securityPlugin, { stripe: false, secure: false });
+  await app.register(securityPlugin, { stripeJsUrl: null, secure: false });
 }
 app.get('/api/classes', async (_request, reply) => reply.headers(headers).send(body));
 app.get('/api/ready', async () => ({ status: 'ready' }));

@@ -120,7 +120,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // drizzle's node-postgres database keeps its pg.Pool as $client.
     pool: database.kind === 'postgres' ? (db as unknown as { $client: PoolStats }).$client : undefined,
   });
-  await app.register(securityPlugin, { stripe: isStripe, secure: env.publicUrl.startsWith('https://') });
+  await app.register(securityPlugin, {
+    stripeJsUrl: isStripe ? env.STRIPE_JS_URL : null,
+    secure: env.publicUrl.startsWith('https://'),
+  });
   await app.register(csrfPlugin, { publicUrl: env.publicUrl });
   await app.register(swaggerPlugin, { publicUrl: env.publicUrl });
 
@@ -187,7 +190,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       google: Boolean(env.GOOGLE_CLIENT_ID),
       oidc: env.OIDC_ISSUER ? { name: env.OIDC_NAME } : null,
     },
-    payments: { gateway: gateway.name, publishableKey: gateway.publishableKey },
+    payments: {
+      gateway: gateway.name,
+      publishableKey: gateway.publishableKey,
+      stripeJsUrl: isStripe ? env.STRIPE_JS_URL : null,
+    },
     mailbox: mailboxEnabled,
   });
 

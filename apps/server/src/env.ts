@@ -22,6 +22,19 @@ const emailList = z
   )
   .pipe(z.array(z.email('ADMIN_EMAILS must be comma-separated e-mail addresses')));
 
+/** Stripe.js of the release train `@stripe/stripe-js` 10 types (what its own loader would fetch). */
+export const DEFAULT_STRIPE_JS_URL = 'https://js.stripe.com/endive/stripe.js';
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** Script for the payment page: https, or plain http only from this machine (a local fake). */
+function isScriptUrlAllowed(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  if (url.username || url.password) return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+}
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -52,6 +65,18 @@ const EnvSchema = z
     PAYMENTS_GATEWAY: z.enum(['stripe', 'test']).optional(),
     /** Only for tests and local fakes of Stripe's API: where the SDK sends its requests. */
     STRIPE_API_BASE: z.url().optional(),
+    /**
+     * Where the payment page loads Stripe.js from (decision 017). Stripe's own address by default,
+     * the release train the web app's @stripe/stripe-js types describe; another address (a local
+     * fake in the e2e suite) replaces Stripe's hosts in the Content-Security-Policy.
+     */
+    STRIPE_JS_URL: z
+      .url()
+      .default(DEFAULT_STRIPE_JS_URL)
+      .refine(
+        isScriptUrlAllowed,
+        'STRIPE_JS_URL must be an https:// URL (http:// only on 127.0.0.1, ::1 or localhost)',
+      ),
     /** How many days after paying a student may ask for a refund of a class (issue 18 §3). */
     REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(14),
     UPLOAD_DIR: z.string().min(1).optional(),

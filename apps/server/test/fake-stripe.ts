@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 
 /**
  * A local stand-in for the few Stripe endpoints SkillHive calls (POST /v1/payment_intents,
@@ -9,7 +9,28 @@ import type Stripe from 'stripe';
  * by `amount`, with metadata — and GET /v1/refunds?payment_intent=), on 127.0.0.1. Its answers are typed as the SDK's own
  * Stripe.PaymentIntent, so a change in the SDK's shape breaks this file at type-check time.
  * Idempotency keys behave as Stripe documents: the same key answers the first intent again.
+ *
+ * For the browser (e2e, decision 017) it also answers what Stripe.js calls with a publishable key
+ * and the intent's client secret — POST /v1/payment_intents/:id/confirm with a test card
+ * (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, 4000 0025 0000 3155 needs
+ * 3-D Secure) and GET /v1/payment_intents/:id?client_secret= — plus POST
+ * /v1/payment_intents/:id/fake_3ds, the bank's challenge (`result=complete|fail`), with CORS as
+ * Stripe's API has it; and, given `webhook`, sends payment_intent.succeeded and
+ * payment_intent.payment_failed to it signed with its secret, as Stripe does. `serve` answers
+ * other GET paths (the e2e suite's fake Stripe.js and its frames).
  */
+export interface FakeStripeOptions {
+  webhook?: { url: string; secret: string };
+  serve?: (path: string) => { contentType: string; body: string } | null;
+}
+
+/** Stripe's test cards that the browser stand-in honours (stripe.com/docs/testing). */
+export const TEST_CARDS = {
+  succeeds: '4242424242424242',
+  declined: '4000000000000002',
+  threeDSecure: '4000002500003155',
+} as const;
+
 export interface FakeStripe {
   url: string;
   intents: Map<string, Stripe.PaymentIntent>;
@@ -20,6 +41,11 @@ export interface FakeStripe {
   requests: { method: string; path: string; idempotencyKey: string | undefined; authorization: string | undefined }[];
   /** What Stripe.js confirming a test card in the browser does to the intent. */
   setStatus(id: string, status: Stripe.PaymentIntent.Status): Stripe.PaymentIntent;
+  /** Webhook events sent (or held), oldest first, with the status our server answered. */
+  webhookDeliveries: { type: string; intentId: string; status: number | 'held' | 'failed' }[];
+  /** While true, webhook events wait until `releaseWebhooks()` (a slow Stripe). */
+  holdWebhooks: boolean;
+  releaseWebhooks(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -112,8 +138,61 @@ function newRefund(
   };
 }
 
-export async function startFakeStripe(): Promise<FakeStripe> {
+const AUTHENTICATION_FAILED =
+  'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
+
+export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const intents = new Map<string, Stripe.PaymentIntent>();
+  const webhookDeliveries: FakeStripe['webhookDeliveries'] = [];
+  const heldEvents: (() => Promise<void>)[] = [];
+  const control = { holdWebhooks: false };
+
+  /** Sends the event as Stripe does: JSON, signed with the endpoint's secret, after answering the caller. */
+  const sendWebhook = (
+    type: 'payment_intent.succeeded' | 'payment_intent.payment_failed',
+    intent: Stripe.PaymentIntent,
+  ) => {
+    const webhook = options.webhook;
+    if (!webhook) return;
+    const delivery: FakeStripe['webhookDeliveries'][number] = { type, intentId: intent.id, status: 'held' };
+    webhookDeliveries.push(delivery);
+    const deliver = async () => {
+      const payload = JSON.stringify(paymentIntentEvent(type, intent));
+      const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: webhook.secret });
+      try {
+        const res = await fetch(webhook.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          body: payload,
+        });
+        delivery.status = res.status;
+      } catch {
+        delivery.status = 'failed';
+      }
+    };
+    if (control.holdWebhooks) heldEvents.push(deliver);
+    else setTimeout(() => void deliver(), 0);
+  };
+
+  /** The intent after a confirmation or a challenge: succeeded (charged), or back to needing a payment method. */
+  const settle = (
+    intent: Stripe.PaymentIntent,
+    outcome: { succeeded: true } | { succeeded: false; error: Stripe.PaymentIntent.LastPaymentError },
+  ): Stripe.PaymentIntent => {
+    const updated: Stripe.PaymentIntent = outcome.succeeded
+      ? {
+          ...intent,
+          status: 'succeeded',
+          amount_received: intent.amount,
+          latest_charge: `ch_fake_${randomBytes(8).toString('hex')}`,
+          next_action: null,
+          last_payment_error: null,
+        }
+      : { ...intent, status: 'requires_payment_method', next_action: null, last_payment_error: outcome.error };
+    intents.set(intent.id, updated);
+    sendWebhook(outcome.succeeded ? 'payment_intent.succeeded' : 'payment_intent.payment_failed', updated);
+    return updated;
+  };
   const refunds: Stripe.Refund[] = [];
   const refundByIdempotencyKey = new Map<string, Stripe.Refund>();
   const byIdempotencyKey = new Map<string, string>();
@@ -140,6 +219,101 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         },
       });
 
+    const unexpectedState = (code: string, message: string) =>
+      send(400, { error: { type: 'invalid_request_error', code, message } });
+
+    // Stripe's API answers browsers from any origin (Stripe.js calls it from the shop's page).
+    response.setHeader('access-control-allow-origin', '*');
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, {
+        'access-control-allow-methods': 'GET, POST',
+        'access-control-allow-headers': 'authorization, content-type',
+      });
+      return response.end();
+    }
+    if (request.method === 'GET' && options.serve && !path.startsWith('/v1/')) {
+      const file = options.serve(path);
+      if (file) {
+        response.writeHead(200, { 'content-type': file.contentType, 'cache-control': 'no-store' });
+        return response.end(file.body);
+      }
+    }
+
+    /** A browser call: the publishable key, and the client secret of this very intent. */
+    const browserIntent = (id: string, clientSecret: string | null): Stripe.PaymentIntent | null => {
+      const intent = intents.get(id);
+      const key = request.headers.authorization ?? '';
+      if (!intent || !key.startsWith('Bearer pk_') || intent.client_secret !== clientSecret) {
+        missing(id);
+        return null;
+      }
+      return intent;
+    };
+
+    const confirm = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(path);
+    if (request.method === 'POST' && confirm) {
+      const form = await readForm(request);
+      const intent = browserIntent(decodeURIComponent(confirm[1]!), form.get('client_secret'));
+      if (!intent) return;
+      if (intent.status !== 'requires_payment_method' && intent.status !== 'requires_confirmation') {
+        return unexpectedState(
+          'payment_intent_unexpected_state',
+          `You cannot confirm this PaymentIntent because it has a status of ${intent.status}.`,
+        );
+      }
+      const number = (form.get('payment_method_data[card][number]') ?? '').replace(/\D/g, '');
+      const withMethod: Stripe.PaymentIntent = {
+        ...intent,
+        payment_method: `pm_fake_${randomBytes(8).toString('hex')}`,
+      };
+      if (number === TEST_CARDS.threeDSecure) {
+        const waiting: Stripe.PaymentIntent = {
+          ...withMethod,
+          status: 'requires_action',
+          next_action: { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } },
+        };
+        intents.set(intent.id, waiting);
+        return send(200, waiting);
+      }
+      if (number === TEST_CARDS.succeeds) return send(200, settle(withMethod, { succeeded: true }));
+      const error: Stripe.PaymentIntent.LastPaymentError = {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'generic_decline',
+        message:
+          number === TEST_CARDS.declined
+            ? 'Your card was declined.'
+            : 'Your card was declined. Your request was in test mode, but used a non test card.',
+      };
+      const declined = settle(withMethod, { succeeded: false, error });
+      return send(402, { error: { ...error, payment_intent: declined } });
+    }
+    const challenge = /^\/v1\/payment_intents\/([^/]+)\/fake_3ds$/.exec(path);
+    if (request.method === 'POST' && challenge) {
+      const form = await readForm(request);
+      const intent = browserIntent(decodeURIComponent(challenge[1]!), form.get('client_secret'));
+      if (!intent) return;
+      if (intent.status !== 'requires_action') {
+        return unexpectedState(
+          'payment_intent_unexpected_state',
+          'This PaymentIntent is not waiting for authentication.',
+        );
+      }
+      return send(
+        200,
+        form.get('result') === 'complete'
+          ? settle(intent, { succeeded: true })
+          : settle(intent, {
+              succeeded: false,
+              error: {
+                type: 'invalid_request_error',
+                code: 'payment_intent_authentication_failure',
+                message: AUTHENTICATION_FAILED,
+              },
+            }),
+      );
+    }
+
     if (request.method === 'POST' && path === '/v1/payment_intents') {
       const form = await readForm(request);
       const known = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined;
@@ -149,9 +323,6 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, intent.id);
       return send(200, intent);
     }
-    const unexpectedState = (code: string, message: string) =>
-      send(400, { error: { type: 'invalid_request_error', code, message } });
-
     const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path);
     if (request.method === 'POST' && cancel) {
       await readForm(request);
@@ -236,6 +407,16 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     intents,
     refunds,
     requests,
+    webhookDeliveries,
+    get holdWebhooks() {
+      return control.holdWebhooks;
+    },
+    set holdWebhooks(value: boolean) {
+      control.holdWebhooks = value;
+    },
+    async releaseWebhooks() {
+      for (const deliver of heldEvents.splice(0)) await deliver();
+    },
     refundInDashboard(intentId, amountCents) {
       const intent = intents.get(intentId);
       if (!intent) throw new Error(`fake Stripe has no intent ${intentId}`);

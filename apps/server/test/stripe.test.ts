@@ -3,6 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
 import { schema } from '../src/db/client.ts';
+import { DEFAULT_STRIPE_JS_URL, loadEnv } from '../src/env.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
 import {
   FAST_SIGNUP_ENV,
@@ -18,6 +19,17 @@ import {
 import { paymentIntentEvent, startFakeStripe, type FakeStripe } from './fake-stripe.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_skillhive_webhook_secret';
+
+/** The Content-Security-Policy header as directive → sources. */
+function cspOf(res: { headers: Record<string, unknown> }): Record<string, string[]> {
+  return Object.fromEntries(
+    String(res.headers['content-security-policy'])
+      .split(';')
+      .map((directive) => directive.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...sources]) => [name!, sources]),
+  );
+}
 
 let fake: FakeStripe;
 let ctx: TestContext;
@@ -78,6 +90,7 @@ describe('Stripe configuration', () => {
     expect((await ctx.app.inject('/api/config')).json().payments).toEqual({
       gateway: 'stripe',
       publishableKey: 'pk_test_skillhive',
+      stripeJsUrl: DEFAULT_STRIPE_JS_URL,
     });
     const student = await createUser(ctx, 'student');
     const res = await ctx.app.inject({
@@ -87,6 +100,13 @@ describe('Stripe configuration', () => {
       payload: { clientSecret: 'x', ...card() },
     });
     expect(res.statusCode).toBe(404);
+  });
+
+  it('opens the CSP to Stripe’s hosts for Stripe.js, its frames and its API', async () => {
+    const csp = cspOf(await ctx.app.inject('/api/health'));
+    expect(csp['script-src']).toEqual(["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com']);
+    expect(csp['frame-src']).toEqual(['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com']);
+    expect(csp['connect-src']).toEqual(["'self'", 'https://api.stripe.com']);
   });
 
   it('documents the webhook', async () => {
@@ -350,5 +370,78 @@ describe('one charge per cart with Stripe (decision 010)', () => {
     expect(await paymentsOf(student)).toEqual([
       expect.objectContaining({ transactionId: intentId, amountCents: 4200 }),
     ]);
+  });
+});
+
+describe('STRIPE_JS_URL (decision 017)', () => {
+  const stripeKeys = {
+    STRIPE_SECRET_KEY: 'sk_test_skillhive',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_skillhive',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  };
+
+  it('accepts https anywhere and http only on loopback', () => {
+    for (const url of [
+      'https://js.stripe.com/v3/',
+      'https://stripe-js.example.test/stripe.js',
+      'http://127.0.0.1:4242/v3/',
+      'http://localhost:4242/stripe.js',
+      'http://[::1]:4242/stripe.js',
+    ]) {
+      expect(loadEnv({ ...stripeKeys, STRIPE_JS_URL: url }).STRIPE_JS_URL).toBe(url);
+    }
+    for (const url of [
+      'http://js.stripe.com/v3/',
+      'http://10.0.0.5/stripe.js',
+      'http://127.0.0.1.example.test/stripe.js',
+      'javascript:alert(1)',
+      'ftp://127.0.0.1/stripe.js',
+      'https://user:secret@js.stripe.com/v3/',
+      'not a url',
+    ]) {
+      expect(() => loadEnv({ ...stripeKeys, STRIPE_JS_URL: url }), url).toThrow(/STRIPE_JS_URL/);
+    }
+  });
+
+  it('defaults to Stripe’s own address', () => {
+    expect(loadEnv(stripeKeys).STRIPE_JS_URL).toBe(DEFAULT_STRIPE_JS_URL);
+    expect(DEFAULT_STRIPE_JS_URL).toMatch(/^https:\/\/js\.stripe\.com\//);
+  });
+
+  it('is what the web app loads, and replaces Stripe’s hosts in the CSP', async () => {
+    const local = await createTestApp({
+      ...FAST_SIGNUP_ENV,
+      ...stripeKeys,
+      STRIPE_API_BASE: fake.url,
+      STRIPE_JS_URL: 'http://127.0.0.1:4242/v3/',
+    });
+    try {
+      const config = (await local.app.inject('/api/config')).json();
+      expect(config.payments.stripeJsUrl).toBe('http://127.0.0.1:4242/v3/');
+      const csp = cspOf(await local.app.inject('/api/health'));
+      expect(csp['script-src']).toEqual(["'self'", 'http://127.0.0.1:4242']);
+      expect(csp['frame-src']).toEqual(['http://127.0.0.1:4242']);
+      expect(csp['connect-src']).toEqual(["'self'", 'http://127.0.0.1:4242']);
+      expect(JSON.stringify(csp)).not.toContain('stripe.com');
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('is neither offered nor allowed by the CSP on the test gateway', async () => {
+    const plain = await createTestApp({ ...FAST_SIGNUP_ENV, STRIPE_JS_URL: 'http://127.0.0.1:4242/v3/' });
+    try {
+      expect((await plain.app.inject('/api/config')).json().payments).toEqual({
+        gateway: 'test',
+        publishableKey: null,
+        stripeJsUrl: null,
+      });
+      const csp = cspOf(await plain.app.inject('/api/health'));
+      expect(csp['script-src']).toEqual(["'self'"]);
+      expect(csp['frame-src']).toEqual(["'none'"]);
+      expect(csp['connect-src']).toEqual(["'self'"]);
+    } finally {
+      await plain.close();
+    }
   });
 });

@@ -27,26 +27,47 @@ async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<stri
   );
 }
 
+/** Stripe.js's own origin, and the hosts Stripe documents for its CSP (the Payment Element, 3-D Secure). */
+const STRIPE_ORIGIN = 'https://js.stripe.com';
+const STRIPE_HOSTS = {
+  script: [STRIPE_ORIGIN, 'https://*.js.stripe.com'],
+  frame: [STRIPE_ORIGIN, 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  connect: ['https://api.stripe.com'],
+};
+
+/**
+ * What the CSP opens for Stripe.js loaded from `stripeJsUrl` (decision 017): Stripe's hosts for
+ * Stripe's own address; for any other address (a local fake) only that address's origin, which
+ * then serves the script, its frames and its API calls.
+ */
+export function stripeCspSources(stripeJsUrl: string | null): { script: string[]; frame: string[]; connect: string[] } {
+  if (!stripeJsUrl) return { script: [], frame: [], connect: [] };
+  const origin = new URL(stripeJsUrl).origin;
+  if (origin === STRIPE_ORIGIN) return STRIPE_HOSTS;
+  return { script: [origin], frame: [origin], connect: [origin] };
+}
+
 /**
  * Security headers with a strict Content-Security-Policy the web app runs under (no inline
- * scripts, no eval), and response compression.
+ * scripts, no eval), and response compression. `stripeJsUrl` is set only when the Stripe gateway
+ * takes the payments.
  */
 export const securityPlugin = fp(async function security(
   app: FastifyInstance,
-  opts: { stripe: boolean; secure: boolean },
+  opts: { stripeJsUrl: string | null; secure: boolean },
 ) {
-  const stripeScript = opts.stripe ? ['https://js.stripe.com'] : [];
+  const stripe = stripeCspSources(opts.stripeJsUrl);
   const headers = await helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...stripeScript],
+        scriptSrc: ["'self'", ...stripe.script],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", ...(opts.stripe ? ['https://api.stripe.com'] : [])],
-        frameSrc: opts.stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : ["'none'"],
+        connectSrc: ["'self'", ...stripe.connect],
+        frameSrc: stripe.frame.length > 0 ? stripe.frame : ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -1836,6 +1836,7 @@ export interface operations {
                             /** @enum {string} */
                             gateway: "test" | "stripe";
                             publishableKey: string | null;
+                            stripeJsUrl: string | null;
                         };
                         mailbox: boolean;
                     };

@@ -23,7 +23,8 @@ export interface AuthRoutesOptions {
   publicUrl: string;
   limits: { authPerIp: Limiter; loginFailures: Limiter; tokens: Limiter; mailRequests: Limiter };
   providers: { google: boolean; oidc: { name: string } | null };
-  payments: { gateway: 'test' | 'stripe'; publishableKey: string | null };
+  /** stripeJsUrl: where the payment page loads Stripe.js from (STRIPE_JS_URL); null on the test gateway. */
+  payments: { gateway: 'test' | 'stripe'; publishableKey: string | null; stripeJsUrl: string | null };
   /** Whether admins can read the outbox at /api/admin/mailbox (no SMTP_URL, not production). */
   mailbox: boolean;
 }
@@ -261,7 +262,11 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
         response: {
           200: z.object({
             auth: z.object({ google: z.boolean(), oidc: z.object({ name: z.string() }).nullable() }),
-            payments: z.object({ gateway: z.enum(['test', 'stripe']), publishableKey: z.string().nullable() }),
+            payments: z.object({
+              gateway: z.enum(['test', 'stripe']),
+              publishableKey: z.string().nullable(),
+              stripeJsUrl: z.string().nullable(),
+            }),
             mailbox: z.boolean(),
           }),
         },

@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client.ts';
 /** GET /api/config: which sign-in providers and which payment gateway this deployment offers. */
 export interface AppConfig {
   auth: { google: boolean; oidc: { name: string } | null };
-  payments: { gateway: 'test' | 'stripe'; publishableKey: string | null };
+  payments: { gateway: 'test' | 'stripe'; publishableKey: string | null; stripeJsUrl: string | null };
   /** Admins can read the outbox (no SMTP server configured, not production). */
   mailbox: boolean;
 }

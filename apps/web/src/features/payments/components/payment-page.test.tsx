@@ -97,14 +97,23 @@ describe('PaymentPage', () => {
     expect(browser.requests).not.toContain('POST /api/create-payment-intent');
   });
 
-  it('says card payments are unavailable when the gateway is Stripe and its form cannot load', async () => {
-    // A server configured for Stripe (its API is the server suites' local stand-in).
+  it('on a Stripe deployment loads Stripe.js from the configured address instead of the test card form', async () => {
+    // A server configured for Stripe (its API is the server suites' local stand-in); jsdom does
+    // not run the script, so the page waits for Stripe's form.
     browser.visit(inject('stripeServer'));
     await studentWithCart(['Watercolour basics']);
     renderPaymentPage();
-    expect(await screen.findByText(/payments are not available on this server/)).toBeTruthy();
-    expect(screen.queryByRole('form', { name: 'Card payment' })).toBeNull();
+    expect(await screen.findByText("Loading Stripe's secure card form…")).toBeTruthy();
+    const config = await (await fetch(`${inject('stripeServer').baseUrl}/api/config`)).json();
+    expect(config.payments.stripeJsUrl).toMatch(/^https:\/\/js\.stripe\.com\//);
+    await waitFor(() =>
+      expect([...document.scripts].map((script) => script.src)).toContain(config.payments.stripeJsUrl),
+    );
+    expect(screen.queryByLabelText('Card number')).toBeNull();
     expect(browser.requests).toContain('POST /api/create-payment-intent');
+    // Pay waits for Stripe's form to be ready.
+    const pay = screen.getByRole('button', { name: /Pay/ }) as HTMLButtonElement;
+    expect(pay.disabled).toBe(true);
   });
 
   it('pays: confirms the card, records exactly the lines the server totalled, then shows the classes', async () => {

@@ -1,6 +1,6 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { notify } from '../../../lib/toast.ts';
 import { centsToDecimal, formatPrice } from '@skillhive/shared/rules/money';
 import type { Enrollment } from '@skillhive/shared/contracts/enrollments';
@@ -9,25 +9,41 @@ import { paths } from '../../../config/paths.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { SESSION_QUERY_KEY } from '../../auth/api/get-session.ts';
+import { useAppConfig } from '../../auth/api/get-app-config.ts';
 import { isEmailNotVerified, verifyEmailMessage } from '../../auth/verify-email.ts';
 import { cartQueryOptions, useRemoveEnrollment } from '../../enrollments/api/enrollments.ts';
-import {
-  authenticateTestCard,
-  confirmTestCard,
-  paymentIntentQueryOptions,
-  useRecordPayment,
-  type GatewayResult,
-} from '../api/payments.ts';
+import { paymentIntentQueryOptions, useRecordPayment } from '../api/payments.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
-import type { CardDetails } from '@skillhive/shared/rules/card-form';
-import { CardForm } from './card-form.tsx';
+import type { GatewayPanelProps } from './gateway-panel.ts';
+
+/**
+ * The card area, one lazy chunk per gateway (decision 017): a test-gateway deployment never
+ * downloads Stripe's code, a Stripe one never downloads our card form (nor react-hook-form).
+ */
+const TestGatewayPanel = lazy(() => import('./test-gateway-panel.tsx'));
+const StripePanel = lazy(() => import('./stripe-panel.tsx'));
+
+function GatewayPanel({ gateway, ...props }: GatewayPanelProps & { gateway: 'test' | 'stripe' }) {
+  const Panel = gateway === 'stripe' ? StripePanel : TestGatewayPanel;
+  return (
+    <Suspense
+      fallback={
+        <p role="status" className="text-muted">
+          Loading the card form…
+        </p>
+      }
+    >
+      <Panel {...props} />
+    </Suspense>
+  );
+}
 
 /** A 409: the payment or the cart changed on the server (another tab, a class withdrawn). */
 function isStateConflict(error: unknown): boolean {
   return error instanceof ApiError && error.status === 409;
 }
 
-type Step = 'card' | 'confirming' | 'authenticate' | 'recording' | 'done';
+type Step = 'card' | 'recording' | 'done';
 
 interface PaymentPageProps {
   /** The auth feature's notice for an unverified address: paying needs a verified one (issue 19 §2). */
@@ -35,8 +51,9 @@ interface PaymentPageProps {
 }
 
 /**
- * payment (spec §2, §4): the cart of pending enrolments, the server's total, and the card form.
- * Flow: intent (server total) → confirm card → [authenticate] → record payment → myEnrollClass.
+ * payment (spec §2, §4): the cart of pending enrolments, the server's total, and the gateway's
+ * card form. Flow: intent (server total) → the panel confirms the card [and 3-D Secure] →
+ * record payment → myEnrollClass.
  */
 export function PaymentPage({ emailNotice }: PaymentPageProps) {
   const { user } = useAuth();
@@ -45,6 +62,13 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
   const navigate = useNavigate();
   const cart = useQuery(cartQueryOptions(user));
   const [step, setStep] = useState<Step>('card');
+  // The panel is confirming a card or waiting for 3-D Secure: the cart stays as it is meanwhile.
+  const [panelBusy, setPanelBusy] = useState(false);
+  const config = useAppConfig();
+  // Back from a redirect-based payment (Stripe's return_url) with nothing left to pay: the
+  // webhook recorded it before the page came back.
+  const [searchParams] = useSearchParams();
+  const returnedPaid = searchParams.get('redirect_status') === 'succeeded';
   const items = cart.data ?? [];
   // A line of a class that was deleted or is no longer accepted cannot be paid (decision 010):
   // it is shown, marked, removable, and left out of the total.
@@ -56,7 +80,7 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
   });
   const remove = useRemoveEnrollment();
   const record = useRecordPayment();
-  const [gatewayError, setGatewayError] = useState<string | null>(null);
+  const [recordError, setRecordError] = useState<string | null>(null);
   const [transactionId, setTransactionId] = useState<string | null>(null);
 
   const needsVerifiedEmail = isEmailNotVerified(intent.error);
@@ -87,7 +111,7 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
       {
         onSuccess: (result) => {
           if (!result?.paymentResult?.insertedId) {
-            setGatewayError('Your payment went through, but we could not confirm it. Please try again.');
+            setRecordError('Your payment went through, but we could not confirm it. Please try again.');
             setStep('card');
             return;
           }
@@ -99,59 +123,26 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
           setStep('card');
           if (isStateConflict(error)) {
             // The server refunded a charge it could not record (decision 010): say so, show the cart anew.
-            setGatewayError(errorMessage(error));
+            setRecordError(errorMessage(error));
             setTransactionId(null);
-            void cart.refetch();
-            void intent.refetch();
+            reloadCartAndIntent();
             return;
           }
-          setGatewayError(`Your card was charged, but recording the payment failed: ${errorMessage(error)}`);
+          setRecordError(`Your card was charged, but recording the payment failed: ${errorMessage(error)}`);
         },
       },
     );
   };
 
-  const handleResult = (result: GatewayResult) => {
-    if (result.status === 'requires_action') {
-      setStep('authenticate');
-      return;
-    }
-    if (result.status === 'succeeded' && result.transactionId) {
-      setTransactionId(result.transactionId);
-      recordPayment(result.transactionId);
-      return;
-    }
-    setGatewayError('The payment could not be completed. Please try another card.');
-    setStep('card');
+  const reloadCartAndIntent = () => {
+    void cart.refetch();
+    void intent.refetch();
   };
 
-  const pay = async (card: CardDetails) => {
-    if (!clientSecret) return;
-    setGatewayError(null);
-    setStep('confirming');
-    try {
-      handleResult(await confirmTestCard({ clientSecret, ...card }));
-    } catch (error) {
-      setGatewayError(errorMessage(error, 'Your card was declined.'));
-      setStep('card');
-      // Another tab's checkout replaced this payment, or the cart changed: start from the server's view.
-      if (isStateConflict(error)) {
-        void cart.refetch();
-        void intent.refetch();
-      }
-    }
-  };
-
-  const authenticate = async (approve: boolean) => {
-    if (!clientSecret) return;
-    setGatewayError(null);
-    setStep('confirming');
-    try {
-      handleResult(await authenticateTestCard({ clientSecret, approve }));
-    } catch (error) {
-      setGatewayError(errorMessage(error, 'Authentication failed.'));
-      setStep('card');
-    }
+  const handleSucceeded = (txId: string) => {
+    setRecordError(null);
+    setTransactionId(txId);
+    recordPayment(txId);
   };
 
   const removeItem = (item: Enrollment) =>
@@ -172,6 +163,13 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
       ) : items.length === 0 ? (
         step === 'done' ? (
           <p role="status">Payment successful! Taking you to your classes…</p>
+        ) : returnedPaid ? (
+          <div role="status" className="flex flex-col items-start gap-3 rounded-box bg-base-200 p-6">
+            <p>Payment successful! Your classes are paid for.</p>
+            <Link to={paths.dashboard.myEnrollClass} className="btn btn-primary">
+              My Enrolled Classes
+            </Link>
+          </div>
         ) : (
           <div className="flex flex-col items-start gap-3 rounded-box bg-base-200 p-6">
             <p>Your cart is empty.</p>
@@ -213,7 +211,7 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
                   <button
                     type="button"
                     className="btn btn-sm btn-ghost text-error"
-                    disabled={remove.isPending || step !== 'card'}
+                    disabled={remove.isPending || step !== 'card' || panelBusy}
                     aria-label={`Remove ${item.title} from the cart`}
                     onClick={() => removeItem(item)}
                   >
@@ -248,37 +246,32 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
               </p>
             ) : intent.isError ? (
               <FetchError what="the payment total" error={intent.error} onRetry={() => void intent.refetch()} />
-            ) : intent.data?.gateway === 'stripe' ? (
-              <p role="status" className="rounded-box bg-base-200 p-4">
-                Card payments are handled by Stripe here: Stripe's secure card form (Stripe Elements) would load in this
-                place. It cannot be loaded in this offline build, so payments are not available on this server.
-              </p>
-            ) : step === 'authenticate' ? (
-              <div className="flex flex-col gap-3" role="group" aria-labelledby="auth-heading">
-                <h3 id="auth-heading" className="font-semibold">
-                  Your bank asks you to confirm this payment
-                </h3>
-                <p className="text-muted">This is the test gateway's stand-in for a 3-D Secure check.</p>
-                <div className="flex flex-wrap gap-2">
-                  <button type="button" className="btn btn-primary" onClick={() => void authenticate(true)}>
-                    Approve
-                  </button>
-                  <button type="button" className="btn btn-outline" onClick={() => void authenticate(false)}>
-                    Fail
-                  </button>
-                </div>
-              </div>
+            ) : config.isPending ? (
+              <LoadingState />
+            ) : config.isError ? (
+              <FetchError what="the payment settings" error={config.error} onRetry={() => void config.refetch()} />
             ) : (
               <>
-                <p className="text-sm text-muted">Test mode: use 4242 4242 4242 4242, any future date and any CVC.</p>
-                <CardForm
-                  ready={Boolean(clientSecret) && !intent.isFetching}
-                  busy={step === 'confirming' || step === 'recording'}
+                <GatewayPanel
+                  gateway={config.data.payments.gateway}
+                  clientSecret={clientSecret}
                   amountLabel={amount !== null ? formatPrice(amount) : ''}
-                  gatewayError={gatewayError}
-                  onPay={(card) => void pay(card)}
+                  ready={Boolean(clientSecret) && !intent.isFetching}
+                  recording={step === 'recording'}
+                  pageError={recordError}
+                  stripe={
+                    config.data.payments.publishableKey && config.data.payments.stripeJsUrl
+                      ? {
+                          publishableKey: config.data.payments.publishableKey,
+                          scriptUrl: config.data.payments.stripeJsUrl,
+                        }
+                      : null
+                  }
+                  onBusyChange={setPanelBusy}
+                  onSucceeded={handleSucceeded}
+                  onStale={reloadCartAndIntent}
                 />
-                {transactionId && step === 'card' && gatewayError ? (
+                {transactionId && step === 'card' && recordError ? (
                   <button
                     type="button"
                     className="btn btn-outline btn-sm self-start"
@@ -289,11 +282,6 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
                 ) : null}
               </>
             )}
-            {step === 'authenticate' && gatewayError ? (
-              <p role="alert" className="font-medium text-error">
-                {gatewayError}
-              </p>
-            ) : null}
           </section>
         </div>
       )}
