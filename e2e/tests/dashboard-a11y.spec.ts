@@ -95,7 +95,7 @@ test.describe('dashboard accessibility and small screens', () => {
 
     await openScreen(page, 'myClass');
     await page.getByRole('button', { name: 'Delete' }).first().click();
-    await expect(page.getByRole('dialog', { name: 'Are you sure?' })).toBeVisible();
+    await expect(page.getByRole('dialog', { name: /^Delete ".+"\?$/ })).toBeVisible();
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Cancel' }).click();
 

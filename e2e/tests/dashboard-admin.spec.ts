@@ -80,6 +80,9 @@ test.describe('admin dashboard journey', () => {
     await row(page, promoteMe!.email)
       .getByRole('button', { name: `Make Admin: ${promoteMe!.name}` })
       .click();
+    // Promoting asks first, naming the person (issue 20 §1).
+    const promoteDialog = page.getByRole('dialog', { name: `Make ${promoteMe!.name} admin?` });
+    await promoteDialog.getByRole('button', { name: 'Yes, make admin' }).click();
     await expect(page.getByText(`${promoteMe!.name} is an admin now.`)).toBeVisible();
     await expect(row(page, promoteMe!.email).getByRole('cell', { name: 'Admin', exact: true })).toBeVisible();
     await expect(row(page, promoteMe!.email).getByRole('button', { name: /^Make / })).toHaveCount(0);
@@ -89,7 +92,7 @@ test.describe('admin dashboard journey', () => {
     await row(page, deleteMe!.email)
       .getByRole('button', { name: `Delete ${deleteMe!.name}` })
       .click();
-    const confirm = page.getByRole('dialog', { name: 'Are you sure?' });
+    const confirm = page.getByRole('dialog', { name: `Delete ${deleteMe!.name}?` });
     await expect(confirm).toContainText("You won't be able to revert this!");
     await confirm.getByRole('button', { name: 'Yes, delete it!' }).click();
     await expect(page.getByText(`${deleteMe!.name} has been deleted.`)).toBeVisible();

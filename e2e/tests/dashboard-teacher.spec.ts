@@ -139,7 +139,7 @@ test.describe('teacher dashboard journey', () => {
     // Delete with the spec's confirmation.
     await page.goto('/dashboard/myClass');
     await updated.getByRole('button', { name: 'Delete' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Are you sure?' });
+    const dialog = page.getByRole('dialog', { name: `Delete "${title} (updated)"?` });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText("You won't be able to revert this!");
     await dialog.getByRole('button', { name: 'Yes, delete it!' }).click();

@@ -15,6 +15,8 @@ import { DecisionButtons } from './decision-buttons.tsx';
 import { RejectClassDialog } from './reject-class-dialog.tsx';
 import { StatusFilter } from './status-filter.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { countOf } from '../../../lib/plural.ts';
 
 const STATUS_LABELS: Record<ClassStatus, string> = {
   pending: 'Pending',
@@ -70,7 +72,7 @@ export function AllClassesTable() {
       <title>All Classes — SkillHive</title>
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-bold sm:text-3xl">All classes</h1>
-        <p className="text-muted">{query.data ? `${query.data.total} classes` : '\u00a0'}</p>
+        <p className="text-muted">{query.data ? countOf(query.data.total, 'class', 'classes') : '\u00a0'}</p>
       </div>
       <ClassRevisionsSection />
       <StatusFilter statuses={CLASS_FILTERS} labels={STATUS_LABELS} value={status} />
@@ -93,7 +95,7 @@ export function AllClassesTable() {
                       ) : null}
                     </th>
                     <td>
-                      <img
+                      <FallbackImage
                         src={item.image}
                         alt=""
                         width={96}

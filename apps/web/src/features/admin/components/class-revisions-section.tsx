@@ -11,6 +11,7 @@ import { PageControls, usePageParam } from '../../../components/ui/page-controls
 import { REVISIONS_PAGE_SIZE, pendingRevisionsQueryOptions, useDecideRevision } from '../api/admin.ts';
 import { RejectReasonField, useRejectReasonForm } from './reject-reason-field.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
 const PAGE_PARAM = 'changesPage';
 
@@ -121,7 +122,7 @@ function showValue(key: keyof ClassFields, value: ClassFields[keyof ClassFields]
   if (key === 'category') return CATEGORY_LABELS[value as ClassFields['category']];
   if (key === 'image')
     return (
-      <img
+      <FallbackImage
         src={value as string}
         alt={`${which} image`}
         width={160}

@@ -13,6 +13,7 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
 /**
  * classDetails/:id (spec §2): the class with its teacher, price and rating, and Pay Now, which
@@ -63,7 +64,7 @@ export function ClassDetailsPage({
         {(data) => (
           <article className="card border border-base-300 bg-base-100 shadow-sm lg:card-side">
             <figure className="bg-base-200 lg:w-1/2">
-              <img
+              <FallbackImage
                 src={data.image}
                 alt={`Image of ${data.title}`}
                 width={800}

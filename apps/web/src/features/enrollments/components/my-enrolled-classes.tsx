@@ -12,6 +12,7 @@ import { PageControls, usePageParam } from '../../../components/ui/page-controls
 import { ReviewForm } from './review-form.tsx';
 import { RefundRequestControl } from './refund-request-control.tsx';
 import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
 /** myEnrollClass (spec §2): the total, and a card per enrolment; pending ones can be paid. */
 export function MyEnrolledClasses() {
@@ -66,7 +67,7 @@ function EnrollmentCard({ item }: { item: Enrollment }) {
   return (
     <article aria-labelledby={titleId} className="card h-full border border-base-300 bg-base-100 shadow-sm">
       <figure className="aspect-video bg-base-200">
-        <img src={item.image} alt="" width={640} height={360} loading="lazy" className="h-full w-full object-cover" />
+        <FallbackImage src={item.image} alt="" width={640} height={360} loading="lazy" className="h-full w-full object-cover" />
       </figure>
       <div className="card-body gap-2 p-4">
         <div className="flex flex-wrap items-center justify-between gap-2">

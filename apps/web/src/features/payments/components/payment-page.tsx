@@ -21,6 +21,7 @@ import {
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import type { CardDetails } from '@skillhive/shared/rules/card-form';
 import { CardForm } from './card-form.tsx';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
 /** A 409: the payment or the cart changed on the server (another tab, a class withdrawn). */
 function isStateConflict(error: unknown): boolean {
@@ -192,7 +193,7 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
                   key={item._id}
                   className="flex items-center gap-3 rounded-box border border-base-300 bg-base-100 p-3"
                 >
-                  <img
+                  <FallbackImage
                     src={item.image}
                     alt=""
                     width={80}

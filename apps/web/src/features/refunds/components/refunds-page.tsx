@@ -18,6 +18,7 @@ import {
   useDecideRefundRequest,
   useRefundPayment,
 } from '../api/refunds.ts';
+import { countOf } from '../../../lib/plural.ts';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const cents = (amount: number) => formatPrice(centsToDecimal(amount));
@@ -314,7 +315,7 @@ function PaymentCard({
       {paidLines.length > 1 ? (
         <div>
           <button type="button" className="btn btn-sm btn-error" onClick={() => onRefund(null)}>
-            Refund all {paidLines.length} classes ({cents(paidLines.reduce((sum, line) => sum + line.priceCents, 0))})
+            Refund all {countOf(paidLines.length, 'class', 'classes')} ({cents(paidLines.reduce((sum, line) => sum + line.priceCents, 0))})
           </button>
         </div>
       ) : null}

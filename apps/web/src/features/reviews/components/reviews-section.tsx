@@ -1,20 +1,19 @@
-import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Review } from '@skillhive/shared/contracts/reviews';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { useCarousel } from '../../../components/ui/use-carousel.ts';
 import { CarouselArrowButton } from '../../../components/ui/carousel-buttons.tsx';
 import { reviewsQueryOptions } from '../api/get-reviews.ts';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
-const DEFAULT_AVATAR = '/images/avatar-default.svg';
 
 function ReviewCard({ review }: { review: Review }) {
-  const [imageFailed, setImageFailed] = useState(false);
   return (
     <figure className="flex h-full flex-col gap-4 rounded-box border border-base-300 bg-base-100 p-6 shadow-sm">
       <div className="flex items-center gap-4">
-        <img
-          src={review.image && !imageFailed ? review.image : DEFAULT_AVATAR}
+        <FallbackImage
+          kind="avatar"
+          src={review.image}
           alt=""
           width={64}
           height={64}
@@ -22,7 +21,6 @@ function ReviewCard({ review }: { review: Review }) {
           decoding="async"
           referrerPolicy="no-referrer"
           className="h-16 w-16 rounded-full object-cover ring-2 ring-accent"
-          onError={() => setImageFailed(true)}
         />
         <figcaption className="min-w-0">
           <p className="truncate font-semibold">{review.name}</p>
