@@ -9,6 +9,7 @@ import { teacherFlagQueryOptions } from '../../features/auth/api/get-roles.ts';
 import { SESSION_QUERY_KEY } from '../../features/auth/api/get-session.ts';
 import { EMAIL_NOT_VERIFIED, isEmailNotVerified, verifyEmailMessage } from '../../features/auth/verify-email.ts';
 import { VerifyEmailNotice } from '../../features/auth/components/verify-email-notice.tsx';
+import { REDIRECT_REASONS } from '../../features/auth/safe-return-path.ts';
 import {
   myTeacherRequestQueryOptions,
   useCreateTeacherRequest,
@@ -30,7 +31,7 @@ function SignInPrompt() {
       <div className="flex flex-wrap gap-3">
         <Link
           to={paths.login}
-          state={{ from: { pathname: paths.teach, search: location.search, hash: '' } }}
+          state={{ from: { pathname: paths.teach, search: location.search, hash: '' }, reason: REDIRECT_REASONS.signInToApply }}
           className="btn btn-primary"
         >
           Sign in to apply

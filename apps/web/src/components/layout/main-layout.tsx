@@ -3,6 +3,7 @@ import { TopProgressBar } from '../ui/top-progress-bar.tsx';
 import { Footer } from './footer.tsx';
 import type { LayoutSession } from './layout-session.ts';
 import { Navbar } from './navbar.tsx';
+import { RedirectNotice } from './redirect-notice.tsx';
 
 /** Navbar, page content, footer (spec §2); the root is at most screen-xl wide. */
 export function MainLayout({ session }: { session: LayoutSession }) {
@@ -15,6 +16,7 @@ export function MainLayout({ session }: { session: LayoutSession }) {
       <TopProgressBar active={session.loading || session.roleLoading || navigation.state === 'loading'} />
       <Navbar session={session} />
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-screen-xl flex-1 px-4 py-8 outline-none sm:px-6">
+        <RedirectNotice />
         <Outlet />
       </main>
       <Footer />

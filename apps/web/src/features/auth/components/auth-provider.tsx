@@ -9,6 +9,7 @@ import { removeUserData } from '../../../lib/query-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { AuthContext, type AuthContextValue, type AuthUser } from '../auth-context.ts';
 import { requestToken } from '../api/request-token.ts';
+import { REDIRECT_REASONS } from '../safe-return-path.ts';
 import { adminFlagQueryOptions, teacherFlagQueryOptions } from '../api/get-roles.ts';
 import { SESSION_QUERY_KEY, sessionQueryOptions, sessionRequest, type SessionData } from '../api/get-session.ts';
 
@@ -256,7 +257,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const from = locationRef.current;
         // Already on /login (a late refusal): keep the page it remembers.
         if (from.pathname === paths.login) return;
-        navigate(paths.login, { replace: true, state: { from } });
+        navigate(paths.login, { replace: true, state: { from, reason: REDIRECT_REASONS.sessionExpired } });
       }),
     [endSession, navigate],
   );

@@ -14,6 +14,7 @@ import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { REDIRECT_REASONS } from '../../auth/safe-return-path.ts';
 
 /**
  * classDetails/:id (spec §2): the class with its teacher, price and rating, and Pay Now, which
@@ -39,7 +40,7 @@ export function ClassDetailsPage({
     if (!user) {
       // spec §8; DESIGN §1.10: "Yes, login!" goes to /login and back here.
       if ((await confirm(CONFIRM_PRESETS.notLoggedIn)) === 'confirmed') {
-        navigate(paths.login, { state: { from: location } });
+        navigate(paths.login, { state: { from: location, reason: REDIRECT_REASONS.signInToEnroll } });
       }
       return;
     }
