@@ -197,13 +197,23 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const endSession = useCallback(
     async ({ alreadyEnded = false }: { alreadyEnded?: boolean } = {}) => {
       setEndingSession(sessionId);
+      const token = tokenStorage.get();
       tokenStorage.clear();
       const { error } = await loadAuthClient()
         .then((authClient) => authClient.signOut())
         .catch(() => ({ error: { status: 0, message: undefined } }));
       if (error && !alreadyEnded) {
+        // The session goes on (offline, or the server refused): keep this tab's state as it was,
+        // token included, so what is shown stays what the server holds (issue 20 §3).
+        if (token) tokenStorage.set(token);
         setEndingSession(null);
-        throw toAuthError(error, 'Logging out failed. Please try again.');
+        const offline = error.status === 0 || (typeof navigator !== 'undefined' && navigator.onLine === false);
+        throw toAuthError(
+          error,
+          offline
+            ? 'You are offline, so you are still signed in. Log out again when you are back online.'
+            : 'Logging out failed. Please try again.',
+        );
       }
       const after = await refetchSession().catch(() => null);
       // Nothing of the previous user may be shown to the next one; public data stays cached.
