@@ -6,7 +6,7 @@ import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import type { ClassStatus } from '@skillhive/shared/rules/constants';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { ADMIN_PAGE_SIZE, CLASS_FILTERS, adminClassesQueryOptions, parseStatus, useDecideClass } from '../api/admin.ts';
+import { ADMIN_PAGE_SIZE, CLASS_FILTERS, adminClassesQueryOptions, parseSearch, parseStatus, useDecideClass } from '../api/admin.ts';
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
@@ -40,8 +40,9 @@ export function AllClassesTable() {
   const [search] = useSearchParams();
   const page = usePageParam();
   const status = parseStatus(search.get('status'), CLASS_FILTERS);
+  const q = parseSearch(search.get('q'));
   const user = useUserScope();
-  const query = useQuery(adminClassesQueryOptions(user, { page, status }));
+  const query = useQuery(adminClassesQueryOptions(user, { page, status, q }));
   const decide = useDecideClass();
   const navigate = useNavigate();
   const [rejecting, setRejecting] = useState<ClassItem | null>(null);
@@ -75,7 +76,13 @@ export function AllClassesTable() {
         <p className="text-muted">{query.data ? countOf(query.data.total, 'class', 'classes') : '\u00a0'}</p>
       </div>
       <ClassRevisionsSection />
-      <StatusFilter statuses={CLASS_FILTERS} labels={STATUS_LABELS} value={status} />
+      <StatusFilter
+        statuses={CLASS_FILTERS}
+        labels={STATUS_LABELS}
+        value={status}
+        search={q}
+        searchLabel="Search by title, description or teacher"
+      />
       <PagedQueryState query={query} what="classes" empty="No classes here.">
         {(data) => (
           <>

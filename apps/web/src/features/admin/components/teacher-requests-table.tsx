@@ -7,6 +7,7 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import {
   ADMIN_PAGE_SIZE,
   TEACHER_REQUEST_FILTERS,
+  parseSearch,
   parseStatus,
   teacherRequestsQueryOptions,
   useDecideTeacherRequest,
@@ -36,8 +37,9 @@ export function TeacherRequestsTable() {
   const [search] = useSearchParams();
   const page = usePageParam();
   const status = parseStatus(search.get('status'), TEACHER_REQUEST_FILTERS);
+  const q = parseSearch(search.get('q'));
   const user = useUserScope();
-  const query = useQuery(teacherRequestsQueryOptions(user, { page, status }));
+  const query = useQuery(teacherRequestsQueryOptions(user, { page, status, q }));
   const decide = useDecideTeacherRequest();
 
   const act = (request: TeacherRequest, decision: 'approve' | 'reject') =>
@@ -59,7 +61,13 @@ export function TeacherRequestsTable() {
         <h1 className="text-2xl font-bold sm:text-3xl">Teacher requests</h1>
         <p className="text-muted">{query.data ? countOf(query.data.total, 'request') : '\u00a0'}</p>
       </div>
-      <StatusFilter statuses={TEACHER_REQUEST_FILTERS} labels={STATUS_LABELS} value={status} />
+      <StatusFilter
+        statuses={TEACHER_REQUEST_FILTERS}
+        labels={STATUS_LABELS}
+        value={status}
+        search={q}
+        searchLabel="Search by name, e-mail or title"
+      />
       <PagedQueryState query={query} what="teacher requests" empty="No teacher requests here.">
         {(data) => (
           <>
