@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { notify } from '../../../lib/toast.ts';
@@ -6,17 +6,29 @@ import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import type { ClassStatus } from '@skillhive/shared/rules/constants';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { ADMIN_PAGE_SIZE, CLASS_FILTERS, adminClassesQueryOptions, parseSearch, parseStatus, useDecideClass } from '../api/admin.ts';
+import {
+  ADMIN_PAGE_SIZE,
+  CLASS_FILTERS,
+  adminClassesQueryOptions,
+  parseSearch,
+  parseStatus,
+  useDecideClass,
+} from '../api/admin.ts';
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { ClassRevisionsSection } from './class-revisions-section.tsx';
 import { DecisionButtons } from './decision-buttons.tsx';
-import { RejectClassDialog } from './reject-class-dialog.tsx';
+import { useOpenedOnce } from '../../../components/ui/use-opened-once.ts';
 import { StatusFilter } from './status-filter.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 import { countOf } from '../../../lib/plural.ts';
+
+/** The reject dialog (a reason form) is loaded when first opened (issue 20 §6). */
+const RejectClassDialog = lazy(() =>
+  import('./reject-class-dialog.tsx').then((module) => ({ default: module.RejectClassDialog })),
+);
 
 const STATUS_LABELS: Record<ClassStatus, string> = {
   pending: 'Pending',
@@ -46,6 +58,7 @@ export function AllClassesTable() {
   const decide = useDecideClass();
   const navigate = useNavigate();
   const [rejecting, setRejecting] = useState<ClassItem | null>(null);
+  const rejectDialogMounted = useOpenedOnce(rejecting !== null);
 
   const approve = (item: ClassItem) =>
     decide.mutate(
@@ -145,12 +158,16 @@ export function AllClassesTable() {
           </>
         )}
       </PagedQueryState>
-      <RejectClassDialog
-        classTitle={rejecting?.title ?? null}
-        busy={decide.isPending}
-        onCancel={() => setRejecting(null)}
-        onReject={(reason) => rejecting && reject(rejecting, reason)}
-      />
+      {rejectDialogMounted ? (
+        <Suspense fallback={null}>
+          <RejectClassDialog
+            classTitle={rejecting?.title ?? null}
+            busy={decide.isPending}
+            onCancel={() => setRejecting(null)}
+            onReject={(reason) => rejecting && reject(rejecting, reason)}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { useId, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useEffect, useId, useState } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { REVIEW_DETAILS_MAX } from '@skillhive/shared/rules/constants';
@@ -14,20 +14,44 @@ type ReviewFormInput = z.input<typeof ReviewFormBody>;
 
 const RATINGS = [1, 2, 3, 4, 5] as const;
 
-/** A paid class's review through the shared ReviewFormBody: a 1–5 rating (a real radio group) and optional details. */
-export function ReviewForm({ classId, classTitle }: { classId: string; classTitle: string }) {
+/**
+ * The shared schema's resolver, with "no star chosen" said as such: a radio group with none checked
+ * reads as null, which the schema would coerce to 0 ("between 1 and 5") instead of "required".
+ */
+const zodReviewResolver = zodResolver(ReviewFormBody);
+const reviewResolver: Resolver<ReviewFormInput, unknown, ReviewFormBody> = (values, context, options) =>
+  zodReviewResolver({ ...values, rating: values.rating ?? undefined }, context, options);
+
+/**
+ * A paid class's review through the shared ReviewFormBody: a 1–5 rating (native radio inputs,
+ * registered like any field — no Controller, issue 20 §6) and optional details. Loaded on
+ * demand (review-form-loader.tsx), so react-hook-form is not part of My Enrolled Classes' first load.
+ */
+export function ReviewForm({
+  classId,
+  classTitle,
+  autoFocus = false,
+}: {
+  classId: string;
+  classTitle: string;
+  /** Opened by a button press: focus moves to the first star. */
+  autoFocus?: boolean;
+}) {
   const id = useId();
   const [formError, setFormError] = useState<string | null>(null);
   const review = useCreateReview();
   const {
-    control,
     register,
     handleSubmit,
+    setFocus,
     formState: { errors },
   } = useForm<ReviewFormInput, unknown, ReviewFormBody>({
-    resolver: zodResolver(ReviewFormBody),
+    resolver: reviewResolver,
     defaultValues: { details: '' },
   });
+  useEffect(() => {
+    if (autoFocus) setFocus('rating');
+  }, [autoFocus, setFocus]);
 
   const submit = handleSubmit((values) => {
     setFormError(null);
@@ -50,28 +74,18 @@ export function ReviewForm({ classId, classTitle }: { classId: string; classTitl
     >
       <fieldset className="flex flex-col gap-1" aria-describedby={ratingError ? `${id}-rating-error` : undefined}>
         <legend className="font-medium">Your rating</legend>
-        <Controller
-          control={control}
-          name="rating"
-          render={({ field }) => (
-            <div className="rating rating-md">
-              {RATINGS.map((value) => (
-                <input
-                  key={value}
-                  type="radio"
-                  name={`${id}-rating`}
-                  value={value}
-                  checked={field.value === value}
-                  onChange={() => field.onChange(value)}
-                  onBlur={field.onBlur}
-                  ref={value === 1 ? field.ref : undefined}
-                  className="mask mask-star-2 bg-[#c26a00]"
-                  aria-label={`${value} ${value === 1 ? 'star' : 'stars'}`}
-                />
-              ))}
-            </div>
-          )}
-        />
+        <div className="rating rating-md">
+          {RATINGS.map((value) => (
+            <input
+              key={value}
+              type="radio"
+              value={value}
+              {...register('rating')}
+              className="mask mask-star-2 bg-[#c26a00]"
+              aria-label={`${value} ${value === 1 ? 'star' : 'stars'}`}
+            />
+          ))}
+        </div>
         {ratingError ? (
           <p id={`${id}-rating-error`} className="text-sm font-medium text-error">
             {ratingError}
