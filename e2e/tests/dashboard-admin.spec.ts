@@ -61,6 +61,10 @@ test.describe('admin dashboard journey', () => {
       'Audit Log',
       // No SMTP server in the e2e run: mail waits in the outbox, which admins read here.
       'Mailbox',
+      // Every account may enrol: the learning section follows (issue 20 §2).
+      'Student Home',
+      'My Enrolled Classes',
+      'Payment History',
       'Profile',
       'Home',
       'Classes Menu',

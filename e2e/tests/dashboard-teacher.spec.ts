@@ -47,6 +47,10 @@ test.describe('teacher dashboard journey', () => {
       'Teacher Home',
       'Add a Class',
       'My Classes',
+      // A teacher may also study: their learning section too (issue 20 §2).
+      'Student Home',
+      'My Enrolled Classes',
+      'Payment History',
       'Profile',
       'Home',
       'Classes Menu',
