@@ -71,7 +71,12 @@ test.describe('layouts that survive any content', () => {
     const screens = {
       visitor: ['/allClassAllowed', '/teach', '/reviews'],
       student: [`/dashboard/classDetails/${classId}`, '/dashboard/studentHome'],
-      teacher: ['/dashboard/myClass', `/dashboard/my-class/${classId}`, `/dashboard/updateItem/${classId}`, '/dashboard/teacherHome'],
+      teacher: [
+        '/dashboard/myClass',
+        `/dashboard/my-class/${classId}`,
+        `/dashboard/updateItem/${classId}`,
+        '/dashboard/teacherHome',
+      ],
       admin: [
         '/dashboard/allClasses',
         '/dashboard/allClasses?status=all',
@@ -264,7 +269,11 @@ test.describe('first paint never waits on the API', () => {
     await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
     await context.setOffline(true);
     await expect(page.getByTestId('offline-banner')).toBeVisible();
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Teach On the platform' }).first().click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Teach On the platform' })
+      .first()
+      .click();
     await expect(page.getByRole('heading', { name: 'You are offline' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'SkillHive was updated' })).toHaveCount(0);
     await context.setOffline(false);

@@ -307,14 +307,9 @@ describe('listing (admins)', () => {
     };
     const ada = await createUser(ctx, 'student');
     const grace = await createUser(ctx, 'student');
-    const idAda = await ctx.app
-      .inject({
-        method: 'POST',
-        url: '/api/teachers/teacher-requests',
-        headers: ada.headers,
-        payload: { ...application, title: 'Zymurgy_100% for brewers' },
-      })
-      .then((res) => (res.json() as { insertedId: string }).insertedId);
+    const applied = await apply(ada, { ...application, title: 'Zymurgy_100% for brewers' });
+    expect(applied.statusCode).toBe(200);
+    const idAda = (applied.json() as { insertedId: string }).insertedId;
     const idGrace = await pendingRequestOf(grace);
 
     expect((await list(`?q=${encodeURIComponent('zymurgy')}`)).ids).toEqual([idAda]);

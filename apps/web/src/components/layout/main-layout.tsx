@@ -21,7 +21,12 @@ export function MainLayout({ session }: { session: LayoutSession }) {
       <TopProgressBar active={session.loading || session.roleLoading || navigation.state === 'loading'} />
       <Navbar session={session} />
       <OfflineBanner />
-      <main ref={main} id="main" tabIndex={-1} className="mx-auto w-full max-w-screen-xl flex-1 px-4 py-8 outline-none sm:px-6">
+      <main
+        ref={main}
+        id="main"
+        tabIndex={-1}
+        className="mx-auto w-full max-w-screen-xl flex-1 px-4 py-8 outline-none sm:px-6"
+      >
         <RedirectNotice />
         <Outlet />
       </main>

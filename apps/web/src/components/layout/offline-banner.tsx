@@ -18,7 +18,11 @@ export function OfflineBanner() {
   );
   if (online) return null;
   return (
-    <p role="status" className="bg-warning px-4 py-2 text-center font-medium text-warning-content" data-testid="offline-banner">
+    <p
+      role="status"
+      className="bg-warning px-4 py-2 text-center font-medium text-warning-content"
+      data-testid="offline-banner"
+    >
       You are offline. What you see may be out of date; changes will not be saved until you are back online.
     </p>
   );

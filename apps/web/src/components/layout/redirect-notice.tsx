@@ -12,7 +12,11 @@ export function RedirectNotice() {
   const reason = redirectReasonOf(location.state);
   if (!reason) return null;
   return (
-    <p role="status" className="alert alert-info alert-soft mx-auto mb-6 w-full max-w-3xl" data-testid="redirect-reason">
+    <p
+      role="status"
+      className="alert alert-info alert-soft mx-auto mb-6 w-full max-w-3xl"
+      data-testid="redirect-reason"
+    >
       {reason}
     </p>
   );

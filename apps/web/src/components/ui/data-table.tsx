@@ -20,7 +20,12 @@ export function DataTable({ label, columns, children }: { label: string; columns
     columns.map((column, index) => [`--col-${index + 1}`, cssString(column)]),
   ) as CSSProperties;
   return (
-    <div className="rounded-box border-base-300 sm:overflow-x-auto sm:border" role="region" aria-label={label} tabIndex={0}>
+    <div
+      className="rounded-box border-base-300 sm:overflow-x-auto sm:border"
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+    >
       <table className="stacked-table table table-sm md:table-md" style={labels}>
         <thead>
           <tr>

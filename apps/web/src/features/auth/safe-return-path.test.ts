@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { forgetReturnAfterVerify, rememberReturnAfterVerify, returnAfterVerify, returnPathFrom } from './safe-return-path.ts';
+import {
+  forgetReturnAfterVerify,
+  rememberReturnAfterVerify,
+  returnAfterVerify,
+  returnPathFrom,
+} from './safe-return-path.ts';
 
 describe('returnPathFrom', () => {
   it('returns to the in-app page the visitor came from', () => {

@@ -34,7 +34,8 @@ export const REDIRECT_REASONS = {
 
 /** A same-app path (never another origin, never an auth page), or null. */
 function safeInAppPath(value: unknown): string | null {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
+    return null;
   const pathname = value.split(/[?#]/)[0] ?? '';
   const authPages: string[] = [paths.login, paths.signup, paths.forgotPassword, paths.resetPassword];
   return authPages.includes(pathname) ? null : value;

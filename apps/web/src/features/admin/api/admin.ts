@@ -47,7 +47,12 @@ export const teacherRequestsQueryOptions = (user: UserScope | null, params: Stat
       apiClient.list<TeacherRequest>('/teachers/teacher-requests', {
         secured: true,
         signal,
-        query: { page: params.page, limit: ADMIN_PAGE_SIZE, status: params.status || undefined, q: params.q || undefined },
+        query: {
+          page: params.page,
+          limit: ADMIN_PAGE_SIZE,
+          status: params.status || undefined,
+          q: params.q || undefined,
+        },
       }),
     enabled: user !== null,
     placeholderData: keepPreviousDataOf(user?.id ?? ''),
@@ -61,7 +66,12 @@ export const adminClassesQueryOptions = (user: UserScope | null, params: StatusP
       apiClient.list<ClassItem>('/classes', {
         secured: true,
         signal,
-        query: { page: params.page, limit: ADMIN_PAGE_SIZE, status: params.status || undefined, q: params.q || undefined },
+        query: {
+          page: params.page,
+          limit: ADMIN_PAGE_SIZE,
+          status: params.status || undefined,
+          q: params.q || undefined,
+        },
       }),
     enabled: user !== null,
     placeholderData: keepPreviousDataOf(user?.id ?? ''),

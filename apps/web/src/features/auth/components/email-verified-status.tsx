@@ -36,11 +36,7 @@ export function EmailVerifiedStatus({ error }: { error: string | null }) {
       <div role="status" className="flex flex-col items-start gap-4">
         <p className="text-lg">Your e-mail address is verified.</p>
         {continueTo ? (
-          <Link
-            to={continueTo}
-            onClick={forgetReturnAfterVerify}
-            className="btn btn-primary"
-          >
+          <Link to={continueTo} onClick={forgetReturnAfterVerify} className="btn btn-primary">
             Continue where you left off
           </Link>
         ) : null}

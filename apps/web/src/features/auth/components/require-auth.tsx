@@ -12,7 +12,9 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (loading) return <PageSpinner label="Checking your session" />;
   if (!user)
-    return <Navigate to={paths.login} replace state={{ from: location, reason: REDIRECT_REASONS.signInForDashboard }} />;
+    return (
+      <Navigate to={paths.login} replace state={{ from: location, reason: REDIRECT_REASONS.signInForDashboard }} />
+    );
   return children;
 }
 
@@ -22,7 +24,9 @@ export function RequireRole({ role, children }: { role: Exclude<Role, 'student'>
   const location = useLocation();
   if (loading || roleLoading) return <PageSpinner label="Checking your access" />;
   if (!user)
-    return <Navigate to={paths.login} replace state={{ from: location, reason: REDIRECT_REASONS.signInForDashboard }} />;
+    return (
+      <Navigate to={paths.login} replace state={{ from: location, reason: REDIRECT_REASONS.signInForDashboard }} />
+    );
   const allowed = role === 'admin' ? isAdmin : isTeacher;
   if (!allowed)
     return (

@@ -2,7 +2,14 @@ import { useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { useAppConfig } from '../../auth/api/get-app-config.ts';
 import { useAuth } from '../../auth/auth-context.ts';
-import { DASHBOARD_MENUS, PROFILE_ITEM, SECTION_TITLES, SHARED_MENU, menuRoles, type MenuItem } from './dashboard-menu.ts';
+import {
+  DASHBOARD_MENUS,
+  PROFILE_ITEM,
+  SECTION_TITLES,
+  SHARED_MENU,
+  menuRoles,
+  type MenuItem,
+} from './dashboard-menu.ts';
 
 function MenuList({ items, onNavigate }: { items: MenuItem[]; onNavigate?: () => void }) {
   return (

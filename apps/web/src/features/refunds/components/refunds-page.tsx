@@ -315,7 +315,8 @@ function PaymentCard({
       {paidLines.length > 1 ? (
         <div>
           <button type="button" className="btn btn-sm btn-error" onClick={() => onRefund(null)}>
-            Refund all {countOf(paidLines.length, 'class', 'classes')} ({cents(paidLines.reduce((sum, line) => sum + line.priceCents, 0))})
+            Refund all {countOf(paidLines.length, 'class', 'classes')} (
+            {cents(paidLines.reduce((sum, line) => sum + line.priceCents, 0))})
           </button>
         </div>
       ) : null}

@@ -79,7 +79,14 @@ function TeacherClassCard({ item, deleting, onDelete }: { item: ClassItem; delet
   return (
     <article aria-labelledby={titleId} className="card h-full border border-base-300 bg-base-100 shadow-sm">
       <figure className="aspect-video bg-base-200">
-        <FallbackImage src={item.image} alt="" width={640} height={360} loading="lazy" className="h-full w-full object-cover" />
+        <FallbackImage
+          src={item.image}
+          alt=""
+          width={640}
+          height={360}
+          loading="lazy"
+          className="h-full w-full object-cover"
+        />
       </figure>
       <div className="card-body gap-2 p-4">
         <div className="flex flex-wrap items-center justify-between gap-2">
