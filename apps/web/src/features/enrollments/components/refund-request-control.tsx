@@ -1,16 +1,11 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Enrollment } from '@skillhive/shared/contracts/enrollments';
 import { isWithinRefundWindow } from '@skillhive/shared/rules/refunds';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
-import { useOpenedOnce } from '../../../components/ui/use-opened-once.ts';
-
-/** The reason form is loaded when the dialog is first opened (issue 20 §6). */
-const ReasonDialog = lazy(() =>
-  import('../../../components/ui/reason-dialog.tsx').then((module) => ({ default: module.ReasonDialog })),
-);
+import { ReasonDialogOnDemand } from '../../../components/ui/reason-dialog-on-demand.tsx';
 import { myRefundRequestsQueryOptions, useRequestRefund } from '../../refunds/api/refunds.ts';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
@@ -25,7 +20,6 @@ export function RefundRequestControl({ item, describedBy }: { item: Enrollment; 
   const mine = useQuery(myRefundRequestsQueryOptions(user));
   const ask = useRequestRefund();
   const [open, setOpen] = useState(false);
-  const dialogMounted = useOpenedOnce(open);
   if (!mine.data || item.status !== 'paid') return null;
 
   const request = mine.data.requests.find((r) => r.enrollmentId === item._id);
@@ -56,31 +50,27 @@ export function RefundRequestControl({ item, describedBy }: { item: Enrollment; 
       >
         Request a refund
       </button>
-      {dialogMounted ? (
-        <Suspense fallback={null}>
-          <ReasonDialog
-            open={open}
-            title={`Request a refund of “${item.title}”?`}
-            description={`You can ask until ${dateFormat.format(until)}. An admin decides; you keep access until then.`}
-            action="Request refund"
-            hint="An admin reads this reason."
-            busy={ask.isPending}
-            onCancel={() => setOpen(false)}
-            onSubmit={(reason) =>
-              ask.mutate(
-                { enrollmentId: item._id, reason },
-                {
-                  onSuccess: () => {
-                    setOpen(false);
-                    notify.success('Your refund request was sent.');
-                  },
-                  onError: (error) => notify.error(errorMessage(error)),
-                },
-              )
-            }
-          />
-        </Suspense>
-      ) : null}
+      <ReasonDialogOnDemand
+        open={open}
+        title={`Request a refund of “${item.title}”?`}
+        description={`You can ask until ${dateFormat.format(until)}. An admin decides; you keep access until then.`}
+        action="Request refund"
+        hint="An admin reads this reason."
+        busy={ask.isPending}
+        onCancel={() => setOpen(false)}
+        onSubmit={(reason) =>
+          ask.mutate(
+            { enrollmentId: item._id, reason },
+            {
+              onSuccess: () => {
+                setOpen(false);
+                notify.success('Your refund request was sent.');
+              },
+              onError: (error) => notify.error(errorMessage(error)),
+            },
+          )
+        }
+      />
     </>
   );
 }

@@ -9,7 +9,7 @@ import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
-import { ReasonDialog } from '../../../components/ui/reason-dialog.tsx';
+import { ReasonDialogOnDemand } from '../../../components/ui/reason-dialog-on-demand.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import {
   REFUND_REQUESTS_PAGE_SIZE,
@@ -162,7 +162,7 @@ function RefundRequestsSection() {
           </>
         )}
       </PagedQueryState>
-      <ReasonDialog
+      <ReasonDialogOnDemand
         open={declining !== null}
         title={declining ? `Decline the refund of “${declining.title}”?` : null}
         action="Decline"
@@ -239,7 +239,7 @@ function RefundPaymentSection() {
           )}
         </PagedQueryState>
       ) : null}
-      <ReasonDialog
+      <ReasonDialogOnDemand
         open={target !== null}
         title={
           target === null
