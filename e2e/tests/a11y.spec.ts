@@ -57,3 +57,18 @@ test.describe('accessibility (axe)', () => {
     await expectNoViolations(page);
   });
 });
+
+// Issue 20 §6: the dark theme (prefers-color-scheme: dark) is axe-clean on the same pages.
+test.describe('accessibility (axe) in the dark theme', () => {
+  test.use({ reducedMotion: 'reduce', colorScheme: 'dark' });
+
+  for (const path of PUBLIC_PAGES) {
+    test(`${path} has no axe violations in the dark theme`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.locator('h1')).toHaveCount(1);
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe('dark');
+      await expectNoViolations(page);
+    });
+  }
+});

@@ -95,7 +95,7 @@ test.describe('dashboard accessibility and small screens', () => {
 
     await openScreen(page, 'myClass');
     await page.getByRole('button', { name: 'Delete' }).first().click();
-    await expect(page.getByRole('dialog', { name: 'Are you sure?' })).toBeVisible();
+    await expect(page.getByRole('dialog', { name: /^Delete ".+"\?$/ })).toBeVisible();
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Cancel' }).click();
 
@@ -103,4 +103,22 @@ test.describe('dashboard accessibility and small screens', () => {
     await expect(page.getByText(/^Error fetching profile: /)).toBeVisible();
     await expectNoAxeViolations(page);
   });
+});
+
+// Issue 20 §6: every dashboard screen is axe-clean in the dark theme too.
+test.describe('dashboard accessibility in the dark theme', () => {
+  test.use({ reducedMotion: 'reduce', colorScheme: 'dark' });
+
+  for (const role of ['student', 'teacher', 'admin'] as const) {
+    test(`every ${role} screen has no axe violations in the dark theme`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await logIn(page, EMAILS[role]);
+      for (const path of await screensFor(page, role)) {
+        await test.step(path, async () => {
+          await openScreen(page, path);
+          await expectNoAxeViolations(page);
+        });
+      }
+    });
+  }
 });

@@ -61,6 +61,10 @@ test.describe('admin dashboard journey', () => {
       'Audit Log',
       // No SMTP server in the e2e run: mail waits in the outbox, which admins read here.
       'Mailbox',
+      // Every account may enrol: the learning section follows (issue 20 §2).
+      'Student Home',
+      'My Enrolled Classes',
+      'Payment History',
       'Profile',
       'Home',
       'Classes Menu',
@@ -80,6 +84,9 @@ test.describe('admin dashboard journey', () => {
     await row(page, promoteMe!.email)
       .getByRole('button', { name: `Make Admin: ${promoteMe!.name}` })
       .click();
+    // Promoting asks first, naming the person (issue 20 §1).
+    const promoteDialog = page.getByRole('dialog', { name: `Make ${promoteMe!.name} admin?` });
+    await promoteDialog.getByRole('button', { name: 'Yes, make admin' }).click();
     await expect(page.getByText(`${promoteMe!.name} is an admin now.`)).toBeVisible();
     await expect(row(page, promoteMe!.email).getByRole('cell', { name: 'Admin', exact: true })).toBeVisible();
     await expect(row(page, promoteMe!.email).getByRole('button', { name: /^Make / })).toHaveCount(0);
@@ -89,7 +96,7 @@ test.describe('admin dashboard journey', () => {
     await row(page, deleteMe!.email)
       .getByRole('button', { name: `Delete ${deleteMe!.name}` })
       .click();
-    const confirm = page.getByRole('dialog', { name: 'Are you sure?' });
+    const confirm = page.getByRole('dialog', { name: `Delete ${deleteMe!.name}?` });
     await expect(confirm).toContainText("You won't be able to revert this!");
     await confirm.getByRole('button', { name: 'Yes, delete it!' }).click();
     await expect(page.getByText(`${deleteMe!.name} has been deleted.`)).toBeVisible();
@@ -107,8 +114,8 @@ test.describe('admin dashboard journey', () => {
       'Status',
       'Actions',
     ]);
-    await page.getByLabel('Show').selectOption('pending');
-    await expect(page).toHaveURL(/status=pending/);
+    // The moderation tables open on what waits for a decision (issue 20 §6).
+    await expect(page.getByLabel('Show')).toHaveValue('pending');
     const approveRow = row(page, approveMe!.email);
     await expect(approveRow).toContainText('Mid-level');
     await expect(approveRow).toContainText('Data science');
@@ -119,7 +126,8 @@ test.describe('admin dashboard journey', () => {
       .getByRole('button', { name: `Reject ${rejectMe!.name}` })
       .click();
     await expect(page.getByText(`${rejectMe!.name}'s request was rejected.`)).toBeVisible();
-    await page.getByLabel('Show').selectOption('');
+    await page.getByLabel('Show').selectOption('all');
+    await expect(page).toHaveURL(/status=all/);
     for (const [user, status] of [
       [approveMe!, 'Approved'],
       [rejectMe!, 'Rejected'],
@@ -141,11 +149,18 @@ test.describe('admin dashboard journey', () => {
       'Progress',
       'Actions',
     ]);
-    await page.getByLabel('Show').selectOption('pending');
+    await expect(page.getByLabel('Show')).toHaveValue('pending');
+    // The search (the catalogue's, with every status for admins) finds it among the pending ones.
+    await page.getByLabel('Search by title, description or teacher').fill(toAccept);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(/q=/);
+    await expect(row(page, toAccept)).toBeVisible();
     await row(page, toAccept)
       .getByRole('button', { name: `Approve ${toAccept}` })
       .click();
     await expect(page.getByText(`"${toAccept}" is accepted.`)).toBeVisible();
+    await page.getByLabel('Search by title, description or teacher').fill('');
+    await page.getByRole('button', { name: 'Search' }).click();
     await row(page, toReject)
       .getByRole('button', { name: `Reject ${toReject}` })
       .click();

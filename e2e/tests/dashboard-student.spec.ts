@@ -101,7 +101,10 @@ test.describe('student dashboard journey', () => {
       await expect(card.getByText('Paid', { exact: true })).toBeVisible();
       await expect(card.getByRole('link', { name: 'Buy Now' })).toHaveCount(0);
     }
+    // The review form opens on demand (issue 20 §6), focused on its stars.
+    await page.getByRole('button', { name: `Write a review of ${first}` }).click();
     const review = page.getByRole('form', { name: `Review ${first}` });
+    await expect(review.getByRole('radio', { name: '1 star' })).toBeFocused();
     await review.getByRole('button', { name: 'Submit review' }).click();
     await expect(review.getByText('Rating is required')).toBeVisible();
     await review.getByRole('radio', { name: '4 stars' }).check();

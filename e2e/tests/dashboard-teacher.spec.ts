@@ -47,6 +47,10 @@ test.describe('teacher dashboard journey', () => {
       'Teacher Home',
       'Add a Class',
       'My Classes',
+      // A teacher may also study: their learning section too (issue 20 §2).
+      'Student Home',
+      'My Enrolled Classes',
+      'Payment History',
       'Profile',
       'Home',
       'Classes Menu',
@@ -139,7 +143,7 @@ test.describe('teacher dashboard journey', () => {
     // Delete with the spec's confirmation.
     await page.goto('/dashboard/myClass');
     await updated.getByRole('button', { name: 'Delete' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Are you sure?' });
+    const dialog = page.getByRole('dialog', { name: `Delete "${title} (updated)"?` });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText("You won't be able to revert this!");
     await dialog.getByRole('button', { name: 'Yes, delete it!' }).click();

@@ -129,6 +129,7 @@ test.describe('the marketplace story', () => {
     expect(await paymentCount(student, studentUser.email)).toBe(1);
 
     // 6. The student reviews the class; the review appears on the home page.
+    await student.getByRole('button', { name: `Write a review of ${classTitle}` }).click();
     const review = student.getByRole('form', { name: `Review ${classTitle}` });
     await review.getByRole('radio', { name: '5 stars' }).check();
     await review.getByLabel('Your review').fill(reviewText);

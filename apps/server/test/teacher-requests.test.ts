@@ -294,6 +294,44 @@ describe('listing (admins)', () => {
     expect((await list('?status=accepted')).statusCode).toBe(400);
     expect((await list('?limit=101')).statusCode).toBe(400);
   });
+
+  it('searches by part of the name, e-mail or title, with the status filter, and takes % and _ literally', async () => {
+    const list = async (query: string) => {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/teachers/teacher-requests${query}`,
+        headers: admin.headers,
+      });
+      expect(res.statusCode, query).toBe(200);
+      return { ids: (res.json() as { _id: string }[]).map((r) => r._id), total: Number(res.headers['x-total-count']) };
+    };
+    const ada = await createUser(ctx, 'student');
+    const grace = await createUser(ctx, 'student');
+    const applied = await apply(ada, { ...application, title: 'Zymurgy_100% for brewers' });
+    expect(applied.statusCode).toBe(200);
+    const idAda = (applied.json() as { insertedId: string }).insertedId;
+    const idGrace = await pendingRequestOf(grace);
+
+    expect((await list(`?q=${encodeURIComponent('zymurgy')}`)).ids).toEqual([idAda]);
+    expect((await list(`?q=${encodeURIComponent('_100%')}`)).ids).toEqual([idAda]);
+    // % and _ are characters, not wildcards: "Zymurgy%" matches nothing here.
+    expect((await list(`?q=${encodeURIComponent('Zymurgy%')}`)).ids).toEqual([]);
+    const byEmail = await list(`?q=${encodeURIComponent(grace.email.split('@')[0]!.toUpperCase())}`);
+    expect(byEmail.ids).toContain(idGrace);
+    expect(byEmail.ids).not.toContain(idAda);
+    expect(byEmail.total).toBe(byEmail.ids.length);
+
+    await decide(admin, idAda, 'approve');
+    expect((await list(`?q=zymurgy&status=pending`)).ids).toEqual([]);
+    expect((await list(`?q=zymurgy&status=approved`)).ids).toEqual([idAda]);
+    const tooLong = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/teachers/teacher-requests?q=${'x'.repeat(101)}`,
+      headers: admin.headers,
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect((tooLong.json() as { error: { code: string } }).error.code).toBeTruthy();
+  });
 });
 
 describe('permission matrix', () => {

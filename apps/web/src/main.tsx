@@ -5,6 +5,9 @@ import 'sonner/dist/styles.css';
 import './index.css';
 import { AppProviders } from './app/providers.tsx';
 import { createAppRouter } from './app/router.tsx';
+import { applyStoredTheme } from './lib/theme.ts';
+
+applyStoredTheme();
 
 const router = createAppRouter();
 const container = document.getElementById('root');

@@ -534,7 +534,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Teacher requests, newest first, optionally filtered by ?status= (admins only)
+         * Teacher requests, newest first, optionally filtered by ?status= and searched by ?q= (name, e-mail or title; admins only)
          * @description Who may call: admins only.
          */
         get: operations["listTeacherRequests"];
@@ -4314,6 +4314,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 status?: "pending" | "approved" | "rejected";
+                q?: string;
             };
             header?: never;
             path?: never;

@@ -86,6 +86,14 @@ export const SITE_PAGES = {
     title: 'All classes — SkillHive',
     firstRender: ['catalogue'],
   },
+  // Issue 20 §6: every review, where the home carousel shows the latest.
+  reviews: {
+    path: '/reviews',
+    module: 'routes/reviews.tsx',
+    access: 'public',
+    title: 'Learner reviews — SkillHive',
+    firstRender: [],
+  },
   // Where the links of account mails land (the server sends the same paths as callbacks).
   forgotPassword: {
     path: '/forgot-password',

@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { focusManager, QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-client.ts';
 
 /** Client errors (4xx) are answers, not glitches: retrying them only delays the message. */
@@ -19,6 +19,24 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+}
+
+/**
+ * "Focus" for the queries that refetch on it (the role flags, issue 20 §2): the tab becoming
+ * visible, as TanStack Query's default, and also the window gaining focus — switching back from
+ * another window leaves the tab visible all along, and is when an approved teacher returns.
+ */
+export function listenForFocus(onFocus: () => void): () => void {
+  const listener = () => onFocus();
+  window.addEventListener('visibilitychange', listener, false);
+  window.addEventListener('focus', listener, false);
+  return () => {
+    window.removeEventListener('visibilitychange', listener);
+    window.removeEventListener('focus', listener);
+  };
+}
+if (typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
+  focusManager.setEventListener((handleFocus) => listenForFocus(() => handleFocus()));
 }
 
 /** The app's one cache; route loaders prefetch into it (STYLE.md). */

@@ -17,9 +17,11 @@ export const TeacherRequest = z.object({
 });
 export type TeacherRequest = z.infer<typeof TeacherRequest>;
 
-/** GET /api/teachers/teacher-requests (admins): newest first, optionally one status. */
+/** GET /api/teachers/teacher-requests (admins): newest first, optionally one status and a search. */
 export const TeacherRequestListQuery = PageQuery.extend({
   status: z.enum(TEACHER_REQUEST_STATUSES).optional(),
+  /** Part of the applicant's name or e-mail, or of the title they teach (issue 20 §6). */
+  q: z.string().trim().max(100).optional(),
 });
 export type TeacherRequestListQuery = z.infer<typeof TeacherRequestListQuery>;
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { TeacherRequestStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
 import * as schema from '../../db/schema/teacher-requests.ts';
@@ -52,12 +52,31 @@ export async function findTeacherRequestById(db: Db, id: string): Promise<Teache
   return row ?? null;
 }
 
-/** One page, newest first (teacher_requests_status_created_idx when filtered by status). */
+/** `%`, `_` and `\` in a search term are literal characters, not patterns. */
+function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * One page, newest first (teacher_requests_status_created_idx when filtered by status). `q` matches
+ * part of the name, e-mail or title: the moderation queue is small (pending requests), so a
+ * scan of it is cheap; no search index.
+ */
 export async function listTeacherRequests(
   db: Db,
-  options: { status?: TeacherRequestStatus | undefined; limit: number; offset: number },
+  options: { status?: TeacherRequestStatus | undefined; q?: string | undefined; limit: number; offset: number },
 ): Promise<{ rows: TeacherRequestRow[]; total: number }> {
-  const where: SQL | undefined = options.status ? eq(schema.teacherRequests.status, options.status) : undefined;
+  const pattern = options.q ? containsPattern(options.q) : null;
+  const where: SQL | undefined = and(
+    options.status ? eq(schema.teacherRequests.status, options.status) : undefined,
+    pattern
+      ? or(
+          ilike(schema.teacherRequests.name, pattern),
+          ilike(schema.teacherRequests.email, pattern),
+          ilike(schema.teacherRequests.title, pattern),
+        )
+      : undefined,
+  );
   const [rows, totals] = await Promise.all([
     db
       .select()

@@ -51,7 +51,8 @@ export async function teacherRequestsRoutes(
       schema: {
         tags: ['teacher-requests'],
         operationId: 'listTeacherRequests',
-        summary: 'Teacher requests, newest first, optionally filtered by ?status= (admins only)',
+        summary:
+          'Teacher requests, newest first, optionally filtered by ?status= and searched by ?q= (name, e-mail or title; admins only)',
         querystring: TeacherRequestListQuery,
         response: { 200: z.array(TeacherRequest) },
       },

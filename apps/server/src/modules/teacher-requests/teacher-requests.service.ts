@@ -65,6 +65,7 @@ export async function listRequests(
 ): Promise<{ items: TeacherRequest[]; total: number }> {
   const { rows, total } = await repo.listTeacherRequests(db, {
     status: query.status,
+    q: query.q || undefined,
     limit: query.limit,
     offset: (query.page - 1) * query.limit,
   });

@@ -1,25 +1,87 @@
+import { useEffect, useState } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { isApiError } from '../../lib/api-client.ts';
 
-function describe(error: unknown): { status: number | null; title: string; message: string } {
+interface Described {
+  status: number | null;
+  title: string;
+  message: string;
+  /** A 404: offer browsing the classes rather than a reload that cannot help (issue 20 §2). */
+  unknown?: boolean;
+}
+
+const OFFLINE: Described = {
+  status: null,
+  title: 'You are offline',
+  message: 'SkillHive cannot be reached. Check your connection, then reload the page.',
+};
+const UPDATED: Described = {
+  status: null,
+  title: 'SkillHive was updated',
+  message: 'Reload the page to get the latest version.',
+};
+
+/** A lazy route's module that did not arrive: a deploy replaced it, or the network is gone. */
+export function isChunkLoadError(error: unknown): boolean {
+  return (
+    error instanceof TypeError &&
+    /dynamically imported module|Importing a module script failed|error loading dynamically/i.test(error.message)
+  );
+}
+
+function describe(error: unknown): Described {
   if (isRouteErrorResponse(error)) {
     if (error.status === 404)
-      return { status: 404, title: 'Page not found', message: 'We could not find what you were looking for.' };
+      return {
+        status: 404,
+        title: 'Page not found',
+        message: 'We could not find what you were looking for.',
+        unknown: true,
+      };
     return { status: error.status, title: 'Something went wrong', message: error.statusText || 'Please try again.' };
   }
   if (isApiError(error)) {
-    if (error.status === 404) return { status: 404, title: 'Not found', message: error.message };
+    if (error.status === 404) return { status: 404, title: 'Not found', message: error.message, unknown: true };
+    if (error.status === 0) return OFFLINE;
     return { status: error.status || null, title: 'Something went wrong', message: error.message };
   }
-  // A failed lazy import usually means a new version was deployed: a reload fetches it.
-  if (
-    error instanceof TypeError &&
-    /dynamically imported module|Importing a module script failed/i.test(error.message)
-  ) {
-    return { status: null, title: 'SkillHive was updated', message: 'Reload the page to get the latest version.' };
-  }
   return { status: null, title: 'Something went wrong', message: 'An unexpected error occurred. Please try again.' };
+}
+
+/**
+ * A failed chunk load means "updated" only when the server answers with the new index.html;
+ * offline (navigator.onLine false) or an unreachable server is said as such (issue 20 §3).
+ */
+async function chunkFailureCause(): Promise<Described> {
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) return OFFLINE;
+  try {
+    const response = await fetch(paths.home, { method: 'GET', cache: 'no-store', headers: { accept: 'text/html' } });
+    return response.ok ? UPDATED : OFFLINE;
+  } catch {
+    return OFFLINE;
+  }
+}
+
+function useDescribedError(error: unknown): Described | null {
+  const chunkFailed = isChunkLoadError(error);
+  const [cause, setCause] = useState<Described | null>(null);
+  useEffect(() => {
+    if (!chunkFailed) return;
+    let current = true;
+    const check = () => void chunkFailureCause().then((found) => current && setCause(found));
+    check();
+    // Coming back online changes the answer (and a reload then works).
+    window.addEventListener('online', check);
+    window.addEventListener('offline', check);
+    return () => {
+      current = false;
+      window.removeEventListener('online', check);
+      window.removeEventListener('offline', check);
+    };
+  }, [chunkFailed]);
+  if (!chunkFailed) return describe(error);
+  return cause;
 }
 
 /**
@@ -28,7 +90,16 @@ function describe(error: unknown): { status: number | null; title: string; messa
  */
 export function RouteErrorPage() {
   const error = useRouteError();
-  const { status, title, message } = describe(error);
+  const described = useDescribedError(error);
+  if (!described) {
+    return (
+      <div role="status" className="flex min-h-40 items-center justify-center gap-3 text-muted">
+        <span className="loading loading-spinner loading-md text-primary" aria-hidden="true" />
+        <span>Checking the connection…</span>
+      </div>
+    );
+  }
+  const { status, title, message, unknown } = described;
   return (
     <div role="alert" className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-16 text-center">
       <title>{`${title} — SkillHive`}</title>
@@ -37,15 +108,23 @@ export function RouteErrorPage() {
           {status}
         </p>
       ) : null}
-      <h1 className="text-3xl font-bold">{title}</h1>
+      <h1 className="text-3xl font-bold" tabIndex={-1}>
+        {title}
+      </h1>
       <p className="text-lg text-muted">{message}</p>
       <div className="flex flex-wrap justify-center gap-3">
         <a href={paths.home} className="btn btn-primary">
           Back to home
         </a>
-        <button type="button" className="btn btn-outline" onClick={() => window.location.reload()}>
-          Reload page
-        </button>
+        {unknown ? (
+          <a href={paths.allClasses} className="btn btn-outline">
+            Browse classes
+          </a>
+        ) : (
+          <button type="button" className="btn btn-outline" onClick={() => window.location.reload()}>
+            Reload page
+          </button>
+        )}
       </div>
     </div>
   );

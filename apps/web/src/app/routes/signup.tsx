@@ -4,15 +4,21 @@ import { paths } from '../../config/paths.ts';
 import { useAuth } from '../../features/auth/auth-context.ts';
 import { SignUpForm } from '../../features/auth/components/signup-form.tsx';
 import { SocialSignIn } from '../../features/auth/components/social-sign-in.tsx';
+import { rememberReturnAfterVerify, returnPathFrom } from '../../features/auth/safe-return-path.ts';
 import { SITE_PAGES } from '../routes.manifest.ts';
 
-/** /signup: a new student account; success signs in and goes to / (issue 6). */
+/**
+ * /signup: a new student account; success signs in and returns to the page the visitor came from
+ * (through /login too), else / (issue 6, issue 20 §2). That page is also kept for after the
+ * verification link, which always lands on /email-verified.
+ */
 function SignUpPage() {
   const { user, loading, createUser } = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
+  const returnTo = returnPathFrom(location.state);
 
-  if (user && !loading) return <Navigate to={paths.home} replace />;
+  if (user && !loading) return <Navigate to={returnTo} replace />;
 
   return (
     <div className="mx-auto w-full max-w-md">
@@ -25,15 +31,16 @@ function SignUpPage() {
           </div>
           <SignUpForm
             onSubmit={async (values) => {
+              rememberReturnAfterVerify(returnTo);
               await createUser(values);
               notify.success('Welcome to SkillHive! Your account is ready.', {
                 // Sign-up sends the verification mail (issue 19 §2).
                 description: `We sent a link to ${values.email} to verify your e-mail address.`,
               });
-              navigate(paths.home, { replace: true });
+              navigate(returnTo, { replace: true });
             }}
           />
-          <SocialSignIn returnTo={paths.home} />
+          <SocialSignIn returnTo={returnTo} />
           <p className="text-center">
             Already have an account?{' '}
             <Link to={paths.login} state={location.state} className="link link-primary font-medium">

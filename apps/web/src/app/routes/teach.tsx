@@ -9,6 +9,7 @@ import { teacherFlagQueryOptions } from '../../features/auth/api/get-roles.ts';
 import { SESSION_QUERY_KEY } from '../../features/auth/api/get-session.ts';
 import { EMAIL_NOT_VERIFIED, isEmailNotVerified, verifyEmailMessage } from '../../features/auth/verify-email.ts';
 import { VerifyEmailNotice } from '../../features/auth/components/verify-email-notice.tsx';
+import { REDIRECT_REASONS } from '../../features/auth/safe-return-path.ts';
 import {
   myTeacherRequestQueryOptions,
   useCreateTeacherRequest,
@@ -16,32 +17,66 @@ import {
 import { TeacherRequestForm } from '../../features/teacher-requests/components/teacher-request-form.tsx';
 import { TeacherRequestStatus } from '../../features/teacher-requests/components/teacher-request-status.tsx';
 import { ErrorState } from '../../components/ui/status-states.tsx';
+import { CATEGORY_LABELS, EXPERIENCE_LABELS } from '@skillhive/shared/rules/constants';
 import { SITE_PAGES } from '../routes.manifest.ts';
+
+/**
+ * What the application asks, shown to visitors before they sign in (issue 20 §6), so nobody
+ * creates an account to find out. The lists are the form's own options.
+ */
+function WhatWeAsk() {
+  return (
+    <section aria-labelledby="teach-what-we-ask" className="flex flex-col gap-3">
+      <h2 id="teach-what-we-ask" className="text-xl font-bold">
+        What the application asks
+      </h2>
+      <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_minmax(0,1fr)]">
+        <dt className="font-semibold">Name, e-mail and photo</dt>
+        <dd className="text-muted">Taken from your account; a verified e-mail address is needed to apply.</dd>
+        <dt className="font-semibold">Your experience</dt>
+        <dd className="text-muted">{Object.values(EXPERIENCE_LABELS).join(', ')}</dd>
+        <dt className="font-semibold">A title</dt>
+        <dd className="text-muted">What you would teach, in a few words (for example “Front-end mentor”).</dd>
+        <dt className="font-semibold">A category</dt>
+        <dd className="text-muted">{Object.values(CATEGORY_LABELS).join(', ')}</dd>
+      </dl>
+      <p className="text-muted">
+        An admin reviews each application; you see its status here and can apply again if it is turned down.
+      </p>
+    </section>
+  );
+}
 
 function SignInPrompt() {
   const location = useLocation();
   return (
-    <div className="flex flex-col items-start gap-4 rounded-box bg-base-200 p-6" data-testid="teach-sign-in-prompt">
-      <h2 className="text-xl font-bold">Sign in to apply</h2>
-      <p>
-        You need a SkillHive account to apply as a teacher. Sign in (or create an account) and you will come right back
-        here.
-      </p>
-      <div className="flex flex-wrap gap-3">
-        <Link
-          to={paths.login}
-          state={{ from: { pathname: paths.teach, search: location.search, hash: '' } }}
-          className="btn btn-primary"
-        >
-          Sign in to apply
-        </Link>
-        <Link
-          to={paths.signup}
-          state={{ from: { pathname: paths.teach, search: '', hash: '' } }}
-          className="btn btn-outline"
-        >
-          Create an account
-        </Link>
+    <div className="flex flex-col gap-6">
+      <WhatWeAsk />
+      <div className="flex flex-col items-start gap-4 rounded-box bg-base-200 p-6" data-testid="teach-sign-in-prompt">
+        <h2 className="text-xl font-bold">Sign in to apply</h2>
+        <p>
+          You need a SkillHive account to apply as a teacher. Sign in (or create an account) and you will come right
+          back here.
+        </p>
+        <div className="flex flex-wrap gap-3">
+          <Link
+            to={paths.login}
+            state={{
+              from: { pathname: paths.teach, search: location.search, hash: '' },
+              reason: REDIRECT_REASONS.signInToApply,
+            }}
+            className="btn btn-primary"
+          >
+            Sign in to apply
+          </Link>
+          <Link
+            to={paths.signup}
+            state={{ from: { pathname: paths.teach, search: '', hash: '' } }}
+            className="btn btn-outline"
+          >
+            Create an account
+          </Link>
+        </div>
       </div>
     </div>
   );

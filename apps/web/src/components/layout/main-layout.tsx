@@ -1,12 +1,18 @@
+import { useRef } from 'react';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
 import { TopProgressBar } from '../ui/top-progress-bar.tsx';
 import { Footer } from './footer.tsx';
 import type { LayoutSession } from './layout-session.ts';
 import { Navbar } from './navbar.tsx';
+import { RedirectNotice } from './redirect-notice.tsx';
+import { OfflineBanner } from './offline-banner.tsx';
+import { useFocusOnNavigate } from './use-focus-on-navigate.ts';
 
 /** Navbar, page content, footer (spec §2); the root is at most screen-xl wide. */
 export function MainLayout({ session }: { session: LayoutSession }) {
   const navigation = useNavigation();
+  const main = useRef<HTMLElement>(null);
+  useFocusOnNavigate(main);
   return (
     <div className="flex min-h-screen flex-col">
       <a href="#main" className="skip-link">
@@ -14,7 +20,14 @@ export function MainLayout({ session }: { session: LayoutSession }) {
       </a>
       <TopProgressBar active={session.loading || session.roleLoading || navigation.state === 'loading'} />
       <Navbar session={session} />
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-screen-xl flex-1 px-4 py-8 outline-none sm:px-6">
+      <OfflineBanner />
+      <main
+        ref={main}
+        id="main"
+        tabIndex={-1}
+        className="mx-auto w-full max-w-screen-xl flex-1 px-4 py-8 outline-none sm:px-6"
+      >
+        <RedirectNotice />
         <Outlet />
       </main>
       <Footer />

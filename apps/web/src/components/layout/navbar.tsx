@@ -3,6 +3,7 @@ import { Link, NavLink, useLocation } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { BrandMark } from './brand-logo.tsx';
 import type { LayoutSession } from './layout-session.ts';
+import { ThemeToggle } from './theme-toggle.tsx';
 import { UserMenu } from './user-menu.tsx';
 import { useDismiss } from './use-dismiss.ts';
 
@@ -87,7 +88,8 @@ export function Navbar({ session }: { session: LayoutSession }) {
           ))}
         </ul>
 
-        <div className="flex flex-1 justify-end">
+        <div className="flex flex-1 items-center justify-end gap-1">
+          <ThemeToggle />
           {user ? (
             <UserMenu session={session} />
           ) : loading ? (

@@ -5,6 +5,7 @@ import { dashboardHomePath } from '../../config/paths.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import type { LayoutSession } from './layout-session.ts';
 import { useDismiss } from './use-dismiss.ts';
+import { FallbackImage } from '../ui/fallback-image.tsx';
 
 export const DEFAULT_AVATAR = '/images/avatar-default.svg';
 
@@ -12,7 +13,6 @@ export const DEFAULT_AVATAR = '/images/avatar-default.svg';
 export function UserMenu({ session }: { session: LayoutSession }) {
   const { user, role, roleLoading, logOut } = session;
   const [open, setOpen] = useState(false);
-  const [photoFailed, setPhotoFailed] = useState(false);
   const container = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const menuId = useId();
@@ -21,7 +21,6 @@ export function UserMenu({ session }: { session: LayoutSession }) {
   useDismiss(open, close, container, trigger);
 
   if (!user) return null;
-  const photo = user.photoURL && !photoFailed ? user.photoURL : DEFAULT_AVATAR;
 
   const handleLogOut = async () => {
     setOpen(false);
@@ -46,14 +45,14 @@ export function UserMenu({ session }: { session: LayoutSession }) {
         onClick={() => setOpen((value) => !value)}
       >
         <span className="w-10 overflow-hidden rounded-full ring-2 ring-accent ring-offset-2 ring-offset-base-100">
-          <img
-            src={photo}
+          <FallbackImage
+            kind="avatar"
+            src={user.photoURL}
             alt=""
             width={40}
             height={40}
             className="h-10 w-10 object-cover"
             referrerPolicy="no-referrer"
-            onError={() => setPhotoFailed(true)}
           />
         </span>
       </button>

@@ -36,6 +36,23 @@ export const CONFIRM_PRESETS = {
   },
 } as const satisfies Record<string, ConfirmOptions>;
 
+/**
+ * spec §8's delete confirmation, naming what goes (issue 20 §1: "Delete John McCarthy?"); its
+ * warning and button keep the spec's texts.
+ */
+export function confirmDeleteOf(subject: string): ConfirmOptions {
+  return { ...CONFIRM_PRESETS.delete, title: `Delete ${subject}?` };
+}
+
+/** Making someone an admin gives them every moderation power: asked first, naming them. */
+export function confirmMakeAdminOf(name: string): ConfirmOptions {
+  return {
+    title: `Make ${name} admin?`,
+    text: 'They will be able to moderate classes, decide teacher requests and manage every user.',
+    confirmButtonText: 'Yes, make admin',
+  };
+}
+
 interface ConfirmDialogProps {
   open: boolean;
   options: ConfirmOptions;

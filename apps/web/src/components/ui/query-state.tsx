@@ -1,4 +1,15 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../config/paths.ts';
+import { isApiError } from '../../lib/api-client.ts';
+
+/**
+ * An id that names nothing (404) or is not an id at all (400) will not load on a second try: such
+ * a failure offers a way on — browsing the classes — instead of "Try again" (issue 20 §2).
+ */
+export function isUnknownId(error: unknown): boolean {
+  return isApiError(error) && (error.status === 404 || error.status === 400);
+}
 
 /** spec §8: while a dashboard screen loads, "Loading..." is shown (announced politely). */
 export function LoadingState({ label = 'Loading...' }: { label?: string }) {
@@ -21,13 +32,18 @@ interface FetchErrorProps {
 /** spec §8: "Error fetching <what>: <the error's message>". */
 export function FetchError({ what, error, onRetry, children }: FetchErrorProps) {
   const message = error instanceof Error && error.message ? error.message : 'Something went wrong.';
+  const unknownId = isUnknownId(error);
   return (
     <div role="alert" className="flex flex-col items-start gap-3 rounded-box border border-error/40 bg-base-100 p-5">
       <p className="font-medium text-error">
         Error fetching {what}: {message}
       </p>
       {children}
-      {onRetry ? (
+      {unknownId ? (
+        <Link to={paths.allClasses} className="btn btn-sm btn-primary">
+          Browse classes
+        </Link>
+      ) : onRetry ? (
         <button type="button" className="btn btn-sm btn-outline" onClick={onRetry}>
           Try again
         </button>

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { returnPathFrom } from './safe-return-path.ts';
+import {
+  forgetReturnAfterVerify,
+  rememberReturnAfterVerify,
+  returnAfterVerify,
+  returnPathFrom,
+} from './safe-return-path.ts';
 
 describe('returnPathFrom', () => {
   it('returns to the in-app page the visitor came from', () => {
@@ -10,5 +15,24 @@ describe('returnPathFrom', () => {
     expect(returnPathFrom({ from: { pathname: '//evil.test/x' } })).toBe('/');
     expect(returnPathFrom({ from: { pathname: 'https://evil.test' } })).toBe('/');
     expect(returnPathFrom({ from: { pathname: '/login' } })).toBe('/');
+  });
+});
+
+describe('the page to continue on after verifying the address', () => {
+  it('keeps an in-app page and gives it back', () => {
+    rememberReturnAfterVerify('/dashboard/classDetails/abc?x=1');
+    expect(returnAfterVerify()).toBe('/dashboard/classDetails/abc?x=1');
+    forgetReturnAfterVerify();
+    expect(returnAfterVerify()).toBeNull();
+  });
+  it('keeps nothing for home, another origin or an auth page', () => {
+    for (const path of ['/', '//evil.test/x', 'https://evil.test', '/login?x=1', '/\\evil.test']) {
+      rememberReturnAfterVerify(path);
+      expect(returnAfterVerify()).toBeNull();
+    }
+  });
+  it('ignores a tampered stored value', () => {
+    window.localStorage.setItem('skillhive-return-after-verify', '//evil.test');
+    expect(returnAfterVerify()).toBeNull();
   });
 });

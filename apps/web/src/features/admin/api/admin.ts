@@ -20,16 +20,26 @@ export type { StatusPageParams };
 
 export const ADMIN_PAGE_SIZE = 10;
 
-/** Reads ?status= leniently for a list filtered by one of `allowed`. */
+/** `?status=all`: every status. Without ?status= a moderation list shows what waits: pending (issue 20 §6). */
+export const ALL_STATUSES = 'all';
+
+/** Reads ?status= leniently for a list filtered by one of `allowed`: absent → pending, `all` → every status. */
 export function parseStatus<S extends string>(value: string | null, allowed: readonly S[]): S | '' {
-  return value && (allowed as readonly string[]).includes(value) ? (value as S) : '';
+  if (value === ALL_STATUSES) return '';
+  if (value && (allowed as readonly string[]).includes(value)) return value as S;
+  return (allowed as readonly string[]).includes('pending') ? ('pending' as S) : '';
+}
+
+/** Reads ?q= (the moderation search) as the API takes it. */
+export function parseSearch(value: string | null): string {
+  return (value ?? '').trim().slice(0, 100);
 }
 
 export const TEACHER_REQUEST_FILTERS = TEACHER_REQUEST_STATUSES;
 /** Archived classes are hidden from moderation (DESIGN §4); the filter offers the three of spec §4. */
 export const CLASS_FILTERS = CLASS_STATUSES.filter((s) => s !== 'archived');
 
-/** GET /api/teachers/teacher-requests?page=&limit=&status= (admin). */
+/** GET /api/teachers/teacher-requests?page=&limit=&status=&q= (admin). */
 export const teacherRequestsQueryOptions = (user: UserScope | null, params: StatusPageParams<TeacherRequestStatus>) =>
   queryOptions({
     queryKey: teacherRequestKeys.list(user?.id ?? '', params),
@@ -37,13 +47,18 @@ export const teacherRequestsQueryOptions = (user: UserScope | null, params: Stat
       apiClient.list<TeacherRequest>('/teachers/teacher-requests', {
         secured: true,
         signal,
-        query: { page: params.page, limit: ADMIN_PAGE_SIZE, status: params.status || undefined },
+        query: {
+          page: params.page,
+          limit: ADMIN_PAGE_SIZE,
+          status: params.status || undefined,
+          q: params.q || undefined,
+        },
       }),
     enabled: user !== null,
     placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });
 
-/** GET /api/classes?status=&page=&limit= (admins may filter by status). */
+/** GET /api/classes?status=&q=&page=&limit= (admins may filter by status). */
 export const adminClassesQueryOptions = (user: UserScope | null, params: StatusPageParams<ClassStatus>) =>
   queryOptions({
     queryKey: classKeys.moderation(user?.id ?? '', params),
@@ -51,7 +66,12 @@ export const adminClassesQueryOptions = (user: UserScope | null, params: StatusP
       apiClient.list<ClassItem>('/classes', {
         secured: true,
         signal,
-        query: { page: params.page, limit: ADMIN_PAGE_SIZE, status: params.status || undefined },
+        query: {
+          page: params.page,
+          limit: ADMIN_PAGE_SIZE,
+          status: params.status || undefined,
+          q: params.q || undefined,
+        },
       }),
     enabled: user !== null,
     placeholderData: keepPreviousDataOf(user?.id ?? ''),

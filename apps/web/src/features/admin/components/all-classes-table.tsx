@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { notify } from '../../../lib/toast.ts';
@@ -6,15 +6,29 @@ import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import type { ClassStatus } from '@skillhive/shared/rules/constants';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { ADMIN_PAGE_SIZE, CLASS_FILTERS, adminClassesQueryOptions, parseStatus, useDecideClass } from '../api/admin.ts';
+import {
+  ADMIN_PAGE_SIZE,
+  CLASS_FILTERS,
+  adminClassesQueryOptions,
+  parseSearch,
+  parseStatus,
+  useDecideClass,
+} from '../api/admin.ts';
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { ClassRevisionsSection } from './class-revisions-section.tsx';
 import { DecisionButtons } from './decision-buttons.tsx';
-import { RejectClassDialog } from './reject-class-dialog.tsx';
+import { useOpenedOnce } from '../../../components/ui/use-opened-once.ts';
 import { StatusFilter } from './status-filter.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { countOf } from '../../../lib/plural.ts';
+
+/** The reject dialog (a reason form) is loaded when first opened (issue 20 §6). */
+const RejectClassDialog = lazy(() =>
+  import('./reject-class-dialog.tsx').then((module) => ({ default: module.RejectClassDialog })),
+);
 
 const STATUS_LABELS: Record<ClassStatus, string> = {
   pending: 'Pending',
@@ -38,11 +52,13 @@ export function AllClassesTable() {
   const [search] = useSearchParams();
   const page = usePageParam();
   const status = parseStatus(search.get('status'), CLASS_FILTERS);
+  const q = parseSearch(search.get('q'));
   const user = useUserScope();
-  const query = useQuery(adminClassesQueryOptions(user, { page, status }));
+  const query = useQuery(adminClassesQueryOptions(user, { page, status, q }));
   const decide = useDecideClass();
   const navigate = useNavigate();
   const [rejecting, setRejecting] = useState<ClassItem | null>(null);
+  const rejectDialogMounted = useOpenedOnce(rejecting !== null);
 
   const approve = (item: ClassItem) =>
     decide.mutate(
@@ -70,10 +86,16 @@ export function AllClassesTable() {
       <title>All Classes — SkillHive</title>
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-bold sm:text-3xl">All classes</h1>
-        <p className="text-muted">{query.data ? `${query.data.total} classes` : '\u00a0'}</p>
+        <p className="text-muted">{query.data ? countOf(query.data.total, 'class', 'classes') : '\u00a0'}</p>
       </div>
       <ClassRevisionsSection />
-      <StatusFilter statuses={CLASS_FILTERS} labels={STATUS_LABELS} value={status} />
+      <StatusFilter
+        statuses={CLASS_FILTERS}
+        labels={STATUS_LABELS}
+        value={status}
+        search={q}
+        searchLabel="Search by title, description or teacher"
+      />
       <PagedQueryState query={query} what="classes" empty="No classes here.">
         {(data) => (
           <>
@@ -93,7 +115,7 @@ export function AllClassesTable() {
                       ) : null}
                     </th>
                     <td>
-                      <img
+                      <FallbackImage
                         src={item.image}
                         alt=""
                         width={96}
@@ -136,12 +158,16 @@ export function AllClassesTable() {
           </>
         )}
       </PagedQueryState>
-      <RejectClassDialog
-        classTitle={rejecting?.title ?? null}
-        busy={decide.isPending}
-        onCancel={() => setRejecting(null)}
-        onReject={(reason) => rejecting && reject(rejecting, reason)}
-      />
+      {rejectDialogMounted ? (
+        <Suspense fallback={null}>
+          <RejectClassDialog
+            classTitle={rejecting?.title ?? null}
+            busy={decide.isPending}
+            onCancel={() => setRejecting(null)}
+            onReject={(reason) => rejecting && reject(rejecting, reason)}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import {
   ADMIN_PAGE_SIZE,
   TEACHER_REQUEST_FILTERS,
+  parseSearch,
   parseStatus,
   teacherRequestsQueryOptions,
   useDecideTeacherRequest,
@@ -17,6 +18,8 @@ import { PageControls, usePageParam } from '../../../components/ui/page-controls
 import { DecisionButtons } from './decision-buttons.tsx';
 import { StatusFilter } from './status-filter.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { countOf } from '../../../lib/plural.ts';
 
 const STATUS_LABELS: Record<TeacherRequestStatus, string> = {
   pending: 'Pending',
@@ -34,8 +37,9 @@ export function TeacherRequestsTable() {
   const [search] = useSearchParams();
   const page = usePageParam();
   const status = parseStatus(search.get('status'), TEACHER_REQUEST_FILTERS);
+  const q = parseSearch(search.get('q'));
   const user = useUserScope();
-  const query = useQuery(teacherRequestsQueryOptions(user, { page, status }));
+  const query = useQuery(teacherRequestsQueryOptions(user, { page, status, q }));
   const decide = useDecideTeacherRequest();
 
   const act = (request: TeacherRequest, decision: 'approve' | 'reject') =>
@@ -55,9 +59,15 @@ export function TeacherRequestsTable() {
       <title>Teacher Requests — SkillHive</title>
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-bold sm:text-3xl">Teacher requests</h1>
-        <p className="text-muted">{query.data ? `${query.data.total} requests` : '\u00a0'}</p>
+        <p className="text-muted">{query.data ? countOf(query.data.total, 'request') : '\u00a0'}</p>
       </div>
-      <StatusFilter statuses={TEACHER_REQUEST_FILTERS} labels={STATUS_LABELS} value={status} />
+      <StatusFilter
+        statuses={TEACHER_REQUEST_FILTERS}
+        labels={STATUS_LABELS}
+        value={status}
+        search={q}
+        searchLabel="Search by name, e-mail or title"
+      />
       <PagedQueryState query={query} what="teacher requests" empty="No teacher requests here.">
         {(data) => (
           <>
@@ -74,8 +84,9 @@ export function TeacherRequestsTable() {
                       <span className="block text-sm font-normal whitespace-nowrap text-muted">{request.email}</span>
                     </th>
                     <td>
-                      <img
-                        src={request.image || '/images/avatar-default.svg'}
+                      <FallbackImage
+                        kind="avatar"
+                        src={request.image}
                         alt={`Photo of ${request.name}`}
                         width={48}
                         height={48}

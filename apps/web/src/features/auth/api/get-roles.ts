@@ -4,6 +4,14 @@ import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 
 const path = (kind: 'admin' | 'teacher', email: string) => `/users/${kind}/${encodeURIComponent(email)}`;
 
+/**
+ * Role changes reach an open session without a reload (issue 20 §2): an approved applicant or a
+ * new admin sees their menus when they come back to the tab (TanStack Query's focus manager:
+ * the tab becomes visible or the window gains focus), and actions that can change the caller's
+ * own roles invalidate `roleKeys.all`.
+ */
+const ROLE_FRESHNESS = { staleTime: 60_000, refetchOnWindowFocus: 'always' } as const;
+
 /** The signed-in user's role flags, under their own key root. */
 export const roleKeys = {
   all: (userId: string) => [...userScopeKey(userId), 'roles'] as const,
@@ -19,7 +27,7 @@ export const adminFlagQueryOptions = (user: UserScope | null) =>
       (await apiClient.get<{ admin: boolean }>(path('admin', user?.email ?? ''), { secured: true, signal })).admin ===
       true,
     enabled: user !== null,
-    staleTime: 60_000,
+    ...ROLE_FRESHNESS,
   });
 
 /** GET /api/users/teacher/:email (spec §7, secured). */
@@ -30,5 +38,5 @@ export const teacherFlagQueryOptions = (user: UserScope | null) =>
       (await apiClient.get<{ teacher: boolean }>(path('teacher', user?.email ?? ''), { secured: true, signal }))
         .teacher === true,
     enabled: user !== null,
-    staleTime: 60_000,
+    ...ROLE_FRESHNESS,
   });

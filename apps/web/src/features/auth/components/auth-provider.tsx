@@ -9,6 +9,7 @@ import { removeUserData } from '../../../lib/query-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { AuthContext, type AuthContextValue, type AuthUser } from '../auth-context.ts';
 import { requestToken } from '../api/request-token.ts';
+import { REDIRECT_REASONS } from '../safe-return-path.ts';
 import { adminFlagQueryOptions, teacherFlagQueryOptions } from '../api/get-roles.ts';
 import { SESSION_QUERY_KEY, sessionQueryOptions, sessionRequest, type SessionData } from '../api/get-session.ts';
 
@@ -196,13 +197,23 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const endSession = useCallback(
     async ({ alreadyEnded = false }: { alreadyEnded?: boolean } = {}) => {
       setEndingSession(sessionId);
+      const token = tokenStorage.get();
       tokenStorage.clear();
       const { error } = await loadAuthClient()
         .then((authClient) => authClient.signOut())
         .catch(() => ({ error: { status: 0, message: undefined } }));
       if (error && !alreadyEnded) {
+        // The session goes on (offline, or the server refused): keep this tab's state as it was,
+        // token included, so what is shown stays what the server holds (issue 20 §3).
+        if (token) tokenStorage.set(token);
         setEndingSession(null);
-        throw toAuthError(error, 'Logging out failed. Please try again.');
+        const offline = error.status === 0 || (typeof navigator !== 'undefined' && navigator.onLine === false);
+        throw toAuthError(
+          error,
+          offline
+            ? 'You are offline, so you are still signed in. Log out again when you are back online.'
+            : 'Logging out failed. Please try again.',
+        );
       }
       const after = await refetchSession().catch(() => null);
       // Nothing of the previous user may be shown to the next one; public data stays cached.
@@ -256,7 +267,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const from = locationRef.current;
         // Already on /login (a late refusal): keep the page it remembers.
         if (from.pathname === paths.login) return;
-        navigate(paths.login, { replace: true, state: { from } });
+        navigate(paths.login, { replace: true, state: { from, reason: REDIRECT_REASONS.sessionExpired } });
       }),
     [endSession, navigate],
   );

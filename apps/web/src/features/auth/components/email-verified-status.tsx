@@ -5,6 +5,7 @@ import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../auth-context.ts';
 import { SESSION_QUERY_KEY } from '../api/get-session.ts';
 import { VerifyEmailNotice } from './verify-email-notice.tsx';
+import { forgetReturnAfterVerify, returnAfterVerify } from '../safe-return-path.ts';
 
 /** better-auth's reasons for refusing a verification link (?error=…). */
 function failureMessage(code: string): string {
@@ -29,10 +30,17 @@ export function EmailVerifiedStatus({ error }: { error: string | null }) {
   }, [error, queryClient]);
 
   if (!error) {
+    // The page the account was created from (issue 20 §2): where the person wanted to go.
+    const continueTo = returnAfterVerify();
     return (
       <div role="status" className="flex flex-col items-start gap-4">
         <p className="text-lg">Your e-mail address is verified.</p>
-        {user ? (
+        {continueTo ? (
+          <Link to={continueTo} onClick={forgetReturnAfterVerify} className="btn btn-primary">
+            Continue where you left off
+          </Link>
+        ) : null}
+        {continueTo ? null : user ? (
           <Link to={paths.dashboard.root} className="btn btn-primary">
             Go to your dashboard
           </Link>

@@ -4,13 +4,17 @@ import type { Role } from '@skillhive/shared/rules/roles';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../auth-context.ts';
 import { PageSpinner } from '../../../components/ui/page-spinner.tsx';
+import { REDIRECT_REASONS } from '../safe-return-path.ts';
 
 /** spec §2: a visitor not logged in goes to /login with the originating location remembered. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { user, loading } = useAuth();
   const location = useLocation();
   if (loading) return <PageSpinner label="Checking your session" />;
-  if (!user) return <Navigate to={paths.login} replace state={{ from: location }} />;
+  if (!user)
+    return (
+      <Navigate to={paths.login} replace state={{ from: location, reason: REDIRECT_REASONS.signInForDashboard }} />
+    );
   return children;
 }
 
@@ -19,8 +23,18 @@ export function RequireRole({ role, children }: { role: Exclude<Role, 'student'>
   const { user, loading, roleLoading, isAdmin, isTeacher } = useAuth();
   const location = useLocation();
   if (loading || roleLoading) return <PageSpinner label="Checking your access" />;
-  if (!user) return <Navigate to={paths.login} replace state={{ from: location }} />;
+  if (!user)
+    return (
+      <Navigate to={paths.login} replace state={{ from: location, reason: REDIRECT_REASONS.signInForDashboard }} />
+    );
   const allowed = role === 'admin' ? isAdmin : isTeacher;
-  if (!allowed) return <Navigate to={paths.home} replace />;
+  if (!allowed)
+    return (
+      <Navigate
+        to={paths.home}
+        replace
+        state={{ reason: role === 'admin' ? REDIRECT_REASONS.adminsOnly : REDIRECT_REASONS.teachersOnly }}
+      />
+    );
   return children;
 }

@@ -6,6 +6,8 @@ import { userScopeKey } from '../../../lib/query-client.ts';
 export interface StatusPageParams<S extends string> {
   page: number;
   status: S | '';
+  /** A search of the moderation list (issue 20 §6); empty for none. */
+  q?: string;
 }
 
 /**

@@ -1,16 +1,14 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Link } from 'react-router';
 import { CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
 import { formatPrice } from '@skillhive/shared/rules/money';
 import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import { paths } from '../../../config/paths.ts';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
-
-const FALLBACK_IMAGE = '/images/slides/web-developer.svg';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
 export function ClassCard({ item, eager = false }: { item: ClassItem; eager?: boolean }) {
   const titleId = useId();
-  const [imageFailed, setImageFailed] = useState(false);
   const enrolled = item.totalEnrollment;
   return (
     <article
@@ -18,15 +16,14 @@ export function ClassCard({ item, eager = false }: { item: ClassItem; eager?: bo
       aria-labelledby={titleId}
     >
       <figure className="aspect-video bg-base-200">
-        <img
-          src={imageFailed || !item.image ? FALLBACK_IMAGE : item.image}
+        <FallbackImage
+          src={item.image}
           alt=""
           width={640}
           height={360}
           loading={eager ? 'eager' : 'lazy'}
           decoding="async"
           className="h-full w-full object-cover"
-          onError={() => setImageFailed(true)}
         />
       </figure>
       <div className="card-body gap-2 p-5">

@@ -2,7 +2,14 @@ import { useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { useAppConfig } from '../../auth/api/get-app-config.ts';
 import { useAuth } from '../../auth/auth-context.ts';
-import { DASHBOARD_MENUS, SHARED_MENU, type MenuItem } from './dashboard-menu.ts';
+import {
+  DASHBOARD_MENUS,
+  PROFILE_ITEM,
+  SECTION_TITLES,
+  SHARED_MENU,
+  menuRoles,
+  type MenuItem,
+} from './dashboard-menu.ts';
 
 function MenuList({ items, onNavigate }: { items: MenuItem[]; onNavigate?: () => void }) {
   return (
@@ -24,9 +31,11 @@ function MenuList({ items, onNavigate }: { items: MenuItem[]; onNavigate?: () =>
 }
 
 function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
-  const { role, roleLoading } = useAuth();
+  const { isAdmin, isTeacher, roleLoading } = useAuth();
   const config = useAppConfig();
-  const items = DASHBOARD_MENUS[role].filter((item) => !item.requires || config.data?.[item.requires] === true);
+  const roles = menuRoles({ isAdmin, isTeacher });
+  const offered = (item: MenuItem) => !item.requires || config.data?.[item.requires] === true;
+  const navigateProps = onNavigate ? { onNavigate } : {};
   if (roleLoading) {
     return (
       <div className="flex flex-col gap-2 p-2" aria-hidden="true">
@@ -39,11 +48,20 @@ function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
   return (
     <nav aria-label="Dashboard">
       <ul className="menu w-full gap-1">
-        <MenuList items={items} {...(onNavigate ? { onNavigate } : {})} />
+        {roles.map((role) => (
+          <li key={role}>
+            {/* One titled section per role held; a single section needs no title. */}
+            {roles.length > 1 ? <h2 className="menu-title text-secondary-content/80">{SECTION_TITLES[role]}</h2> : null}
+            <ul className="ms-0 ps-0 before:hidden">
+              <MenuList items={DASHBOARD_MENUS[role].filter(offered)} {...navigateProps} />
+            </ul>
+          </li>
+        ))}
+        <MenuList items={[PROFILE_ITEM]} {...navigateProps} />
       </ul>
       <div className="divider my-1 before:bg-white/30 after:bg-white/30" aria-hidden="true" />
       <ul className="menu w-full gap-1" aria-label="SkillHive">
-        <MenuList items={SHARED_MENU} {...(onNavigate ? { onNavigate } : {})} />
+        <MenuList items={SHARED_MENU} {...navigateProps} />
       </ul>
     </nav>
   );

@@ -8,7 +8,12 @@ export interface MenuItem {
   requires?: 'mailbox';
 }
 
-/** spec §2 side menus (plus the audit log for admins, issue 7); admin first, else teacher, else student. */
+/**
+ * spec §2 side menus (plus the audit log for admins, issue 7). A person sees the section of every
+ * role they hold, admin first, then teacher, then student (issue 20 §2: an admin who teaches, a
+ * teacher who studies); the spec's precedence picks only the default home. Every account can
+ * enrol and pay, so every account has the student section. Profile closes the role sections once.
+ */
 export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
   admin: [
     { to: paths.dashboard.adminHome, label: 'Admin Home' },
@@ -18,21 +23,27 @@ export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
     { to: paths.dashboard.refunds, label: 'Refunds' },
     { to: paths.dashboard.audit, label: 'Audit Log' },
     { to: paths.dashboard.mailbox, label: 'Mailbox', requires: 'mailbox' },
-    { to: paths.dashboard.profile, label: 'Profile' },
   ],
   teacher: [
     { to: paths.dashboard.teacherHome, label: 'Teacher Home' },
     { to: paths.dashboard.addClasses, label: 'Add a Class' },
     { to: paths.dashboard.myClass, label: 'My Classes' },
-    { to: paths.dashboard.profile, label: 'Profile' },
   ],
   student: [
     { to: paths.dashboard.studentHome, label: 'Student Home' },
     { to: paths.dashboard.myEnrollClass, label: 'My Enrolled Classes' },
     { to: paths.dashboard.paymentHistory, label: 'Payment History' },
-    { to: paths.dashboard.profile, label: 'Profile' },
   ],
 };
+
+export const SECTION_TITLES: Record<Role, string> = { admin: 'Admin', teacher: 'Teaching', student: 'Learning' };
+
+export const PROFILE_ITEM: MenuItem = { to: paths.dashboard.profile, label: 'Profile' };
+
+/** The roles whose sections a person sees, in the menu's order. */
+export function menuRoles({ isAdmin, isTeacher }: { isAdmin: boolean; isTeacher: boolean }): Role[] {
+  return [...(isAdmin ? (['admin'] as const) : []), ...(isTeacher ? (['teacher'] as const) : []), 'student'];
+}
 
 /** spec §2: the menu "also links to home and to menu and contact entries". */
 export const SHARED_MENU: MenuItem[] = [

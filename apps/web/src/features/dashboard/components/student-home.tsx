@@ -8,6 +8,7 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { Greeting } from './greeting.tsx';
 import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
 /** studentHome (spec §2, issue 7): the greeting and the student's classes at a glance. */
 export function StudentHome() {
@@ -47,7 +48,7 @@ export function StudentHome() {
                       key={item._id}
                       className="flex items-center gap-3 rounded-box border border-base-300 bg-base-100 p-3"
                     >
-                      <img
+                      <FallbackImage
                         src={item.image}
                         alt=""
                         width={64}

@@ -13,6 +13,8 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { REDIRECT_REASONS } from '../../auth/safe-return-path.ts';
 
 /**
  * classDetails/:id (spec §2): the class with its teacher, price and rating, and Pay Now, which
@@ -38,7 +40,7 @@ export function ClassDetailsPage({
     if (!user) {
       // spec §8; DESIGN §1.10: "Yes, login!" goes to /login and back here.
       if ((await confirm(CONFIRM_PRESETS.notLoggedIn)) === 'confirmed') {
-        navigate(paths.login, { state: { from: location } });
+        navigate(paths.login, { state: { from: location, reason: REDIRECT_REASONS.signInToEnroll } });
       }
       return;
     }
@@ -63,7 +65,7 @@ export function ClassDetailsPage({
         {(data) => (
           <article className="card border border-base-300 bg-base-100 shadow-sm lg:card-side">
             <figure className="bg-base-200 lg:w-1/2">
-              <img
+              <FallbackImage
                 src={data.image}
                 alt={`Image of ${data.title}`}
                 width={800}

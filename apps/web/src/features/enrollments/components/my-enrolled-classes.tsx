@@ -9,9 +9,10 @@ import { useAuth } from '../../auth/auth-context.ts';
 import { ENROLLMENTS_PAGE_SIZE, enrollmentsQueryOptions } from '../api/enrollments.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
-import { ReviewForm } from './review-form.tsx';
+import { ReviewFormLoader } from './review-form-loader.tsx';
 import { RefundRequestControl } from './refund-request-control.tsx';
 import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
 /** myEnrollClass (spec §2): the total, and a card per enrolment; pending ones can be paid. */
 export function MyEnrolledClasses() {
@@ -66,7 +67,14 @@ function EnrollmentCard({ item }: { item: Enrollment }) {
   return (
     <article aria-labelledby={titleId} className="card h-full border border-base-300 bg-base-100 shadow-sm">
       <figure className="aspect-video bg-base-200">
-        <img src={item.image} alt="" width={640} height={360} loading="lazy" className="h-full w-full object-cover" />
+        <FallbackImage
+          src={item.image}
+          alt=""
+          width={640}
+          height={360}
+          loading="lazy"
+          className="h-full w-full object-cover"
+        />
       </figure>
       <div className="card-body gap-2 p-4">
         <div className="flex flex-wrap items-center justify-between gap-2">
@@ -84,7 +92,7 @@ function EnrollmentCard({ item }: { item: Enrollment }) {
         <p className="grow-0 font-semibold">{formatPrice(item.price)}</p>
         {paid ? (
           <>
-            <ReviewForm classId={item.enrollId} classTitle={item.title} />
+            <ReviewFormLoader classId={item.enrollId} classTitle={item.title} />
             <RefundRequestControl item={item} describedBy={titleId} />
           </>
         ) : item.status === 'refunded' ? (

@@ -44,7 +44,7 @@ describe('Request a refund', () => {
     await act(async () => fireEvent.click(requestButton));
     expect(within(pending).queryByRole('button', { name: 'Request a refund' })).toBeNull();
 
-    const dialog = screen.getByRole('dialog', { name: 'Request a refund of “Ink drawing”?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Request a refund of “Ink drawing”?' });
     const sentBefore = browser.requests.length;
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Request refund' })));
     expect(await within(dialog).findByText(REFUND_MESSAGES.reasonRequired)).toBeTruthy();

@@ -5,7 +5,7 @@ import { isWithinRefundWindow } from '@skillhive/shared/rules/refunds';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
-import { ReasonDialog } from '../../../components/ui/reason-dialog.tsx';
+import { ReasonDialogOnDemand } from '../../../components/ui/reason-dialog-on-demand.tsx';
 import { myRefundRequestsQueryOptions, useRequestRefund } from '../../refunds/api/refunds.ts';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
@@ -50,7 +50,7 @@ export function RefundRequestControl({ item, describedBy }: { item: Enrollment; 
       >
         Request a refund
       </button>
-      <ReasonDialog
+      <ReasonDialogOnDemand
         open={open}
         title={`Request a refund of “${item.title}”?`}
         description={`You can ask until ${dateFormat.format(until)}. An admin decides; you keep access until then.`}

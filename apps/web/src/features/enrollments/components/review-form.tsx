@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -14,19 +14,36 @@ type ReviewFormInput = z.input<typeof ReviewFormBody>;
 
 const RATINGS = [1, 2, 3, 4, 5] as const;
 
-/** A paid class's review through the shared ReviewFormBody: a 1–5 rating (a real radio group) and optional details. */
-export function ReviewForm({ classId, classTitle }: { classId: string; classTitle: string }) {
+/**
+ * A paid class's review through the shared ReviewFormBody: a 1–5 rating (native radio inputs,
+ * registered like any field — no Controller, issue 20 §6) and optional details. Loaded on
+ * demand (review-form-loader.tsx), so react-hook-form is not part of My Enrolled Classes' first load.
+ */
+export function ReviewForm({
+  classId,
+  classTitle,
+  autoFocus = false,
+}: {
+  classId: string;
+  classTitle: string;
+  /** Opened by a button press: focus moves to the first star. */
+  autoFocus?: boolean;
+}) {
   const id = useId();
   const [formError, setFormError] = useState<string | null>(null);
   const review = useCreateReview();
   const {
     register,
     handleSubmit,
+    setFocus,
     formState: { errors },
   } = useForm<ReviewFormInput, unknown, ReviewFormBody>({
     resolver: zodResolver(ReviewFormBody),
     defaultValues: { details: '' },
   });
+  useEffect(() => {
+    if (autoFocus) setFocus('rating');
+  }, [autoFocus, setFocus]);
 
   const submit = handleSubmit((values) => {
     setFormError(null);

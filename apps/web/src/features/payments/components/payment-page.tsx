@@ -15,6 +15,7 @@ import { cartQueryOptions, useRemoveEnrollment } from '../../enrollments/api/enr
 import { paymentIntentQueryOptions, useRecordPayment } from '../api/payments.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import type { GatewayPanelProps } from './gateway-panel.ts';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
 /**
  * The card area, one lazy chunk per gateway (decision 017): a test-gateway deployment never
@@ -190,7 +191,7 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
                   key={item._id}
                   className="flex items-center gap-3 rounded-box border border-base-300 bg-base-100 p-3"
                 >
-                  <img
+                  <FallbackImage
                     src={item.image}
                     alt=""
                     width={80}

@@ -84,7 +84,7 @@ describe('refunds in the web app', () => {
       name: `Decline the refund of Watercolour basics for ${student.email.toLowerCase()}`,
     });
     await act(async () => fireEvent.click(decline));
-    const dialog = screen.getByRole('dialog', { name: 'Decline the refund of “Watercolour basics”?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Decline the refund of “Watercolour basics”?' });
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Decline' })));
     expect(await within(dialog).findByText(REFUND_MESSAGES.reasonRequired)).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Most of it was attended' } });
@@ -110,7 +110,7 @@ describe('refunds in the web app', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Find payments' })));
     const refundButton = await screen.findByRole('button', { name: 'Refund Ann’s pottery' });
     await act(async () => fireEvent.click(refundButton));
-    const dialog = screen.getByRole('dialog', { name: 'Refund “Ann’s pottery” ($19.99)?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Refund “Ann’s pottery” ($19.99)?' });
     fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Teacher cancelled' } });
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' })));
 

@@ -9,7 +9,7 @@ import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
-import { ReasonDialog } from '../../../components/ui/reason-dialog.tsx';
+import { ReasonDialogOnDemand } from '../../../components/ui/reason-dialog-on-demand.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import {
   REFUND_REQUESTS_PAGE_SIZE,
@@ -18,6 +18,7 @@ import {
   useDecideRefundRequest,
   useRefundPayment,
 } from '../api/refunds.ts';
+import { countOf } from '../../../lib/plural.ts';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const cents = (amount: number) => formatPrice(centsToDecimal(amount));
@@ -161,7 +162,7 @@ function RefundRequestsSection() {
           </>
         )}
       </PagedQueryState>
-      <ReasonDialog
+      <ReasonDialogOnDemand
         open={declining !== null}
         title={declining ? `Decline the refund of “${declining.title}”?` : null}
         action="Decline"
@@ -238,7 +239,7 @@ function RefundPaymentSection() {
           )}
         </PagedQueryState>
       ) : null}
-      <ReasonDialog
+      <ReasonDialogOnDemand
         open={target !== null}
         title={
           target === null
@@ -314,7 +315,8 @@ function PaymentCard({
       {paidLines.length > 1 ? (
         <div>
           <button type="button" className="btn btn-sm btn-error" onClick={() => onRefund(null)}>
-            Refund all {paidLines.length} classes ({cents(paidLines.reduce((sum, line) => sum + line.priceCents, 0))})
+            Refund all {countOf(paidLines.length, 'class', 'classes')} (
+            {cents(paidLines.reduce((sum, line) => sum + line.priceCents, 0))})
           </button>
         </div>
       ) : null}

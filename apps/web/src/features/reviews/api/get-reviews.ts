@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Review } from '@skillhive/shared/contracts/reviews';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -20,4 +20,15 @@ export const reviewsQueryOptions = () =>
     queryFn: ({ signal }) =>
       apiClient.list<Review>(latestReviewsRequest.path, { signal, query: latestReviewsRequest.query }),
     staleTime: 5 * 60_000,
+  });
+
+/** /reviews: every review, newest first, a page at a time (issue 20 §6). */
+export const REVIEWS_PAGE_SIZE = 12;
+
+export const reviewsPageQueryOptions = (page: number) =>
+  queryOptions({
+    queryKey: [...reviewKeys.all, 'page', { page, limit: REVIEWS_PAGE_SIZE }] as const,
+    queryFn: ({ signal }) => apiClient.list<Review>('/reviews', { signal, query: { page, limit: REVIEWS_PAGE_SIZE } }),
+    staleTime: 5 * 60_000,
+    placeholderData: keepPreviousData,
   });

@@ -1,41 +1,11 @@
-import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { Review } from '@skillhive/shared/contracts/reviews';
-import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { useCarousel } from '../../../components/ui/use-carousel.ts';
 import { CarouselArrowButton } from '../../../components/ui/carousel-buttons.tsx';
 import { reviewsQueryOptions } from '../api/get-reviews.ts';
-
-const DEFAULT_AVATAR = '/images/avatar-default.svg';
-
-function ReviewCard({ review }: { review: Review }) {
-  const [imageFailed, setImageFailed] = useState(false);
-  return (
-    <figure className="flex h-full flex-col gap-4 rounded-box border border-base-300 bg-base-100 p-6 shadow-sm">
-      <div className="flex items-center gap-4">
-        <img
-          src={review.image && !imageFailed ? review.image : DEFAULT_AVATAR}
-          alt=""
-          width={64}
-          height={64}
-          loading="lazy"
-          decoding="async"
-          referrerPolicy="no-referrer"
-          className="h-16 w-16 rounded-full object-cover ring-2 ring-accent"
-          onError={() => setImageFailed(true)}
-        />
-        <figcaption className="min-w-0">
-          <p className="truncate font-semibold">{review.name}</p>
-          {review.classTitle ? <p className="truncate text-sm text-muted">on {review.classTitle}</p> : null}
-        </figcaption>
-      </div>
-      <StarRating value={review.rating} />
-      <blockquote className="text-base leading-relaxed">
-        <p>{review.details || 'No written review.'}</p>
-      </blockquote>
-    </figure>
-  );
-}
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths.ts';
+import { countOf } from '../../../lib/plural.ts';
+import { ReviewCard } from './review-card.tsx';
 
 /** spec §2: the reviews carousel, last on the home page, with the number of reviews. */
 export function ReviewsSection() {
@@ -56,16 +26,23 @@ export function ReviewsSection() {
           </h2>
           {query.isSuccess ? (
             <p className="mt-1 text-muted" data-testid="review-count">
-              {total} {total === 1 ? 'review' : 'reviews'}
+              {countOf(total, 'review')}
             </p>
           ) : null}
         </div>
-        {reviews.length > 1 && snapCount > 1 ? (
-          <div className="flex gap-2">
-            <CarouselArrowButton direction="previous" label="Previous review" onClick={prev} />
-            <CarouselArrowButton direction="next" label="Next review" onClick={next} />
-          </div>
-        ) : null}
+        <div className="flex flex-wrap items-center gap-2">
+          {total > 0 ? (
+            <Link to={paths.reviews} className="btn btn-outline btn-sm">
+              See all reviews
+            </Link>
+          ) : null}
+          {reviews.length > 1 && snapCount > 1 ? (
+            <div className="flex gap-2">
+              <CarouselArrowButton direction="previous" label="Previous review" onClick={prev} />
+              <CarouselArrowButton direction="next" label="Next review" onClick={next} />
+            </div>
+          ) : null}
+        </div>
       </div>
 
       {query.isPending ? (

@@ -20,6 +20,8 @@ export const myTeacherRequestQueryOptions = (user: UserScope | null) =>
       (await apiClient.get<TeacherRequest | null>('/teachers/teacher-requests/mine', { secured: true, signal })) ??
       null,
     enabled: user !== null,
+    // A decision is made elsewhere (by an admin): seen when the applicant comes back to the tab.
+    refetchOnWindowFocus: 'always',
   });
 
 /** POST /api/teachers/teacher-requests: name, e-mail, image and status come from the server. */

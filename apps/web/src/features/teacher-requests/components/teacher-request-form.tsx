@@ -8,6 +8,7 @@ import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { showSubmitError } from '../../../lib/form-errors.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
 type TeacherRequestInput = z.input<typeof CreateTeacherRequestBody>;
 
@@ -50,8 +51,9 @@ export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormPr
     <form noValidate onSubmit={submit} className="flex flex-col gap-5" aria-label="Teacher application">
       {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
       <div className="flex items-center gap-4 rounded-box bg-base-200 p-4">
-        <img
-          src={applicant.photoURL || '/images/avatar-default.svg'}
+        <FallbackImage
+          kind="avatar"
+          src={applicant.photoURL}
           alt=""
           width={64}
           height={64}

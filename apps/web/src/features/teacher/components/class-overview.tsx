@@ -7,6 +7,7 @@ import { managedClassQueryOptions } from '../api/classes.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { ClassStatusBadge } from './class-status-badge.tsx';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
 interface ClassOverviewProps {
   classId: string;
@@ -34,7 +35,7 @@ export function ClassOverview({ classId, heading, errorWhat = 'class', children,
           <>
             <article className="card border border-base-300 bg-base-100 shadow-sm lg:card-side">
               <figure className="bg-base-200 lg:w-2/5">
-                <img
+                <FallbackImage
                   src={data.image}
                   alt={`Image of ${data.title}`}
                   width={640}

@@ -10,8 +10,10 @@ import { useAuth } from '../../auth/auth-context.ts';
 import { TEACHER_CLASSES_PAGE_SIZE, teacherClassesQueryOptions, useDeleteClass } from '../api/classes.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
-import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
+import { confirmDeleteOf, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
 import { ClassStatusBadge } from './class-status-badge.tsx';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { countOf } from '../../../lib/plural.ts';
 
 /** myClass (spec §2): the teacher's classes as cards, with Update, Delete and See Details. */
 export function MyClasses() {
@@ -22,7 +24,7 @@ export function MyClasses() {
   const [confirm, dialog] = useConfirm();
 
   const deleteClass = async (item: ClassItem) => {
-    if ((await confirm(CONFIRM_PRESETS.delete)) !== 'confirmed') return;
+    if ((await confirm(confirmDeleteOf(`"${item.title}"`))) !== 'confirmed') return;
     remove.mutate(item._id, {
       onSuccess: () => notify.success(`"${item.title}" has been deleted.`),
       onError: (error) => notify.error(errorMessage(error)),
@@ -35,7 +37,7 @@ export function MyClasses() {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="flex flex-col gap-1">
           <h1 className="text-2xl font-bold sm:text-3xl">My classes</h1>
-          <p className="text-muted">{query.data ? `${query.data.total} classes` : '\u00a0'}</p>
+          <p className="text-muted">{query.data ? countOf(query.data.total, 'class', 'classes') : '\u00a0'}</p>
         </div>
         <Link to={paths.dashboard.addClasses} className="btn btn-primary">
           Add a class
@@ -77,7 +79,14 @@ function TeacherClassCard({ item, deleting, onDelete }: { item: ClassItem; delet
   return (
     <article aria-labelledby={titleId} className="card h-full border border-base-300 bg-base-100 shadow-sm">
       <figure className="aspect-video bg-base-200">
-        <img src={item.image} alt="" width={640} height={360} loading="lazy" className="h-full w-full object-cover" />
+        <FallbackImage
+          src={item.image}
+          alt=""
+          width={640}
+          height={360}
+          loading="lazy"
+          className="h-full w-full object-cover"
+        />
       </figure>
       <div className="card-body gap-2 p-4">
         <div className="flex flex-wrap items-center justify-between gap-2">

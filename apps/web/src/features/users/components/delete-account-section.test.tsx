@@ -41,7 +41,7 @@ async function openDialog() {
     { path: '/', element: <p>Home page</p> },
   ]);
   fireEvent.click(await screen.findByRole('button', { name: 'Delete my account' }));
-  return screen.getByRole('dialog', { name: 'Delete your account?' });
+  return screen.findByRole('dialog', { name: 'Delete your account?' });
 }
 
 const confirm = (dialog: HTMLElement) => within(dialog).getByRole('button', { name: 'Delete my account' });

@@ -1,70 +1,15 @@
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import type { z } from 'zod';
-import { DeleteOwnAccountBody } from '@skillhive/shared/rules/account-forms';
-import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
-import { paths } from '../../../config/paths.ts';
-import { errorMessage, isApiError } from '../../../lib/api-client.ts';
-import { notify } from '../../../lib/toast.ts';
-import { TextField } from '../../../components/ui/form-field.tsx';
-import { FormDialog } from '../../../components/ui/form-dialog.tsx';
-import { useAuth } from '../../auth/auth-context.ts';
-import { deleteMyAccount } from '../api/me.ts';
-import { FormMessage } from '../../../components/ui/form-message.tsx';
-import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { lazy, Suspense, useState } from 'react';
+import { useOpenedOnce } from '../../../components/ui/use-opened-once.ts';
 
-type DeleteAccountInput = z.input<typeof DeleteOwnAccountBody>;
+/** The dialog (its password form and react-hook-form) is loaded when first opened (issue 20 §6). */
+const DeleteAccountDialog = lazy(() =>
+  import('./delete-account-dialog.tsx').then((module) => ({ default: module.DeleteAccountDialog })),
+);
 
 /** "Delete account" (accounts and e-mail issue §4): confirmed in a dialog with the password. */
 export function DeleteAccountSection() {
-  const { forgetSession } = useAuth();
-  const navigate = useNavigate();
   const [open, setOpen] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting: deleting },
-  } = useForm<DeleteAccountInput, unknown, DeleteOwnAccountBody>({
-    resolver: zodResolver(DeleteOwnAccountBody),
-    defaultValues: { password: '' },
-  });
-
-  const close = () => {
-    if (deleting) return;
-    setOpen(false);
-    reset();
-    setFormError(null);
-  };
-
-  const submit = handleSubmit(async ({ password }) => {
-    setFormError(null);
-    try {
-      // An account without a password sends none; the server then wants a recent sign-in.
-      await deleteMyAccount(password ? { password } : {});
-    } catch (error) {
-      const fieldMessage = isApiError(error)
-        ? error.message === ACCOUNT_MESSAGES.wrongPassword
-          ? error.message
-          : error.fields?.['password']
-        : undefined;
-      if (fieldMessage) setError('password', { type: 'server', message: fieldMessage });
-      else if (isApiError(error) && error.status === 429)
-        setFormError('Too many attempts. Please wait a few minutes and try again.');
-      else setFormError(errorMessage(error, 'Your account could not be deleted. Please try again.'));
-      return;
-    }
-    setOpen(false);
-    // Leave the dashboard first: its guard would otherwise send a signed-out visitor to /login.
-    await navigate(paths.home, { replace: true });
-    await forgetSession();
-    notify.success('Your account was deleted');
-  });
-
+  const dialogMounted = useOpenedOnce(open);
   return (
     <div className="flex flex-col items-start gap-3">
       <p>
@@ -74,31 +19,11 @@ export function DeleteAccountSection() {
       <button type="button" className="btn btn-error btn-outline" onClick={() => setOpen(true)}>
         Delete my account
       </button>
-      <FormDialog
-        open={open}
-        title="Delete your account?"
-        description="This cannot be undone. Payment records are kept for accounting. Enter your password to confirm."
-        onCancel={close}
-        onSubmit={(event) => void submit(event)}
-      >
-        {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          hint="If you sign in only with Google or another provider, leave this empty."
-          error={errors.password?.message}
-          {...register('password')}
-        />
-        <div className="modal-action flex-wrap">
-          <button type="button" className="btn btn-ghost" onClick={close} disabled={deleting}>
-            Cancel
-          </button>
-          <BusyButton type="submit" className="btn-error" busy={deleting}>
-            Delete my account
-          </BusyButton>
-        </div>
-      </FormDialog>
+      {dialogMounted ? (
+        <Suspense fallback={null}>
+          <DeleteAccountDialog open={open} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -12,12 +12,12 @@ import { uploadImage } from '../../teacher/api/upload-image.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { showSubmitError } from '../../../lib/form-errors.ts';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
 type EditProfileInput = { name: string; phone: string; image: string };
 
 const FIELDS = ['name', 'phone', 'image'] as const;
 const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/avif';
-const DEFAULT_AVATAR = '/images/avatar-default.svg';
 
 /**
  * The shared UpdateUserBody rules (spec §5). A phone or photo the account never had may stay
@@ -120,8 +120,9 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
       <fieldset className="flex flex-col gap-3 rounded-box border border-base-300 p-4">
         <legend className="px-1 font-medium">Photo</legend>
         <div className="flex items-center gap-4">
-          <img
-            src={photo || DEFAULT_AVATAR}
+          <FallbackImage
+            kind="avatar"
+            src={photo}
             alt=""
             width={64}
             height={64}

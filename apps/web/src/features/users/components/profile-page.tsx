@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useAuth } from '../../auth/auth-context.ts';
@@ -11,8 +11,8 @@ import { EmailSection } from './email-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
 import { NotificationsSection } from './notifications-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
-const DEFAULT_AVATAR = '/images/avatar-default.svg';
 const ROLE_LABELS = { admin: 'Admin', teacher: 'Teacher', student: 'Student' } as const;
 
 interface ProfilePageProps {
@@ -28,7 +28,6 @@ export function ProfilePage({ emailNotice }: ProfilePageProps) {
   const { user } = useAuth();
   const email = user?.email ?? '';
   const query = useQuery(profileQueryOptions(user));
-  const [failedImage, setFailedImage] = useState<string | null>(null);
   const [params] = useSearchParams();
 
   return (
@@ -40,13 +39,13 @@ export function ProfilePage({ emailNotice }: ProfilePageProps) {
           <div className="flex max-w-3xl flex-col gap-6">
             <article className="card border border-base-300 bg-base-100 shadow-sm">
               <div className="card-body flex-col items-center gap-4 text-center sm:flex-row sm:items-start sm:text-left">
-                <img
-                  src={!data.image || failedImage === data.image ? DEFAULT_AVATAR : data.image}
+                <FallbackImage
+                  kind="avatar"
+                  src={data.image}
                   alt={`Photo of ${data.name}`}
                   width={112}
                   height={112}
                   referrerPolicy="no-referrer"
-                  onError={() => setFailedImage(data.image)}
                   className="h-28 w-28 shrink-0 rounded-full object-cover ring-4 ring-accent"
                 />
                 <dl className="grid min-w-0 flex-1 grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-left">

@@ -8,7 +8,8 @@ import { USERS_PAGE_SIZE, useDeleteUser, usePromoteUser, usersQueryOptions } fro
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
-import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
+import { confirmDeleteOf, confirmMakeAdminOf, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
+import { countOf } from '../../../lib/plural.ts';
 
 const ROLE_LABELS = { admin: 'Admin', teacher: 'Teacher', student: 'Student' } as const;
 
@@ -31,14 +32,16 @@ export function UsersTable() {
     setSearch(next);
   };
 
-  const makeAdmin = (id: string, name: string) =>
+  const makeAdmin = async (id: string, name: string) => {
+    if ((await confirm(confirmMakeAdminOf(name))) !== 'confirmed') return;
     promote.mutate(id, {
       onSuccess: () => notify.success(`${name} is an admin now.`),
       onError: (error) => notify.error(errorMessage(error)),
     });
+  };
 
   const deleteUser = async (id: string, name: string) => {
-    if ((await confirm(CONFIRM_PRESETS.delete)) !== 'confirmed') return;
+    if ((await confirm(confirmDeleteOf(name))) !== 'confirmed') return;
     remove.mutate(id, {
       onSuccess: () => notify.success(`${name} has been deleted.`),
       onError: (error) => notify.error(errorMessage(error)),
@@ -50,7 +53,7 @@ export function UsersTable() {
       <title>Users — SkillHive</title>
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-bold sm:text-3xl">Manage users</h1>
-        <p className="text-muted">{query.data ? `${query.data.total} users` : '\u00a0'}</p>
+        <p className="text-muted">{query.data ? countOf(query.data.total, 'user') : '\u00a0'}</p>
       </div>
       <form role="search" onSubmit={submitSearch} className="flex flex-wrap items-end gap-2">
         <div className="flex min-w-0 flex-1 flex-col gap-1">
@@ -89,7 +92,7 @@ export function UsersTable() {
                             className="btn btn-sm btn-primary"
                             disabled={promote.isPending}
                             aria-label={`Make Admin: ${user.name}`}
-                            onClick={() => makeAdmin(user._id, user.name)}
+                            onClick={() => void makeAdmin(user._id, user.name)}
                           >
                             Make Admin
                           </button>

@@ -1,0 +1,38 @@
+import { useState, type ImgHTMLAttributes } from 'react';
+
+/** What stands in for a missing or broken picture: a class's artwork or a person's photo. */
+export const FALLBACK_IMAGES = {
+  class: '/images/class-placeholder.svg',
+  avatar: '/images/avatar-default.svg',
+} as const;
+
+export type FallbackKind = keyof typeof FALLBACK_IMAGES;
+
+interface FallbackImageProps extends Omit<ImgHTMLAttributes<HTMLImageElement>, 'src' | 'onError'> {
+  /** The uploaded or provider's picture; empty or null shows the fallback at once. */
+  src: string | null | undefined;
+  /** Which fallback: a class image or an avatar. */
+  kind?: FallbackKind;
+  alt: string;
+}
+
+/**
+ * Every picture people upload (class images, photos) goes through here, so a missing, deleted or
+ * unreachable image looks the same on every screen (issue 20 §1): the artwork of its kind, at the
+ * size the layout reserved, never the browser's broken-image icon.
+ */
+export function FallbackImage({ src, kind = 'class', alt, ...props }: FallbackImageProps) {
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const usable = src && src !== failedSrc ? src : FALLBACK_IMAGES[kind];
+  return (
+    <img
+      {...props}
+      src={usable}
+      alt={alt}
+      data-fallback={usable === FALLBACK_IMAGES[kind] ? kind : undefined}
+      onError={() => {
+        if (src && usable === src) setFailedSrc(src);
+      }}
+    />
+  );
+}

@@ -1,0 +1,87 @@
+import type { ReactNode } from 'react';
+import type { ClassFields, ClassRevision } from '@skillhive/shared/contracts/classes';
+import { CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
+import { formatPrice } from '@skillhive/shared/rules/money';
+import { FormDialog } from '../../../components/ui/form-dialog.tsx';
+import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { RejectReasonField, useRejectReasonForm } from './reject-reason-field.tsx';
+import { changedFields } from './revision-fields.ts';
+
+function showValue(key: keyof ClassFields, value: ClassFields[keyof ClassFields], which: string): ReactNode {
+  if (key === 'price') return formatPrice(value as number);
+  if (key === 'category') return CATEGORY_LABELS[value as ClassFields['category']];
+  if (key === 'image')
+    return (
+      <FallbackImage
+        src={value as string}
+        alt={`${which} image`}
+        width={160}
+        height={90}
+        className="h-[90px] w-40 max-w-none rounded object-cover"
+      />
+    );
+  return <span className="whitespace-pre-line break-words">{value as string}</span>;
+}
+
+export interface ReviewRevisionDialogProps {
+  /** The revision under review, or null when the dialog is closed. */
+  revision: ClassRevision | null;
+  busy: boolean;
+  onCancel: () => void;
+  onDecide: (decision: 'approve' | 'reject', reason: string) => void;
+}
+
+/** The diff of one revision, field by field, with Approve and Reject (an optional reason). */
+export function ReviewRevisionDialog({ revision, busy, onCancel, onDecide }: ReviewRevisionDialogProps) {
+  const reason = useRejectReasonForm((text) => onDecide('reject', text));
+  return (
+    <FormDialog
+      open={revision !== null}
+      title={revision ? `Changes to “${revision.current.title}”` : null}
+      onCancel={onCancel}
+      onClose={reason.reset}
+      onSubmit={reason.submit}
+      className="max-w-3xl"
+    >
+      {revision ? (
+        <>
+          <p className="text-sm text-muted">
+            Sent by {revision.name} ({revision.email})
+          </p>
+          <div className="overflow-x-auto" role="region" aria-label="Changed fields" tabIndex={0}>
+            <table className="table table-sm">
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col">Current (on sale)</th>
+                  <th scope="col">Proposed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {changedFields(revision).map(({ key, label }) => (
+                  <tr key={key}>
+                    <th scope="row">{label}</th>
+                    <td>{showValue(key, revision.current[key], 'Current')}</td>
+                    <td className="bg-warning/10">{showValue(key, revision.proposed[key]!, 'Proposed')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : null}
+      <RejectReasonField label="Reason if you reject (optional)" rows={2} field={reason.field} />
+      <div className="modal-action flex-wrap">
+        <button type="button" className="btn btn-ghost" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-error btn-outline" disabled={busy}>
+          Reject changes
+        </button>
+        <button type="button" className="btn btn-success" disabled={busy} onClick={() => onDecide('approve', '')}>
+          Approve changes
+        </button>
+      </div>
+    </FormDialog>
+  );
+}

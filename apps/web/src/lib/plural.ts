@@ -1,0 +1,6 @@
+/** "1 class", "2 classes", "0 classes" (issue 20 §1): English plurals with Intl's rules. */
+const rules = new Intl.PluralRules('en');
+
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count.toLocaleString('en')} ${rules.select(count) === 'one' ? singular : plural}`;
+}
