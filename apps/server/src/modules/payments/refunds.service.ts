@@ -199,9 +199,7 @@ export async function refundPayment(
     if (targets.every((line) => line.paidCents === 0)) {
       throw conflict(REFUND_MESSAGES.nothingPaid);
     }
-    const fresh = targets.filter(
-      (line) => line.paidCents > 0 && !known.some((row) => row.enrollmentId === line.id),
-    );
+    const fresh = targets.filter((line) => line.paidCents > 0 && !known.some((row) => row.enrollmentId === line.id));
     // Never more than was charged, whatever was refunded before (a refund made at the gateway too).
     if (sum(known.map((r) => r.amountCents)) + sum(fresh.map((l) => l.paidCents)) > payment.amountCents) {
       throw conflict(REFUND_MESSAGES.exceedsPayment);
