@@ -176,7 +176,8 @@ describe('the history and the receipt', () => {
       currency: 'usd',
       totalCents: 6549,
       refundedCents: 0,
-      method: { gateway: 'test', brand: null, last4: null },
+      // The test gateway reports the card it charged, as Stripe's charge does.
+      method: { gateway: 'test', brand: 'visa', last4: '4242' },
       coupon: null,
       lines: [
         {

@@ -16,6 +16,7 @@ export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
     { to: paths.dashboard.users, label: 'Users' },
     { to: paths.dashboard.allClasses, label: 'All Classes' },
     { to: paths.dashboard.refunds, label: 'Refunds' },
+    { to: paths.dashboard.coupons, label: 'Coupons' },
     { to: paths.dashboard.audit, label: 'Audit Log' },
     { to: paths.dashboard.mailbox, label: 'Mailbox', requires: 'mailbox' },
     { to: paths.dashboard.profile, label: 'Profile' },
@@ -24,6 +25,7 @@ export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
     { to: paths.dashboard.teacherHome, label: 'Teacher Home' },
     { to: paths.dashboard.addClasses, label: 'Add a Class' },
     { to: paths.dashboard.myClass, label: 'My Classes' },
+    { to: paths.dashboard.myCoupons, label: 'My Coupons' },
     { to: paths.dashboard.profile, label: 'Profile' },
   ],
   student: [

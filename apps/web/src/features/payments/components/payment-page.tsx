@@ -21,6 +21,7 @@ import {
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import type { CardDetails } from '@skillhive/shared/rules/card-form';
 import { CardForm } from './card-form.tsx';
+import { CouponField } from './coupon-field.tsx';
 
 /** A 409: the payment or the cart changed on the server (another tab, a class withdrawn). */
 function isStateConflict(error: unknown): boolean {
@@ -50,8 +51,9 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
   // it is shown, marked, removable, and left out of the total.
   const payable = items.filter((item) => item.available);
   const cartIds = payable.map((item) => item._id);
+  const [couponCode, setCouponCode] = useState<string | null>(null);
   const intent = useQuery({
-    ...paymentIntentQueryOptions(user, cartIds),
+    ...paymentIntentQueryOptions(user, cartIds, couponCode),
     enabled: cart.isSuccess && payable.length > 0 && step !== 'done',
   });
   const remove = useRemoveEnrollment();
@@ -222,6 +224,17 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
                 </li>
               ))}
             </ul>
+            {payable.length > 0 && !needsVerifiedEmail ? (
+              <CouponField
+                user={user}
+                items={payable}
+                couponCode={couponCode}
+                intent={intent.data}
+                intentError={intent.error}
+                disabled={step !== 'card'}
+                onChange={setCouponCode}
+              />
+            ) : null}
             <p className="text-lg">
               Total:{' '}
               <strong data-testid="payment-total">
