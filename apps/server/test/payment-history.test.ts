@@ -185,6 +185,7 @@ describe('the history and the receipt', () => {
           classId: classes[1]!.id,
           title: 'Applied statistics',
           amountCents: 4550,
+          listCents: 4550,
           status: 'paid',
         },
         {
@@ -192,6 +193,7 @@ describe('the history and the receipt', () => {
           classId: classes[0]!.id,
           title: 'Watercolour basics',
           amountCents: 1999,
+          listCents: 1999,
           status: 'paid',
         },
       ],

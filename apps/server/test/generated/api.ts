@@ -3478,6 +3478,7 @@ export interface operations {
                             classId: string;
                             title: string;
                             amountCents: number;
+                            listCents: number;
                             /** @enum {string} */
                             status: "pending" | "paid" | "refunded";
                         }[];
@@ -3573,6 +3574,7 @@ export interface operations {
                             classId: string;
                             title: string;
                             amountCents: number;
+                            listCents: number;
                             /** @enum {string} */
                             status: "pending" | "paid" | "refunded";
                         }[];

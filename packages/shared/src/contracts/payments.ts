@@ -151,8 +151,10 @@ export const PaymentHistoryLine = z.object({
   _id: z.string(),
   classId: z.string(),
   title: z.string(),
-  /** What this line cost in the payment, in cents. */
+  /** What this line cost in the payment, in cents: after its share of a coupon (issue 18 §2). */
   amountCents: z.number().int(),
+  /** The line's price before the coupon, in cents (equal to amountCents without one). */
+  listCents: z.number().int(),
   status: z.enum(ENROLLMENT_STATUSES),
 });
 export type PaymentHistoryLine = z.infer<typeof PaymentHistoryLine>;

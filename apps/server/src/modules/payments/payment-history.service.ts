@@ -45,6 +45,7 @@ async function toEntries(db: Db, rows: Row[]): Promise<PaymentHistoryEntry[]> {
           classId: line.classId,
           title: line.title,
           amountCents: line.paidCents,
+          listCents: line.priceCents,
           status: line.status,
         })),
       refunds: own.map(toRefund),
