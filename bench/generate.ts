@@ -387,10 +387,10 @@ export class Generator {
            where k % 10 <> 9
            group by s, n, k / 10`,
           `insert into enrollments (id, class_id, student_id, student_email, teacher_name, title, image_key, description,
-                                    price_cents, status, payment_id, paid_at, created_at)
+                                    price_cents, paid_cents, status, payment_id, paid_at, created_at)
            select ${uuidSql('enr', "s || '-' || k")}, ${classIdSql('i')}, ${userIdSql('n')}, ${userEmailSql('n')},
                   ${userNameSql(teacherOfSql('i', p.teachers))}, ${titleSql('i')}, ${lit(this.imageKey)}, ${descriptionSql('i')},
-                  ${priceSql('i')},
+                  ${priceSql('i')}, case when k % 10 <> 9 then ${priceSql('i')} end,
                   (case when k % 10 <> 9 then 'paid' else 'pending' end)::enrollment_status,
                   case when k % 10 <> 9 then ${uuidSql('pay', payKey)} end,
                   case when k % 10 <> 9 then paid_time end,

@@ -29,10 +29,10 @@ test.describe('coupons', () => {
     await expectLoaded(admin);
     await expect(admin.getByRole('heading', { level: 1, name: 'Coupons' })).toBeVisible();
     // The shared schema's message for a code too short, before anything is sent.
-    await admin.getByLabel('Code').fill('ab');
+    await admin.getByLabel('Code', { exact: true }).fill('ab');
     await admin.getByRole('button', { name: 'Create coupon' }).click();
     await expect(admin.getByText('Use 3 to 40 letters, digits, - or _')).toBeVisible();
-    await admin.getByLabel('Code').fill(code);
+    await admin.getByLabel('Code', { exact: true }).fill(code);
     await admin.getByLabel('Kind').selectOption('percent');
     await admin.getByLabel('Percentage off').fill('20');
     await admin.getByLabel('Maximum uses (optional)').fill('5');
@@ -110,7 +110,7 @@ test.describe('coupons', () => {
     await expect(page).toHaveURL('/dashboard/myCoupons');
     await expectLoaded(page);
     await expect(page.getByRole('heading', { level: 1, name: 'My Coupons' })).toBeVisible();
-    await page.getByLabel('Code').fill(code);
+    await page.getByLabel('Code', { exact: true }).fill(code);
     await page.getByLabel('Kind').selectOption('fixed');
     await page.getByLabel('Amount off, in cents').fill('500');
     await page.getByRole('button', { name: 'Create coupon' }).click();

@@ -99,7 +99,10 @@ function CouponList({ owner }: { owner: CouponOwner }) {
       <PagedQueryState query={query} what="coupons" empty="No coupons yet.">
         {(data) => (
           <>
-            <DataTable label="Coupons, newest first" columns={['Code', 'Discount', 'Uses', 'Expires', 'State', '']}>
+            <DataTable
+              label="Coupons, newest first"
+              columns={['Code', 'Discount', 'Uses', 'Expires', 'State', 'Actions']}
+            >
               {data.items.map((coupon) => {
                 const state = couponState(coupon, now);
                 return (
