@@ -188,6 +188,9 @@ export function historyStudentEmail(plan: GenPlan, s: number): string {
   return userEmail(plan.teachers + 1 + s);
 }
 
+/** The coupon the purchase flow with a coupon applies (site-wide, 10% off, no limit of uses). */
+export const BENCH_COUPON_CODE = 'BENCH-10';
+
 export function flowStudentEmails(plan: GenPlan): string[] {
   return Array.from({ length: plan.flowStudents }, (_, k) => userEmail(plan.users - plan.flowStudents + 1 + k));
 }
@@ -292,6 +295,12 @@ export class Generator {
         select 'bench-session-' || id, 'bench-session-token-' || id, id, now() + interval '7 days', now(), now()
         from unnest(array[${flowIds.map(lit).join(', ') || "''"}]::text[]) as id
         where id <> ''`),
+    );
+    // One site-wide coupon for the purchase flow with a coupon (issue 18 §4): 10% off, no limit.
+    await this.timed('coupons', 1, () =>
+      this.exec(`
+        insert into coupons (code, kind, value, created_by)
+        values (${lit(BENCH_COUPON_CODE)}, 'percent', 10, 'bench')`),
     );
     await this.timed('uploads', 1, async () => {
       const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="675"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#1d4ed8"/><stop offset="1" stop-color="#60a5fa"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="900" cy="200" r="160" fill="#fff" fill-opacity="0.25"/></svg>`;

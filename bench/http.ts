@@ -194,7 +194,7 @@ export async function runFlows(
   client: Client,
   students: FlowStudent[],
   classIds: string[],
-  opts: { concurrency: number; durationS: number },
+  opts: { concurrency: number; durationS: number; couponCode?: string },
 ): Promise<ScenarioResult> {
   const latencies = FLOW_STEPS.map(() => [] as number[]);
   const failures: Record<string, number> = {};
@@ -228,7 +228,13 @@ export async function runFlows(
     const t0 = performance.now();
     const enrolled = await step(0, 'POST', '/api/enrolled', student.token, { enrollId: classId });
     if (!enrolled) return false;
-    const intentAnswer = await step(1, 'POST', '/api/create-payment-intent', student.token, {});
+    const intentAnswer = await step(
+      1,
+      'POST',
+      '/api/create-payment-intent',
+      student.token,
+      opts.couponCode ? { couponCode: opts.couponCode } : {},
+    );
     if (!intentAnswer) return false;
     const intent = json<{ clientSecret: string; amount: number; cartIds: string[] }>(intentAnswer);
     const confirmAnswer = await step(2, 'POST', '/api/test-gateway/confirm', student.token, {
@@ -281,8 +287,8 @@ export async function runFlows(
   });
   const requests = steps.reduce((sum, s) => sum + s.requests, 0);
   return {
-    id: 'purchase-flow',
-    title: 'enrol → intent → confirm → payment',
+    id: opts.couponCode ? 'purchase-flow-coupon' : 'purchase-flow',
+    title: opts.couponCode ? 'enrol → intent with a coupon → confirm → payment' : 'enrol → intent → confirm → payment',
     request: FLOW_STEPS.join(' → '),
     rps: round(completed / elapsedS, 1),
     p50: percentile(sortedFlows, 50),
