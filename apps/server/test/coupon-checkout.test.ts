@@ -18,6 +18,7 @@ import {
   enrolOk,
   recordPayment,
   type Caller,
+  type IntentAnswer,
 } from './commerce-fixtures.ts';
 
 /**
@@ -27,9 +28,10 @@ import {
  */
 
 let ctx: TestContext;
-let teacher: Caller;
-let otherTeacher: Caller;
-let admin: Caller;
+type Person = Caller & { name: string };
+let teacher: Person;
+let otherTeacher: Person;
+let admin: Person;
 let codeCounter = 0;
 
 beforeAll(async () => {
@@ -355,7 +357,7 @@ describe('paying with a coupon', () => {
     const coupon = await newCoupon({ maxUses: 1, kind: 'fixed', value: 300 });
     const cls = await createClass(ctx, teacher, { priceCents: 1000 });
     const buyers = [await student(), await student()];
-    const intents = [];
+    const intents: IntentAnswer[] = [];
     for (const buyer of buyers) {
       await enrolOk(ctx, buyer, cls.id);
       intents.push(await createIntentOk(ctx, buyer, { couponCode: coupon.code }));

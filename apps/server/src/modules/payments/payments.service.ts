@@ -328,19 +328,6 @@ export async function fulfilPayment(
       });
       // Rolls the payment back too: never a payment without all of its enrolments paid.
       if (flipped !== ids.length) throw conflict(PAYMENT_MESSAGES.cartChanged);
-      // The use is counted with the payment, exactly once (coupons.repository redeemCoupon); a use
-      // lost to a concurrent checkout (the last one taken, expired, disabled) rolls all of it back
-      // and the charge is refunded by settleCharge.
-      if (coupon) {
-        const redeemed = await redeemCoupon(tx, {
-          couponId: coupon.id,
-          studentId: input.studentId,
-          paymentId,
-          discountCents,
-          now: paidAt,
-        });
-        if (redeemed !== 'redeemed') throw conflict(PAYMENT_MESSAGES.couponUnavailable);
-      }
       if (ours) {
         await repo.setIntentStatus(tx, intent.id, ['open', 'canceled'], 'succeeded', { paymentId, now: paidAt });
         await enrollments.releaseLines(tx, intent.id);
@@ -359,6 +346,20 @@ export async function fulfilPayment(
           paidAt,
         }),
       );
+      // The use is counted with the payment, exactly once (coupons.repository redeemCoupon); a use
+      // lost to a concurrent checkout (the last one taken, expired, disabled) rolls all of it back
+      // and the charge is refunded by settleCharge. Last in the transaction: the coupon's row stays
+      // locked until the commit, so every checkout with the same code queues here as briefly as can be.
+      if (coupon) {
+        const redeemed = await redeemCoupon(tx, {
+          couponId: coupon.id,
+          studentId: input.studentId,
+          paymentId,
+          discountCents,
+          now: paidAt,
+        });
+        if (redeemed !== 'redeemed') throw conflict(PAYMENT_MESSAGES.couponUnavailable);
+      }
       return { insertedId: paymentId, created: true };
     });
   } catch (error) {
