@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import type { Coupon } from '@skillhive/shared/contracts/coupons';
@@ -184,14 +184,14 @@ function CreateCouponForm({ owner }: { owner: CouponOwner }) {
     register,
     handleSubmit,
     reset,
-    watch,
+    control,
     setError,
     formState: { errors },
   } = useForm<CouponFormValues, unknown, CreateCouponBody>({
     resolver: couponResolver,
     defaultValues: { code: '', kind: 'percent', expiresAt: '' },
   });
-  const kind = watch('kind');
+  const kind = useWatch({ control, name: 'kind' });
 
   const submit = handleSubmit((body) => {
     setFormError(null);
