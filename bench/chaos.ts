@@ -244,7 +244,7 @@ async function runDatabase(kind: 'pglite' | 'postgres'): Promise<Figures> {
       group by id having count(*) > 1`);
     const [books] = await query(`
       select (select coalesce(sum(amount_cents), 0) from payments)::bigint
-           - (select coalesce(sum(price_cents), 0) from enrollments where status = 'paid')::bigint as diff,
+           - (select coalesce(sum(paid_cents), 0) from enrollments where status = 'paid')::bigint as diff,
              (select count(*) from payments)::int as payments,
              (select count(*) from test_gateway_intents where refunded_at is not null)::int as refunds`);
     return {

@@ -188,6 +188,9 @@ export function historyStudentEmail(plan: GenPlan, s: number): string {
   return userEmail(plan.teachers + 1 + s);
 }
 
+/** The coupon the purchase flow with a coupon applies (site-wide, 10% off, no limit of uses). */
+export const BENCH_COUPON_CODE = 'BENCH-10';
+
 export function flowStudentEmails(plan: GenPlan): string[] {
   return Array.from({ length: plan.flowStudents }, (_, k) => userEmail(plan.users - plan.flowStudents + 1 + k));
 }
@@ -293,6 +296,12 @@ export class Generator {
         from unnest(array[${flowIds.map(lit).join(', ') || "''"}]::text[]) as id
         where id <> ''`),
     );
+    // One site-wide coupon for the purchase flow with a coupon (issue 18 §4): 10% off, no limit.
+    await this.timed('coupons', 1, () =>
+      this.exec(`
+        insert into coupons (code, kind, value, created_by)
+        values (${lit(BENCH_COUPON_CODE)}, 'percent', 10, 'bench')`),
+    );
     await this.timed('uploads', 1, async () => {
       const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="675"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#1d4ed8"/><stop offset="1" stop-color="#60a5fa"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="900" cy="200" r="160" fill="#fff" fill-opacity="0.25"/></svg>`;
       const image = await processImage(await sharp(Buffer.from(svg)).png().toBuffer(), 40_000_000);
@@ -387,10 +396,10 @@ export class Generator {
            where k % 10 <> 9
            group by s, n, k / 10`,
           `insert into enrollments (id, class_id, student_id, student_email, teacher_name, title, image_key, description,
-                                    price_cents, status, payment_id, paid_at, created_at)
+                                    price_cents, paid_cents, status, payment_id, paid_at, created_at)
            select ${uuidSql('enr', "s || '-' || k")}, ${classIdSql('i')}, ${userIdSql('n')}, ${userEmailSql('n')},
                   ${userNameSql(teacherOfSql('i', p.teachers))}, ${titleSql('i')}, ${lit(this.imageKey)}, ${descriptionSql('i')},
-                  ${priceSql('i')},
+                  ${priceSql('i')}, case when k % 10 <> 9 then ${priceSql('i')} end,
                   (case when k % 10 <> 9 then 'paid' else 'pending' end)::enrollment_status,
                   case when k % 10 <> 9 then ${uuidSql('pay', payKey)} end,
                   case when k % 10 <> 9 then paid_time end,

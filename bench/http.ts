@@ -185,22 +185,44 @@ export const FLOW_STEPS = [
   'POST /api/payments',
 ] as const;
 
+/** What the rounds of one purchase-flow scenario measured, added up across its rounds. */
+export interface FlowTally {
+  latencies: number[][];
+  failures: Record<string, number>;
+  flowTimes: number[];
+  completed: number;
+  failed: number;
+  elapsedS: number;
+  students: number;
+}
+
+export function newFlowTally(): FlowTally {
+  return {
+    latencies: FLOW_STEPS.map(() => []),
+    failures: {},
+    flowTimes: [],
+    completed: 0,
+    failed: 0,
+    elapsedS: 0,
+    students: 0,
+  };
+}
+
 /**
- * The whole purchase, once per student: enrol in a class, create a payment intent for the cart,
- * confirm it with the test gateway's success card, record the payment. `concurrency` students
- * run at once; the loop ends after `durationS` or when every student has paid once.
+ * The whole purchase, once per student: enrol in a class, create a payment intent for the cart
+ * (with `couponCode`, when given), confirm it with the test gateway's success card, record the
+ * payment. `concurrency` students run at once; the loop ends after `durationS` or when every
+ * student has paid once. With `tally`, several rounds add up into one scenario (summariseFlows).
  */
 export async function runFlows(
   client: Client,
   students: FlowStudent[],
   classIds: string[],
-  opts: { concurrency: number; durationS: number },
+  opts: { concurrency: number; durationS: number; couponCode?: string; tally?: FlowTally },
 ): Promise<ScenarioResult> {
-  const latencies = FLOW_STEPS.map(() => [] as number[]);
-  const failures: Record<string, number> = {};
-  const flowTimes: number[] = [];
-  let completed = 0;
-  let failed = 0;
+  const tally = opts.tally ?? newFlowTally();
+  tally.students += students.length;
+  const { latencies, failures, flowTimes } = tally;
   let next = 0;
   const year = new Date().getUTCFullYear() + 2;
   const started = performance.now();
@@ -228,7 +250,13 @@ export async function runFlows(
     const t0 = performance.now();
     const enrolled = await step(0, 'POST', '/api/enrolled', student.token, { enrollId: classId });
     if (!enrolled) return false;
-    const intentAnswer = await step(1, 'POST', '/api/create-payment-intent', student.token, {});
+    const intentAnswer = await step(
+      1,
+      'POST',
+      '/api/create-payment-intent',
+      student.token,
+      opts.couponCode ? { couponCode: opts.couponCode } : {},
+    );
     if (!intentAnswer) return false;
     const intent = json<{ clientSecret: string; amount: number; cartIds: string[] }>(intentAnswer);
     const confirmAnswer = await step(2, 'POST', '/api/test-gateway/confirm', student.token, {
@@ -262,10 +290,10 @@ export async function runFlows(
       if (!student) return;
       const classId = classIds[(index * 7919) % classIds.length]!;
       try {
-        if (await flow(student, classId)) completed++;
-        else failed++;
+        if (await flow(student, classId)) tally.completed++;
+        else tally.failed++;
       } catch (error) {
-        failed++;
+        tally.failed++;
         const key = `error: ${(error as Error).message}`;
         failures[key] = (failures[key] ?? 0) + 1;
       }
@@ -273,16 +301,25 @@ export async function runFlows(
   }
 
   await Promise.all(Array.from({ length: opts.concurrency }, () => worker()));
-  const elapsedS = (performance.now() - started) / 1000;
-  const sortedFlows = flowTimes.sort((a, b) => a - b);
+  tally.elapsedS += (performance.now() - started) / 1000;
+  return summariseFlows(tally, opts);
+}
+
+/** One scenario's figures from its tally: flows/s over every round's time, percentiles over every flow. */
+export function summariseFlows(
+  tally: FlowTally,
+  opts: { concurrency: number; couponCode?: string | undefined },
+): ScenarioResult {
+  const { latencies, failures, completed, failed, elapsedS } = tally;
+  const sortedFlows = [...tally.flowTimes].sort((a, b) => a - b);
   const steps = FLOW_STEPS.map((name, i) => {
-    const sorted = (latencies[i] ?? []).sort((a, b) => a - b);
+    const sorted = [...(latencies[i] ?? [])].sort((a, b) => a - b);
     return { step: name, requests: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
   });
   const requests = steps.reduce((sum, s) => sum + s.requests, 0);
   return {
-    id: 'purchase-flow',
-    title: 'enrol → intent → confirm → payment',
+    id: opts.couponCode ? 'purchase-flow-coupon' : 'purchase-flow',
+    title: opts.couponCode ? 'enrol → intent with a coupon → confirm → payment' : 'enrol → intent → confirm → payment',
     request: FLOW_STEPS.join(' → '),
     rps: round(completed / elapsedS, 1),
     p50: percentile(sortedFlows, 50),
@@ -298,7 +335,7 @@ export async function runFlows(
       unit: 'flows/s; latency of a whole flow',
       flowsCompleted: completed,
       flowsFailed: failed,
-      studentsAvailable: students.length,
+      studentsAvailable: tally.students,
       requestsPerSecond: round(requests / elapsedS, 0),
       steps,
       failures,

@@ -27,7 +27,7 @@ export function scenarioRows(results: ScenarioResult[]): (string | number | null
       ? [r.title, 'skipped', null, null, null, null, null, r.skipped]
       : [
           r.title,
-          r.id === 'purchase-flow' ? `${r.rps} flows/s` : fmt.int(r.rps),
+          r.id.startsWith('purchase-flow') ? `${r.rps} flows/s` : fmt.int(r.rps),
           fmt.ms(r.p50),
           fmt.ms(r.p99),
           `${r.non2xx ?? 0}/${r.errors ?? 0}`,

@@ -21,13 +21,16 @@ import {
   makePlan,
   SEARCH_TERM,
   type StepTiming,
+  BENCH_COUPON_CODE,
 } from './generate.ts';
 import {
   createClient,
   hasRoute,
   json,
   load,
+  newFlowTally,
   runFlows,
+  summariseFlows,
   signInForToken,
   type Client,
   type FlowStudent,
@@ -170,7 +173,7 @@ async function flowScenario(
   server: RunningServer,
   plan: GenPlan,
   opts: BenchOptions,
-): Promise<ScenarioResult> {
+): Promise<ScenarioResult[]> {
   const routes = [
     ['POST', '/api/enrolled'],
     ['POST', '/api/create-payment-intent'],
@@ -182,7 +185,7 @@ async function flowScenario(
     if (!(await hasRoute(client, method, route))) missing.push(`${method} ${route}`);
   const title = 'enrol → intent → confirm → payment';
   if (missing.length > 0)
-    return skipped('purchase-flow', title, 'four POSTs per flow', `not implemented yet: ${missing.join(', ')}`);
+    return [skipped('purchase-flow', title, 'four POSTs per flow', `not implemented yet: ${missing.join(', ')}`)];
   // Tokens for the flow students are issued with the server's own token service and secret — the
   // same HS256 token POST /api/jwt returns — so that a thousand argon2 sign-ins do not dominate
   // the setup. The enrolments scenario uses the real sign-in → /api/jwt path.
@@ -199,7 +202,25 @@ async function flowScenario(
   const warmup = students.splice(-Math.min(20, Math.floor(students.length / 10)));
   const classIds = sampleClassIds(plan, 2_000);
   await runFlows(client, warmup, classIds, { concurrency: 5, durationS: 30 });
-  return runFlows(client, students, classIds, { concurrency: opts.connections, durationS: opts.duration });
+  // The flow without and with a coupon (issue 18: within 10%), in four rounds of half the
+  // duration in the order plain, coupon, coupon, plain, so that a machine getting busier or
+  // warmer does not favour one of them; each round on its own quarter of the fresh students (a
+  // student uses a coupon once). Each scenario adds up its two rounds.
+  const quarter = Math.ceil(students.length / 4);
+  const tallies = { plain: newFlowTally(), coupon: newFlowTally() };
+  const rounds = ['plain', 'coupon', 'coupon', 'plain'] as const;
+  for (const [i, kind] of rounds.entries()) {
+    await runFlows(client, students.slice(i * quarter, (i + 1) * quarter), classIds, {
+      concurrency: opts.connections,
+      durationS: opts.duration / 2,
+      tally: tallies[kind],
+      ...(kind === 'coupon' ? { couponCode: BENCH_COUPON_CODE } : {}),
+    });
+  }
+  return [
+    summariseFlows(tallies.plain, { concurrency: opts.connections }),
+    summariseFlows(tallies.coupon, { concurrency: opts.connections, couponCode: BENCH_COUPON_CODE }),
+  ];
 }
 
 async function explainAll(
@@ -514,8 +535,8 @@ async function benchDatabase(
             );
           }
 
-          log(`${kind}: purchase flow`);
-          run.scenarios.push(await flowScenario(client, server, plan, opts));
+          log(`${kind}: purchase flow, without and with a coupon`);
+          run.scenarios.push(...(await flowScenario(client, server, plan, opts)));
           run.server = {
             readyMs: Math.round(server.readyMs),
             rssAfterStartMiB,
@@ -565,7 +586,7 @@ async function benchDatabase(
       ...run.scenarios,
       ...(run.baselines.fastifySecurity ? [run.baselines.fastifySecurity] : []),
     ]) {
-      if (scenario.skipped || scenario.id === 'purchase-flow' || scenario.rps === undefined) continue;
+      if (scenario.skipped || scenario.id.startsWith('purchase-flow') || scenario.rps === undefined) continue;
       if (fastifyRps) scenario.vsFastify = Math.round((scenario.rps / fastifyRps) * 1000) / 1000;
       if (sqlRps) scenario.vsDatabase = Math.round((scenario.rps / sqlRps) * 1000) / 1000;
     }
@@ -782,15 +803,24 @@ function printReport(results: {
       ),
     ];
     if (rows.length) out.push('', table(SCENARIO_HEADERS, scenarioRows(rows)));
-    const flow = db.scenarios.find((s) => s.id === 'purchase-flow' && !s.skipped);
-    const steps = flow?.extra?.steps as { step: string; requests: number; p50: number; p99: number }[] | undefined;
-    if (steps) {
-      out.push('', `purchase flow steps (${flow?.extra?.flowsCompleted} flows, ${flow?.extra?.flowsFailed} failed):`);
+    for (const flow of db.scenarios.filter((s) => s.id.startsWith('purchase-flow') && !s.skipped)) {
+      const steps = flow.extra?.steps as { step: string; requests: number; p50: number; p99: number }[] | undefined;
+      if (!steps) continue;
+      const what = flow.id === 'purchase-flow-coupon' ? 'purchase flow with a coupon' : 'purchase flow';
+      out.push('', `${what} steps (${flow.extra?.flowsCompleted} flows, ${flow.extra?.flowsFailed} failed):`);
       out.push(
         table(
           ['step', 'requests', 'p50 ms', 'p99 ms'],
           steps.map((s) => [s.step, s.requests, fmt.ms(s.p50), fmt.ms(s.p99)]),
         ),
+      );
+    }
+    const plain = db.scenarios.find((s) => s.id === 'purchase-flow' && !s.skipped);
+    const coupon = db.scenarios.find((s) => s.id === 'purchase-flow-coupon' && !s.skipped);
+    if (plain?.rps && coupon?.rps) {
+      out.push(
+        '',
+        `purchase flow with a coupon: ${((coupon.rps / plain.rps) * 100).toFixed(0)}% of the flows/s without (target ≥ 90%), p50 ${fmt.ms(coupon.p50)} vs ${fmt.ms(plain.p50)} ms`,
       );
     }
     if (db.growth.length) {

@@ -71,7 +71,7 @@ test.describe('payment history and receipt', () => {
     await expect(receipt).toContainText('SkillHive');
     await expect(receipt).toContainText(student.name);
     await expect(receipt).toContainText(student.email);
-    await expect(receipt).toContainText('Test gateway');
+    await expect(receipt).toContainText('Visa ending in 4242 (test gateway, no real money)');
     await expect(receipt.getByRole('table', { name: 'Classes paid' })).toContainText(title);
     await expect(page.getByTestId('receipt-total')).toHaveText(total);
     await expect(page.getByRole('button', { name: 'Print' })).toBeVisible();

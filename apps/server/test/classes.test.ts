@@ -114,6 +114,7 @@ async function enrol(
     description: 'y',
     priceCents,
     status: options.paid ? 'paid' : 'pending',
+    paidCents: options.paid ? priceCents : null,
     paymentId,
     paidAt: options.paid ? createdAt : null,
     createdAt,

@@ -113,10 +113,18 @@ export interface IntentAnswer {
   gateway: 'test' | 'stripe';
   publishableKey: string | null;
   cartIds: string[];
+  subtotalCents: number;
+  discountCents: number;
+  coupon: { code: string; kind: 'percent' | 'fixed'; value: number } | null;
+  lines: { _id: string; classId: string; listCents: number; discountCents: number; paidCents: number }[];
 }
 
-export async function createIntentOk(ctx: Pick<TestContext, 'app'>, user: Caller): Promise<IntentAnswer> {
-  const res = await createIntent(ctx, user);
+export async function createIntentOk(
+  ctx: Pick<TestContext, 'app'>,
+  user: Caller,
+  payload: Record<string, unknown> = {},
+): Promise<IntentAnswer> {
+  const res = await createIntent(ctx, user, payload);
   if (res.statusCode !== 200) throw new Error(`create intent failed: ${res.statusCode} ${res.body}`);
   return res.json() as IntentAnswer;
 }
@@ -143,10 +151,15 @@ export function recordPayment(
   return ctx.app.inject({ method: 'POST', url: '/api/payments', headers: user.headers, payload: body });
 }
 
-/** enrol → intent → confirm 4242 → POST /api/payments: the happy path of spec §4. */
-export async function buy(ctx: Pick<TestContext, 'app'>, user: Caller, classIds: string[]) {
+/** enrol → intent (with a coupon code, when given) → confirm 4242 → POST /api/payments: the happy path of spec §4. */
+export async function buy(
+  ctx: Pick<TestContext, 'app'>,
+  user: Caller,
+  classIds: string[],
+  options: { couponCode?: string } = {},
+) {
   for (const id of classIds) await enrolOk(ctx, user, id);
-  const intent = await createIntentOk(ctx, user);
+  const intent = await createIntentOk(ctx, user, options.couponCode ? { couponCode: options.couponCode } : {});
   const confirmed = await confirm(ctx, user, intent.clientSecret);
   if (confirmed.statusCode !== 200) throw new Error(`confirm failed: ${confirmed.statusCode} ${confirmed.body}`);
   const transactionId = (confirmed.json() as { transactionId: string }).transactionId;

@@ -176,7 +176,8 @@ describe('the history and the receipt', () => {
       currency: 'usd',
       totalCents: 6549,
       refundedCents: 0,
-      method: { gateway: 'test', brand: null, last4: null },
+      // The test gateway reports the card it charged, as Stripe's charge does.
+      method: { gateway: 'test', brand: 'visa', last4: '4242' },
       coupon: null,
       lines: [
         {
@@ -184,6 +185,7 @@ describe('the history and the receipt', () => {
           classId: classes[1]!.id,
           title: 'Applied statistics',
           amountCents: 4550,
+          listCents: 4550,
           status: 'paid',
         },
         {
@@ -191,6 +193,7 @@ describe('the history and the receipt', () => {
           classId: classes[0]!.id,
           title: 'Watercolour basics',
           amountCents: 1999,
+          listCents: 1999,
           status: 'paid',
         },
       ],

@@ -63,6 +63,13 @@ describe('POST /api/create-payment-intent', () => {
       gateway: 'test',
       publishableKey: null,
       cartIds: [...ids].sort(),
+      subtotalCents: 6549,
+      discountCents: 0,
+      coupon: null,
+      lines: [
+        { _id: ids[0], classId: a.id, listCents: 1999, discountCents: 0, paidCents: 1999 },
+        { _id: ids[1], classId: b.id, listCents: 4550, discountCents: 0, paidCents: 4550 },
+      ],
     });
     // The intent records exactly which enrolments it pays for, and for whom.
     const row = await intentRow(body.clientSecret);

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
+import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
+import { COUPON_MESSAGES, normaliseCouponCode } from '@skillhive/shared/rules/coupons';
 import { schema } from '../src/db/client.ts';
 import { createTokenService } from '../src/modules/auth/token.ts';
+import * as coupons from '../src/modules/payments/coupons.repository.ts';
 import { createTestApp, createUser, rawRows, uniqueEmail, type TestContext } from './harness.ts';
 import {
   CARDS,
@@ -10,17 +13,21 @@ import {
   card,
   confirm,
   createClass,
-  createIntentOk,
+  createIntent,
   enrol,
   recordPayment,
   type Caller,
+  type IntentAnswer,
   type TestClass,
 } from './commerce-fixtures.ts';
 
 /**
  * Scripted students buy random carts through the API (enrol → intent → card → record), some
- * with declined cards, some abandoning, some clicking twice, some coming back for a second cart.
- * Afterwards the books must balance to the cent. RECONCILIATION_STUDENTS tunes the size (default
+ * with declined cards, some abandoning, some clicking twice, some coming back for a second cart,
+ * many with a coupon (percentage, fixed, limited uses, a teacher's; a few raced for their last
+ * use), ten at a time; then an admin refunds some payments in full and some one line, also ten at
+ * a time. Afterwards the books must balance to the cent, coupon uses must equal redemptions, and
+ * the teachers' and admin's stats must equal an independent SQL sum. RECONCILIATION_STUDENTS tunes the size (default
  * 200, the issue's figure); RECONCILIATION_SEED replays a run.
  */
 const STUDENTS = Number(process.env.RECONCILIATION_STUDENTS ?? 200);
@@ -115,6 +122,33 @@ describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
         );
       }
       const students = await createStudents(STUDENTS);
+      const admin = await createUser(ctx, 'admin');
+
+      // Coupons of every kind (issue 18 §4); a 100% one is always refused (below the minimum charge).
+      const couponTerms: Omit<coupons.NewCoupon, 'code' | 'createdBy'>[] = [
+        { kind: 'percent', value: 10, teacherId: null },
+        { kind: 'percent', value: 25, maxUses: 5, teacherId: null },
+        { kind: 'fixed', value: 300, maxUses: 20, teacherId: null },
+        { kind: 'fixed', value: 1500, maxUses: 3, teacherId: null },
+        { kind: 'percent', value: 50, maxUses: 1, teacherId: null },
+        { kind: 'percent', value: 100, teacherId: null },
+        { kind: 'percent', value: 20, teacherId: teachers[0]!.id },
+        { kind: 'fixed', value: 500, maxUses: 10, teacherId: teachers[1]!.id },
+        { kind: 'percent', value: 33, maxUses: 2, teacherId: teachers[2]!.id },
+      ];
+      const couponCodes: string[] = [];
+      for (const [i, terms] of couponTerms.entries()) {
+        const code = normaliseCouponCode(`rec-${SEED}-${i}`);
+        const id = await coupons.insertCoupon(ctx.db, {
+          ...terms,
+          code,
+          createdBy: terms.teacherId ?? admin.id,
+        });
+        check(id !== null, `coupon ${code} not created`);
+        couponCodes.push(code);
+      }
+      let couponsApplied = 0;
+      let couponRefusals = 0;
       // Sanity: the tokens are accepted (a 401 here would make every later check meaningless).
       expect(
         (
@@ -141,34 +175,73 @@ describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
           check(res.statusCode === 201 || res.statusCode === 200, `enrol ${res.statusCode} ${res.body}`);
           if (random() < 0.15) await enrol(ctx, student, cls.id); // a double click
         }
-        const intent = await createIntentOk(ctx, student);
-        const secret = intent.clientSecret;
-        const behaviour = random();
+        // Four in ten try a coupon; a refused code (used up, used before, foreign, below the
+        // minimum) is dropped and the cart paid without it, as the page lets the student do.
+        let couponCode = random() < 0.4 ? pick(couponCodes) : null;
+        let attempts = 0;
+        let intent: IntentAnswer;
         let response;
-        if (behaviour < 0.1) {
-          // Insufficient funds, and the student gives up: the cart stays pending.
-          response = await confirm(ctx, student, secret, card(CARDS.insufficientFunds));
-          check(response.statusCode === 402, `expected 402, got ${response.statusCode}`);
-          declines += 1;
-          abandoned += 1;
-          return;
-        } else if (behaviour < 0.25) {
-          response = await confirm(ctx, student, secret, card(CARDS.declined));
-          check(response.statusCode === 402, `expected 402, got ${response.statusCode}`);
-          declines += 1;
-          response = await confirm(ctx, student, secret, card(CARDS.succeeds));
-        } else if (behaviour < 0.35) {
-          response = await confirm(ctx, student, secret, card(CARDS.requiresAuthentication));
-          check(response.json().status === 'requires_action', `expected requires_action, got ${response.body}`);
-          response = await ctx.app.inject({
-            method: 'POST',
-            url: '/api/test-gateway/authenticate',
-            headers: student.headers,
-            payload: { clientSecret: secret, approve: true },
-          });
-        } else {
-          response = await confirm(ctx, student, secret, card(CARDS.succeeds));
+        let secret: string;
+        for (;;) {
+          attempts += 1;
+          check(attempts <= 3, 'a checkout needed more than three attempts');
+          const created = await createIntent(ctx, student, couponCode ? { couponCode } : {});
+          if (couponCode && created.statusCode !== 200) {
+            check(
+              created.json().error?.fields?.couponCode !== undefined,
+              `coupon refusal without a field: ${created.statusCode} ${created.body}`,
+            );
+            couponRefusals += 1;
+            couponCode = null;
+            continue;
+          }
+          check(created.statusCode === 200, `intent ${created.statusCode} ${created.body}`);
+          intent = created.json() as IntentAnswer;
+          secret = intent.clientSecret;
+          check(
+            intent.lines.reduce((sum, line) => sum + line.paidCents, 0) === intent.amount,
+            `priced lines do not sum to the amount: ${created.body}`,
+          );
+          const behaviour = random();
+          if (behaviour < 0.1) {
+            // Insufficient funds, and the student gives up: the cart stays pending.
+            response = await confirm(ctx, student, secret, card(CARDS.insufficientFunds));
+            check(response.statusCode === 402, `expected 402, got ${response.statusCode}`);
+            declines += 1;
+            abandoned += 1;
+            return;
+          } else if (behaviour < 0.25) {
+            response = await confirm(ctx, student, secret, card(CARDS.declined));
+            check(response.statusCode === 402, `expected 402, got ${response.statusCode}`);
+            declines += 1;
+            response = await confirm(ctx, student, secret, card(CARDS.succeeds));
+          } else if (behaviour < 0.35) {
+            response = await confirm(ctx, student, secret, card(CARDS.requiresAuthentication));
+            check(response.json().status === 'requires_action', `expected requires_action, got ${response.body}`);
+            response = await ctx.app.inject({
+              method: 'POST',
+              url: '/api/test-gateway/authenticate',
+              headers: student.headers,
+              payload: { clientSecret: secret, approve: true },
+            });
+          } else {
+            response = await confirm(ctx, student, secret, card(CARDS.succeeds));
+          }
+          // The coupon's last use went to a concurrent checkout: refused before the charge, or
+          // charged, not recordable, and refunded in full. The student pays without it.
+          const lostCoupon = new Set<string>([
+            COUPON_MESSAGES.usedUp,
+            COUPON_MESSAGES.alreadyUsed,
+            PAYMENT_MESSAGES.couponRefunded,
+          ]);
+          if (couponCode && response.statusCode === 409 && lostCoupon.has(response.json().error.message)) {
+            couponRefusals += 1;
+            couponCode = null;
+            continue;
+          }
+          break;
         }
+        if (couponCode) couponsApplied += 1;
         check(
           response.statusCode === 200 && response.json().status === 'succeeded',
           `payment failed: ${response.statusCode} ${response.body}`,
@@ -178,19 +251,19 @@ describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
         const calls = random() < 0.2 ? 2 : 1;
         const recorded = await Promise.all(
           Array.from({ length: calls }, () =>
-            recordPayment(ctx, student, { transactionId, cartIds: intent.cartIds, price: 0.01 }),
+            recordPayment(ctx, student, { transactionId, cartIds: intent!.cartIds, price: 0.01 }),
           ),
         );
         for (const r of recorded)
           check(r.statusCode === 200 || r.statusCode === 201, `record ${r.statusCode} ${r.body}`);
-        expectedPaidCents.set(student.id, (expectedPaidCents.get(student.id) ?? 0) + intent.amount);
+        expectedPaidCents.set(student.id, (expectedPaidCents.get(student.id) ?? 0) + intent!.amount);
         const byEnrolment = new Map<string, string>();
         const listed = await ctx.app.inject({
           url: `/api/enrolled/${encodeURIComponent(student.email)}?limit=100`,
           headers: student.headers,
         });
         for (const e of listed.json() as { _id: string; enrollId: string }[]) byEnrolment.set(e._id, e.enrollId);
-        for (const id of intent.cartIds) paid.add(byEnrolment.get(id)!);
+        for (const id of intent!.cartIds) paid.add(byEnrolment.get(id)!);
       }
 
       await inBatches(students, PARALLEL, async (student) => {
@@ -208,16 +281,99 @@ describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
         }
       });
 
+      // --- Refunds: an admin gives back some payments in full and one line of others, at once ----
+      const paidPayments = await rows<{ id: string; student_id: string }>(sql`
+        select id, student_id from payments order by id`);
+      const refundTargets = paidPayments.filter(() => random() < 0.15);
+      let refundedByApi = 0;
+      const refundedClasses = new Map<string, Set<string>>();
+      await inBatches(refundTargets, PARALLEL, async (payment) => {
+        const lines = await rows<{ id: string; class_id: string; paid_cents: number }>(sql`
+          select id, class_id, paid_cents from enrollments where payment_id = ${payment.id} and paid_cents > 0 order by id`);
+        const line = random() < 0.5 ? null : pick(lines);
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url: `/api/admin/payments/${payment.id}/refunds`,
+          headers: admin.headers,
+          payload: { reason: 'Reconciliation', ...(line ? { enrollmentId: line.id } : {}) },
+        });
+        check(res.statusCode === 200, `refund ${res.statusCode} ${res.body}`);
+        const answer = res.json() as { refundedCents: number };
+        const given = line ? [line] : lines;
+        check(
+          answer.refundedCents === given.reduce((sum, l) => sum + l.paid_cents, 0),
+          `refund gave back ${answer.refundedCents}, not what was paid for the lines`,
+        );
+        refundedByApi += answer.refundedCents;
+        const set = refundedClasses.get(payment.student_id) ?? new Set<string>();
+        for (const l of given) set.add(l.class_id);
+        refundedClasses.set(payment.student_id, set);
+      });
+      for (const [studentId, classIds] of refundedClasses) {
+        for (const classId of classIds) expectedPaidClasses.get(studentId)?.delete(classId);
+      }
+
       // --- The books ---------------------------------------------------------------------------
-      const [totals] = await rows<{ payments: string; paid_lines: string; payment_count: string }>(sql`
+      const [totals] = await rows<{ payments: string; refunds: string; paid_lines: string; sold_lines: string }>(sql`
         select
           (select coalesce(sum(amount_cents), 0) from payments where status = 'succeeded') as payments,
-          (select coalesce(sum(price_cents), 0) from enrollments where status = 'paid') as paid_lines,
-          (select count(*) from payments) as payment_count`);
+          (select coalesce(sum(amount_cents), 0) from refunds where status = 'succeeded') as refunds,
+          (select coalesce(sum(paid_cents), 0) from enrollments where status = 'paid') as paid_lines,
+          (select coalesce(sum(paid_cents), 0) from enrollments where status in ('paid', 'refunded')) as sold_lines`);
       const expectedTotal = [...expectedPaidCents.values()].reduce((a, b) => a + b, 0);
-      expect(Number(totals!.payments)).toBe(Number(totals!.paid_lines));
+      // Succeeded payments minus refunds equal the paid lines, to the cent.
+      expect(Number(totals!.payments) - Number(totals!.refunds)).toBe(Number(totals!.paid_lines));
+      expect(Number(totals!.payments)).toBe(Number(totals!.sold_lines));
       expect(Number(totals!.payments)).toBe(expectedTotal);
+      expect(Number(totals!.refunds)).toBe(refundedByApi);
       expect(declines).toBeGreaterThan(0);
+      expect(couponsApplied).toBeGreaterThan(0);
+      expect(couponRefusals).toBeGreaterThan(0);
+      if (STUDENTS >= 50) expect(refundTargets.length).toBeGreaterThan(0);
+
+      // The gateway gave back exactly what the refunds say.
+      const [gateway] = await rows<{ cents: string }>(sql`
+        select coalesce(sum(amount_cents), 0) as cents from test_gateway_refunds
+        where intent_id in (select transaction_id from payments)`);
+      expect(Number(gateway!.cents)).toBe(refundedByApi);
+
+      // Each refund of a line gave back what was paid for it, and the line is refunded.
+      const badRefunds = await rows(sql`
+        select r.id from refunds r join enrollments e on e.id = r.enrollment_id
+        where r.status = 'succeeded' and (r.amount_cents <> e.paid_cents or e.status <> 'refunded')`);
+      expect(badRefunds).toEqual([]);
+
+      // Coupons: uses equal redemptions and never pass the limit; each payment's discount is its
+      // lines' discounts, and is what its redemption recorded.
+      const couponBooks = await rows(sql`
+        select c.code from coupons c
+        left join coupon_redemptions r on r.coupon_id = c.id
+        group by c.id, c.code, c.uses, c.max_uses
+        having c.uses <> count(r.coupon_id) or (c.max_uses is not null and c.uses > c.max_uses)`);
+      expect(couponBooks).toEqual([]);
+      const discountBooks = await rows(sql`
+        select p.id from payments p
+        join enrollments e on e.payment_id = p.id
+        left join coupon_redemptions r on r.payment_id = p.id
+        group by p.id, p.discount_cents, p.coupon_id, r.discount_cents, r.coupon_id
+        having p.discount_cents <> sum(e.price_cents - e.paid_cents)
+          or (p.coupon_id is null) <> (r.coupon_id is null)
+          or p.coupon_id is distinct from r.coupon_id
+          or (r.coupon_id is not null and r.discount_cents <> p.discount_cents)`);
+      expect(discountBooks).toEqual([]);
+      const [redeemed] = await rows<{ n: string }>(sql`select count(*) as n from coupon_redemptions`);
+      expect(Number(redeemed!.n)).toBe(couponsApplied);
+
+      // The stats endpoints equal an independent SQL sum over the paid lines, archived classes included.
+      for (const teacher of teachers) {
+        const res = await ctx.app.inject({ url: '/api/teachers/me/stats', headers: teacher.headers });
+        const [sum] = await rows<{ cents: string }>(sql`
+          select coalesce(sum(e.paid_cents), 0) as cents from enrollments e join classes c on c.id = e.class_id
+          where c.teacher_id = ${teacher.id} and e.status = 'paid'`);
+        expect(res.json().totalCents).toBe(Number(sum!.cents));
+      }
+      const adminStats = await ctx.app.inject({ url: '/api/admin/stats', headers: admin.headers });
+      expect(adminStats.json().totalCents).toBe(Number(totals!.paid_lines));
 
       // No enrolment in two payments; every payment's lines are exactly its paid enrolments.
       const twice = await rows(sql`
@@ -225,9 +381,9 @@ describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
       expect(twice).toEqual([]);
       const mismatched = await rows(sql`
       select p.id from payments p
-      left join enrollments e on e.payment_id = p.id and e.status = 'paid'
+      left join enrollments e on e.payment_id = p.id and e.status in ('paid', 'refunded')
       group by p.id, p.amount_cents, p.cart_ids
-      having count(e.id) <> cardinality(p.cart_ids) or coalesce(sum(e.price_cents), 0) <> p.amount_cents
+      having count(e.id) <> cardinality(p.cart_ids) or coalesce(sum(e.paid_cents), 0) <> p.amount_cents
         or not (array_agg(e.id) @> p.cart_ids and p.cart_ids @> array_agg(e.id))`);
       expect(mismatched).toEqual([]);
       const orphanPaid = await rows(sql`select id from enrollments where status = 'paid' and payment_id is null`);
@@ -249,14 +405,15 @@ describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
         );
       }
       const doubleClass = await rows(sql`
-      select student_id, class_id from enrollments group by student_id, class_id having count(*) > 1`);
+      select student_id, class_id from enrollments where refunded_at is null
+      group by student_id, class_id having count(*) > 1`);
       expect(doubleClass).toEqual([]);
 
       // Abandoned carts stay pending; the class counters match the rows.
       const pending = await rows<{ n: string }>(sql`select count(*) as n from enrollments where status = 'pending'`);
       if (abandoned > 0) expect(Number(pending[0]!.n)).toBeGreaterThan(0);
       const counters = await rows(sql`
-      select c.id from classes c left join enrollments e on e.class_id = c.id
+      select c.id from classes c left join enrollments e on e.class_id = c.id and e.status <> 'refunded'
       group by c.id, c.enrollment_count having count(e.id) <> c.enrollment_count`);
       expect(counters).toEqual([]);
 

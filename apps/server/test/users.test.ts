@@ -374,6 +374,7 @@ describe('DELETE /api/users/:id (admin)', () => {
       imageKey: key,
       description: 'd',
       priceCents: 1000,
+      paidCents: 1000,
       status: 'paid',
       paymentId: payment!.id,
       paidAt: new Date(),

@@ -355,6 +355,8 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
         imageKey: cls.imageKey,
         description: cls.description,
         priceCents: cls.priceCents,
+        // Demo payments use no coupon: each line paid its price (issue 18 §2).
+        paidCents: cls.priceCents,
         status: 'paid' as const,
         paymentId,
         paidAt,

@@ -119,7 +119,7 @@ export const OPERATIONS: Record<string, OperationContract> = {
   'POST /api/create-payment-intent': {
     access: 'signed-in',
     who: 'any signed-in user with a verified e-mail address (403 email_not_verified otherwise)',
-    errors: [403, 409, 503],
+    errors: [403, 404, 409, 503],
   },
   'POST /api/payments': { access: 'signed-in', who: 'the student who paid', errors: [403, 404, 409, 503] },
   'GET /api/payments/{email}': { access: 'self-or-admin', list: true },

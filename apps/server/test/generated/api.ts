@@ -141,7 +141,7 @@ export interface paths {
          * Start paying for the caller's cart: the amount is the total of their pending enrolments; a price in the body is ignored (any signed-in user with a verified e-mail address)
          * @description Who may call: any signed-in user with a verified e-mail address (403 email_not_verified otherwise).
          *
-         *     409 when the cart is empty. The same cart gives back the same intent.
+         *     409 when the cart is empty. The same cart (and coupon) gives back the same intent. `couponCode` applies a coupon: the answer lists each line with its discount, and `amount` is the discounted total (decision 019); an unknown code is a 404, an expired, used-up, already used or foreign code, or one that would bring the total below $0.50, a 409, each with its message on `fields.couponCode`.
          */
         post: operations["createPaymentIntent"];
         delete?: never;
@@ -2099,6 +2099,7 @@ export interface operations {
             content: {
                 "application/json": {
                     price?: unknown;
+                    couponCode?: string | null;
                 };
             };
         };
@@ -2117,6 +2118,21 @@ export interface operations {
                         gateway: "test" | "stripe";
                         publishableKey: string | null;
                         cartIds: string[];
+                        subtotalCents: number;
+                        discountCents: number;
+                        coupon: {
+                            code: string;
+                            /** @enum {string} */
+                            kind: "percent" | "fixed";
+                            value: number;
+                        } | null;
+                        lines: {
+                            _id: string;
+                            classId: string;
+                            listCents: number;
+                            discountCents: number;
+                            paidCents: number;
+                        }[];
                     };
                 };
             };
@@ -2140,6 +2156,15 @@ export interface operations {
             };
             /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3454,6 +3479,7 @@ export interface operations {
                             classId: string;
                             title: string;
                             amountCents: number;
+                            listCents: number;
                             /** @enum {string} */
                             status: "pending" | "paid" | "refunded";
                         }[];
@@ -3549,6 +3575,7 @@ export interface operations {
                             classId: string;
                             title: string;
                             amountCents: number;
+                            listCents: number;
                             /** @enum {string} */
                             status: "pending" | "paid" | "refunded";
                         }[];

@@ -153,6 +153,8 @@ export const DASHBOARD_PAGES = {
   addClasses: { path: '/dashboard/addClasses', module: 'routes/dashboard/add-classes.tsx', access: 'teacher' },
   myClass: { path: '/dashboard/myClass', module: 'routes/dashboard/my-class.tsx', access: 'teacher' },
   updateItem: { path: '/dashboard/updateItem/:id', module: 'routes/dashboard/update-item.tsx', access: 'teacher' },
+  // Issue 18 §4: a teacher's discount codes for their own classes.
+  myCoupons: { path: '/dashboard/myCoupons', module: 'routes/dashboard/my-coupons.tsx', access: 'teacher' },
   // DESIGN §1.10: the route the spec leaves dangling.
   myClassDetails: {
     path: '/dashboard/my-class/:id',
@@ -178,6 +180,8 @@ export const DASHBOARD_PAGES = {
   },
   // Issue 18 §3: refund requests to decide, and refunds of a payment in full or one class of it.
   refunds: { path: '/dashboard/refunds', module: 'routes/dashboard/refunds.tsx', access: 'admin' },
+  // Issue 18 §4: site-wide discount codes.
+  coupons: { path: '/dashboard/coupons', module: 'routes/dashboard/coupons.tsx', access: 'admin' },
   audit: { path: '/dashboard/audit', module: 'routes/dashboard/audit.tsx', access: 'admin' },
   mailbox: { path: '/dashboard/mailbox', module: 'routes/dashboard/mailbox.tsx', access: 'admin' },
 } as const satisfies Record<string, GuardedPage>;

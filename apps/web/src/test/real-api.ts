@@ -136,6 +136,14 @@ export async function buy(device: Device, titles: CatalogueTitle[]): Promise<voi
   await device.ok('POST', '/api/payments', { transactionId, cartIds: intent.cartIds });
 }
 
+/** An admin creates a site-wide coupon (POST /api/admin/coupons); answers its code. */
+export async function createSiteCoupon(
+  server: RealServer,
+  terms: { code: string; kind: 'percent' | 'fixed'; value: number; maxUses?: number },
+): Promise<string> {
+  return (await (await adminOf(server)).ok<{ code: string }>('POST', '/api/admin/coupons', terms)).code;
+}
+
 /** An admin deletes the class (DELETE /api/classes/:id): with paid enrolments it is archived. */
 export async function withdrawClass(server: RealServer, title: CatalogueTitle): Promise<void> {
   await (await adminOf(server)).ok('DELETE', `/api/classes/${server.classes[title]}`);

@@ -7,10 +7,36 @@ import {
   isValidCardNumber,
   normalizeCardNumber,
 } from '../rules/cards.ts';
+import { COUPON_CODE_INPUT, COUPON_KINDS, COUPON_MESSAGES } from '../rules/coupons.ts';
 import { PageQuery } from './common.ts';
 
-/** POST /api/create-payment-intent: a `price` may be sent (spec §7) but is ignored (DESIGN §1.3). */
-export const CreatePaymentIntentBody = z.object({ price: z.unknown().optional() }).optional();
+/**
+ * POST /api/create-payment-intent: a `price` may be sent (spec §7) but is ignored (DESIGN §1.3).
+ * `couponCode` applies a coupon (issue 18 §4); an empty one is no coupon.
+ */
+export const CreatePaymentIntentBody = z
+  .object({
+    price: z.unknown().optional(),
+    couponCode: z
+      .string({ error: COUPON_MESSAGES.codeFormat })
+      .trim()
+      .max(40, COUPON_MESSAGES.codeFormat)
+      .refine((code) => code === '' || COUPON_CODE_INPUT.test(code), COUPON_MESSAGES.codeFormat)
+      .nullish(),
+  })
+  .optional();
+export type CreatePaymentIntentBody = z.infer<typeof CreatePaymentIntentBody>;
+
+/** One line of the cart as priced for the intent: what the coupon took off it and what is paid for it. */
+export const PricedCartLine = z.object({
+  /** The enrolment id. */
+  _id: z.string(),
+  classId: z.string(),
+  listCents: z.number().int(),
+  discountCents: z.number().int(),
+  paidCents: z.number().int(),
+});
+export type PricedCartLine = z.infer<typeof PricedCartLine>;
 
 /** POST /api/create-payment-intent: the server totals the caller's pending enrolments. */
 export const PaymentIntentResponse = z.object({
@@ -22,6 +48,14 @@ export const PaymentIntentResponse = z.object({
   publishableKey: z.string().nullable(),
   /** The enrolments this payment covers: send exactly these as `cartIds` to POST /api/payments. */
   cartIds: z.array(z.string()),
+  /** The total before the coupon, in cents; `amount` is after it. */
+  subtotalCents: z.number().int(),
+  /** What the coupon takes off, in cents (0 without one). */
+  discountCents: z.number().int(),
+  /** The coupon applied to this intent, if any. */
+  coupon: z.object({ code: z.string(), kind: z.enum(COUPON_KINDS), value: z.number().int() }).nullable(),
+  /** Every line covered, in cart order: the discounted prices sum exactly to `amount`. */
+  lines: z.array(PricedCartLine),
 });
 export type PaymentIntentResponse = z.infer<typeof PaymentIntentResponse>;
 
@@ -117,8 +151,10 @@ export const PaymentHistoryLine = z.object({
   _id: z.string(),
   classId: z.string(),
   title: z.string(),
-  /** What this line cost in the payment, in cents. */
+  /** What this line cost in the payment, in cents: after its share of a coupon (issue 18 §2). */
   amountCents: z.number().int(),
+  /** The line's price before the coupon, in cents (equal to amountCents without one). */
+  listCents: z.number().int(),
   status: z.enum(ENROLLMENT_STATUSES),
 });
 export type PaymentHistoryLine = z.infer<typeof PaymentHistoryLine>;

@@ -31,7 +31,27 @@ export const PAYMENT_MESSAGES = {
   reservedElsewhere: 'These classes are being paid in another payment; please start again',
   paymentInProgress: 'A payment for these classes is still being processed; please wait a moment and try again',
   refunded: 'Your cart changed while you were paying, so the charge was refunded in full; please review your cart',
+  /** Fulfilment could not count the coupon bound to the charge (used up, expired or disabled meanwhile). */
+  couponUnavailable: 'The coupon of this payment can no longer be used',
+  couponRefunded:
+    'Your coupon could no longer be used (it ran out or expired while you were paying), so the charge was refunded in full; please apply it again or pay without it',
 } as const;
+
+/**
+ * The card's brand as Stripe names it (`visa`, `mastercard`, `amex`, …), from the number's prefix;
+ * `unknown` when none matches. The test gateway records it with the last four digits.
+ */
+export function cardBrandOf(cardNumber: string): string {
+  const digits = normalizeCardNumber(cardNumber);
+  if (/^4/.test(digits)) return 'visa';
+  if (/^(5[1-5]|2[2-7])/.test(digits)) return 'mastercard';
+  if (/^3[47]/.test(digits)) return 'amex';
+  if (/^(6011|65|64[4-9])/.test(digits)) return 'discover';
+  if (/^3(0[0-5]|[68])/.test(digits)) return 'diners';
+  if (/^35/.test(digits)) return 'jcb';
+  if (/^62/.test(digits)) return 'unionpay';
+  return 'unknown';
+}
 
 /** Card numbers may be typed with spaces or dashes between the groups. */
 export function normalizeCardNumber(input: string): string {

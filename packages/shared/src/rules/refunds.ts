@@ -15,6 +15,8 @@ export const REFUND_MESSAGES = {
   inProgress: 'A refund of this enrolment is in progress; please try again in a moment',
   exceedsPayment: 'A refund cannot give back more than was paid',
   otherGateway: 'This payment was taken by another payment gateway than the one configured now',
+  /** A line a coupon made free (decision 019): no money to give back. */
+  nothingPaid: 'Nothing was paid for this enrolment (a coupon made it free), so there is nothing to refund',
 } as const;
 
 /** A required, trimmed reason of at most REASON_MAX characters. */

@@ -36,6 +36,12 @@ export const enrollments = pgTable(
     imageKey: text('image_key').notNull(),
     description: text('description').notNull(),
     priceCents: integer('price_cents').notNull(),
+    /**
+     * What the student actually paid for this line, in cents (issue 18 §2): the class price less
+     * its share of a coupon, from `priceCart`. Set when the line turns paid; null while pending.
+     * Refunds give back at most this; payment history, receipts and earnings read it.
+     */
+    paidCents: integer('paid_cents'),
     status: enrollmentStatusEnum('status').notNull().default('pending'),
     paymentId: uuid('payment_id').references((): AnyPgColumn => payments.id, { onDelete: 'set null' }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
@@ -63,6 +69,10 @@ export const enrollments = pgTable(
     check(
       'enrollments_paid_has_payment',
       sql`(${t.status}::text in ('paid', 'refunded')) = (${t.paymentId} is not null)`,
+    ),
+    check(
+      'enrollments_paid_cents',
+      sql`(${t.status}::text in ('paid', 'refunded')) = (${t.paidCents} is not null) and (${t.paidCents} is null or ${t.paidCents} between 0 and ${t.priceCents})`,
     ),
     check('enrollments_refunded_at', sql`(${t.status}::text = 'refunded') = (${t.refundedAt} is not null)`),
   ],

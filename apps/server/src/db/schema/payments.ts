@@ -1,6 +1,7 @@
 // Owned by modules/payments (decision 015): only that module's repository code imports this file.
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   check,
   index,
   integer,
@@ -35,11 +36,20 @@ export const payments = pgTable(
     menuItemIds: uuid('menu_item_ids').array().notNull(),
     status: paymentStatusEnum('status').notNull().default('pending'),
     data: timestamp('data', { withTimezone: true }).notNull().defaultNow(),
+    /** The coupon applied (issue 18 §4), its code as it was, and what it took off; none: null, null, 0. */
+    couponId: uuid('coupon_id').references((): AnyPgColumn => coupons.id),
+    couponCode: text('coupon_code'),
+    discountCents: integer('discount_cents').notNull().default(0),
+    /** The card as the gateway reports it (`visa`, `4242`); null when it does not say. */
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
     createdAt: createdAt(),
   },
   (t) => [
     index('payments_student_created_idx').on(t.studentId, t.createdAt.desc()),
+    // A coupon never brings a cart to 0 (decision 019), so every payment is a charge.
     check('payments_amount_positive', sql`${t.amountCents} > 0`),
+    check('payments_discount', sql`${t.discountCents} >= 0 and (${t.couponId} is null) = (${t.couponCode} is null)`),
   ],
 );
 
@@ -60,6 +70,8 @@ export const paymentIntents = pgTable(
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull(),
     cartIds: uuid('cart_ids').array().notNull(),
+    /** The coupon the amount was priced with (also in the gateway's metadata); fulfilment prices with it again. */
+    couponId: uuid('coupon_id'),
     status: text('status').notNull().default('open'),
     paymentId: uuid('payment_id'),
     nextCheckAt: timestamp('next_check_at', { withTimezone: true }).notNull().defaultNow(),
@@ -96,6 +108,9 @@ export const testGatewayIntents = pgTable('test_gateway_intents', {
   metadata: jsonb('metadata').$type<Record<string, string>>().notNull(),
   status: text('status').notNull(),
   lastError: text('last_error'),
+  /** The card that was charged, as Stripe reports it on the charge (brand, last four digits). */
+  cardBrand: text('card_brand'),
+  cardLast4: text('card_last4'),
   /** Set once when the charge is refunded (Stripe keeps the intent succeeded and refunds its charge). */
   refundedAt: timestamp('refunded_at', { withTimezone: true }),
   createdAt: createdAt(),

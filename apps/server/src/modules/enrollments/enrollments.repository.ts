@@ -8,6 +8,12 @@ import { userJoin } from '../users/contact.ts';
 const classes = classJoin.table;
 const users = userJoin.table;
 
+/**
+ * What was paid for a line: `paid_cents`, which the database requires on every paid or refunded
+ * line (enrollments_paid_cents); the lines of a payment are never pending, so it is never null here.
+ */
+const paidCentsOf = sql<number>`coalesce(${enrollments.paidCents}, 0)`.mapWith(Number);
+
 /** The live lines (pending or paid): a refunded line is a record only (DESIGN §4). */
 const isLive = isNull(enrollments.refundedAt);
 
@@ -117,6 +123,8 @@ export type CartLine = {
   classStatus: ClassForEnrollment['status'];
   /** The open payment intent this line is reserved for, if any. */
   reservedBy: string | null;
+  /** Who teaches the class (a teacher's coupon applies only to their classes). */
+  teacherId: string;
 };
 
 const cartColumns = {
@@ -126,6 +134,7 @@ const cartColumns = {
   status: enrollments.status,
   classStatus: classJoin.status,
   reservedBy: enrollments.reservedBy,
+  teacherId: classJoin.teacherId,
 };
 
 /** The student's cart: pending enrolments, oldest first, with their class's status. */
@@ -209,18 +218,29 @@ export async function listTitlesOfEnrollments(db: Db, ids: string[]): Promise<st
   return rows.map((r) => r.title);
 }
 
-/** Flips exactly these enrolments from pending to paid; returns how many were flipped. */
+/**
+ * Flips exactly these enrolments from pending to paid, each with what was paid for it (one
+ * statement: a CASE over the ids); returns how many were flipped.
+ */
 export async function markEnrollmentsPaid(
   db: Db,
-  options: { studentId: string; ids: string[]; paymentId: string; paidAt: Date },
+  options: { studentId: string; lines: readonly { id: string; paidCents: number }[]; paymentId: string; paidAt: Date },
 ): Promise<number> {
+  if (options.lines.length === 0) return 0;
+  const paidCents = sql<number>`(case ${sql.join(
+    options.lines.map((line) => sql`when ${enrollments.id} = ${line.id}::uuid then ${line.paidCents}::integer`),
+    sql` `,
+  )} end)`;
   const rows = await db
     .update(enrollments)
-    .set({ status: 'paid', paymentId: options.paymentId, paidAt: options.paidAt, reservedBy: null })
+    .set({ status: 'paid', paymentId: options.paymentId, paidAt: options.paidAt, reservedBy: null, paidCents })
     .where(
       and(
         eq(enrollments.studentId, options.studentId),
-        inArray(enrollments.id, options.ids),
+        inArray(
+          enrollments.id,
+          options.lines.map((line) => line.id),
+        ),
         eq(enrollments.status, 'pending'),
       ),
     )
@@ -237,11 +257,11 @@ export async function hasPaidEnrollment(db: Db, studentId: string, classId: stri
   return Boolean(row);
 }
 
-/** The paid lines of some payments, for the payment history (title and price as enrolled). */
+/** The paid lines of some payments (title as enrolled, what was paid for each), for receipts and GET /api/payments/:email. */
 export async function listLinesOfPayments(
   db: Db,
   paymentIds: string[],
-): Promise<{ paymentId: string; classId: string; title: string; priceCents: number }[]> {
+): Promise<{ paymentId: string; classId: string; title: string; priceCents: number; paidCents: number }[]> {
   if (paymentIds.length === 0) return [];
   const rows = await db
     .select({
@@ -249,6 +269,7 @@ export async function listLinesOfPayments(
       classId: enrollments.classId,
       title: enrollments.title,
       priceCents: enrollments.priceCents,
+      paidCents: paidCentsOf,
     })
     .from(enrollments)
     .where(inArray(enrollments.paymentId, paymentIds))
@@ -347,7 +368,7 @@ export async function enrollmentTotals(
     .select({
       enrolled: count(),
       paid: sql<number>`count(*) filter (where ${isPaid})`.mapWith(Number),
-      revenueCents: sql<number>`coalesce(sum(${enrollments.priceCents}) filter (where ${isPaid}), 0)`.mapWith(Number),
+      revenueCents: sql<number>`coalesce(sum(${enrollments.paidCents}) filter (where ${isPaid}), 0)`.mapWith(Number),
     })
     .from(enrollments)
     .where(eq(enrollments.classId, classId));
@@ -370,8 +391,10 @@ export type PaidLine = {
   studentId: string | null;
   studentEmail: string;
   title: string;
-  /** What the student paid for this line, in cents: what a refund of it gives back. */
+  /** The class price copied at enrolment (before any coupon), in cents. */
   priceCents: number;
+  /** What the student paid for this line, in cents (issue 18 §2): what a refund of it gives back. */
+  paidCents: number;
   status: EnrollmentStatus;
   paymentId: string | null;
   paidAt: Date | null;
@@ -383,10 +406,8 @@ const paidLineColumns = {
   studentId: enrollments.studentId,
   studentEmail: enrollments.studentEmail,
   title: enrollments.title,
-  // What a refund gives back. Until the price actually paid is stored per line (issue 18 §2,
-  // coupons), it is the class price copied at enrolment; refundPayment never gives back more
-  // than the payment's amount either way.
   priceCents: enrollments.priceCents,
+  paidCents: paidCentsOf,
   status: enrollments.status,
   paymentId: enrollments.paymentId,
   paidAt: enrollments.paidAt,

@@ -178,10 +178,13 @@ export function releaseLines(db: Db, intentId: string): Promise<void> {
   return repo.releaseLines(db, intentId);
 }
 
-/** pending → paid for exactly these ids; the count tells the caller whether all of them flipped. */
+/**
+ * pending → paid for exactly these lines, each with what was paid for it (priceCart's paidCents);
+ * the count tells the caller whether all of them flipped.
+ */
 export function markPaid(
   db: Db,
-  options: { studentId: string; ids: string[]; paymentId: string; paidAt: Date },
+  options: { studentId: string; lines: readonly { id: string; paidCents: number }[]; paymentId: string; paidAt: Date },
 ): Promise<number> {
   return repo.markEnrollmentsPaid(db, options);
 }

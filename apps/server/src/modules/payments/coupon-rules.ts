@@ -50,17 +50,25 @@ export function applyCoupon(
   }
   if (coupon.maxUses !== null && coupon.uses >= coupon.maxUses) return { ok: false, message: COUPON_MESSAGES.usedUp };
   if (context.redeemedByStudent) return { ok: false, message: COUPON_MESSAGES.alreadyUsed };
+  const adjustment = couponAdjustment(coupon, context.cart);
+  if (!adjustment) return { ok: false, message: COUPON_MESSAGES.notForTheseClasses };
+  return { ok: true, adjustment };
+}
+
+/**
+ * The adjustment a coupon's terms make to a cart, whatever the coupon's state (the fulfilment
+ * prices a charge with the coupon it was made with; `redeemCoupon` decides whether the use still
+ * counts). Null when no line of the cart qualifies.
+ */
+export function couponAdjustment(
+  coupon: Pick<CouponTerms, 'kind' | 'value' | 'teacherId'>,
+  cart: readonly CouponCartLine[],
+): PriceAdjustment | null {
   const { teacherId } = coupon;
   const classIds =
-    teacherId === null
-      ? null
-      : [...new Set(context.cart.filter((l) => l.teacherId === teacherId).map((l) => l.classId))];
-  if (context.cart.length === 0 || classIds?.length === 0) {
-    return { ok: false, message: COUPON_MESSAGES.notForTheseClasses };
-  }
-  const adjustment: PriceAdjustment =
-    coupon.kind === 'percent'
-      ? { kind: 'percent', percent: coupon.value, classIds }
-      : { kind: 'fixed', amountCents: coupon.value, classIds };
-  return { ok: true, adjustment };
+    teacherId === null ? null : [...new Set(cart.filter((l) => l.teacherId === teacherId).map((l) => l.classId))];
+  if (cart.length === 0 || classIds?.length === 0) return null;
+  return coupon.kind === 'percent'
+    ? { kind: 'percent', percent: coupon.value, classIds }
+    : { kind: 'fixed', amountCents: coupon.value, classIds };
 }

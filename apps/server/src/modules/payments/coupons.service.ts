@@ -1,10 +1,17 @@
 import type { Coupon } from '@skillhive/shared/contracts/coupons';
-import { COUPON_MESSAGES, normaliseCouponCode, type CreateCouponBody } from '@skillhive/shared/rules/coupons';
+import {
+  COUPON_MESSAGES,
+  normaliseCouponCode,
+  type CouponKind,
+  type CreateCouponBody,
+} from '@skillhive/shared/rules/coupons';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { isUuid } from '../enrollments/enrollments.service.ts';
+import { applyCoupon, couponAdjustment, type CouponCartLine } from './coupon-rules.ts';
 import * as repo from './coupons.repository.ts';
+import type { PriceAdjustment } from './pricing.ts';
 
 /**
  * Coupons (issue 18 §4): an admin's are site-wide, a teacher's are for that teacher's classes.
@@ -80,4 +87,70 @@ export async function disableCoupon(deps: { db: Db; now: () => Date }, viewer: V
   const after = await repo.disableCoupon(deps.db, id, deps.now());
   if (!after) throw notFound('Coupon');
   return toCoupon(after);
+}
+
+// ---- Coupons at checkout (issue 18 §4, decision 019) -------------------------------------------
+
+/** A coupon the cart may use, with the adjustment it makes to it. */
+export interface CartCoupon {
+  id: string;
+  code: string;
+  kind: CouponKind;
+  value: number;
+  adjustment: PriceAdjustment;
+}
+
+/**
+ * A refusal of a code at checkout, in the student's words and on the `couponCode` field: an
+ * unknown (or disabled) code is a 404, every other refusal a 409 (a business refusal, DESIGN §3).
+ */
+export function couponRefusal(message: string): AppError {
+  const code = message === COUPON_MESSAGES.unknown ? ErrorCode.NOT_FOUND : ErrorCode.CONFLICT;
+  return new AppError(code, message, { fields: { couponCode: message } });
+}
+
+function toCartCoupon(row: repo.CouponRow, adjustment: PriceAdjustment): CartCoupon {
+  return { id: row.id, code: row.code, kind: row.kind, value: row.value, adjustment };
+}
+
+/**
+ * The coupon a student asks for at checkout, checked against their cart now (unknown, expired,
+ * used up, used by them before, or for none of these classes: `couponRefusal`).
+ */
+export async function couponForCart(
+  db: Db,
+  input: { code: string; studentId: string; cart: readonly CouponCartLine[]; now: Date },
+): Promise<CartCoupon> {
+  const row = await repo.findCouponByCode(db, normaliseCouponCode(input.code));
+  const redeemedByStudent = row ? await repo.hasRedeemed(db, row.id, input.studentId) : false;
+  const answer = applyCoupon(row, { now: input.now, redeemedByStudent, cart: input.cart });
+  if (!answer.ok) throw couponRefusal(answer.message);
+  return toCartCoupon(row!, answer.adjustment);
+}
+
+/** The same check for the coupon bound to an intent (by id), just before the card is charged. */
+export async function couponOfIntentStillUsable(
+  db: Db,
+  input: { couponId: string; studentId: string; cart: readonly CouponCartLine[]; now: Date },
+): Promise<CartCoupon> {
+  const row = isUuid(input.couponId) ? await repo.findCouponById(db, input.couponId) : null;
+  const redeemedByStudent = row ? await repo.hasRedeemed(db, row.id, input.studentId) : false;
+  const answer = applyCoupon(row, { now: input.now, redeemedByStudent, cart: input.cart });
+  if (!answer.ok) throw couponRefusal(answer.message);
+  return toCartCoupon(row!, answer.adjustment);
+}
+
+/**
+ * The coupon a charge was priced with, as the fulfilment needs it: its terms give the same
+ * adjustment whatever its state now (whether the use still counts is `redeemCoupon`'s to say).
+ * Null when the coupon does not exist or no line qualifies: the charge cannot be fulfilled.
+ */
+export async function couponOfCharge(
+  db: Db,
+  couponId: string,
+  cart: readonly CouponCartLine[],
+): Promise<CartCoupon | null> {
+  const row = isUuid(couponId) ? await repo.findCouponById(db, couponId) : null;
+  const adjustment = row ? couponAdjustment(row, cart) : null;
+  return row && adjustment ? toCartCoupon(row, adjustment) : null;
 }

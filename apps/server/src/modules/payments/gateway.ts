@@ -15,6 +15,8 @@ export interface GatewayIntent {
   customerRef: string;
   /** Our own metadata as given to createIntent. */
   metadata: Record<string, string>;
+  /** The card charged, where the gateway reports it (Stripe: the latest charge's payment_method_details). */
+  card?: { brand: string; last4: string } | null;
 }
 
 export interface CreateIntentInput {

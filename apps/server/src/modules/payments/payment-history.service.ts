@@ -35,17 +35,17 @@ async function toEntries(db: Db, rows: Row[]): Promise<PaymentHistoryEntry[]> {
       currency: row.currency,
       totalCents: row.amountCents,
       refundedCents: own.reduce((sum, refund) => sum + (refund.status === 'succeeded' ? refund.amountCents : 0), 0),
-      // Card brand and last 4 digits are not recorded (yet): a Stripe payment says "card" only.
-      method: { gateway: row.gateway === 'stripe' ? 'stripe' : 'test', brand: null, last4: null },
-      // Coupons (issue 18 §4) are not recorded on payments yet.
-      coupon: null,
+      // The card as the gateway reported it; null when it did not (a Stripe charge not expanded).
+      method: { gateway: row.gateway === 'stripe' ? 'stripe' : 'test', brand: row.cardBrand, last4: row.cardLast4 },
+      coupon: row.couponCode ? { code: row.couponCode, discountCents: row.discountCents } : null,
       lines: lines
         .filter((line) => line.paymentId === row.id)
         .map((line) => ({
           _id: line.id,
           classId: line.classId,
           title: line.title,
-          amountCents: line.priceCents,
+          amountCents: line.paidCents,
+          listCents: line.priceCents,
           status: line.status,
         })),
       refunds: own.map(toRefund),

@@ -42,14 +42,15 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
         operationId: 'createPaymentIntent',
         summary:
           "Start paying for the caller's cart: the amount is the total of their pending enrolments; a price in the body is ignored (any signed-in user with a verified e-mail address)",
-        description: '409 when the cart is empty. The same cart gives back the same intent.',
+        description:
+          '409 when the cart is empty. The same cart (and coupon) gives back the same intent. `couponCode` applies a coupon: the answer lists each line with its discount, and `amount` is the discounted total (decision 019); an unknown code is a 404, an expired, used-up, already used or foreign code, or one that would bring the total below $0.50, a 409, each with its message on `fields.couponCode`.',
         body: CreatePaymentIntentBody,
         response: { 200: PaymentIntentResponse },
       },
     },
     async (request) => {
       const viewer = await requireVerifiedViewer(request);
-      return payments.createPaymentIntent(deps, viewer);
+      return payments.createPaymentIntent(deps, viewer, request.body);
     },
   );
 

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { CURRENCY } from '@skillhive/shared/rules/constants';
+import { CURRENCY, PRICE_MIN_CENTS } from '@skillhive/shared/rules/constants';
+import { COUPON_MESSAGES } from '@skillhive/shared/rules/coupons';
 import { centsToDecimal } from '@skillhive/shared/rules/money';
 import type {
   ConfirmCardBody,
   ConfirmCardResponse,
+  CreatePaymentIntentBody,
   Payment,
   PaymentIntentResponse,
 } from '@skillhive/shared/contracts/payments';
@@ -16,8 +18,16 @@ import * as enrollments from '../enrollments/enrollments.service.ts';
 import { paymentReceiptMail, queueMail, refundMail } from '../mail/mail.service.ts';
 import { contactEmailOf, findUserIdByEmail } from '../users/contact.ts';
 import { HANDLED_EVENT_TYPES, type GatewayEvent, type GatewayIntent, type PaymentGateway } from './gateway.ts';
+import { redeemCoupon } from './coupons.repository.ts';
+import {
+  couponForCart,
+  couponOfCharge,
+  couponOfIntentStillUsable,
+  couponRefusal,
+  type CartCoupon,
+} from './coupons.service.ts';
 import * as repo from './payments.repository.ts';
-import { NO_ADJUSTMENTS, priceCart } from './pricing.ts';
+import { NO_ADJUSTMENTS, priceCart, type PricedCart, type PriceableLine } from './pricing.ts';
 import { recordGatewayRefunds } from './refunds.service.ts';
 import type { ConfirmOutcome, TestGateway, TestIntent } from './test-gateway.ts';
 
@@ -68,7 +78,23 @@ class ReservationLost extends Error {
   override name = 'ReservationLost';
 }
 
-function intentAnswer(deps: PaymentsDeps, row: repo.IntentRow): PaymentIntentResponse {
+/** The intent's metadata key that binds it to the coupon it was priced with (decision 019). */
+export const COUPON_METADATA_KEY = 'coupon_id';
+
+/** The coupon id an intent was created with, '' when none; null when the metadata holds something else. */
+function couponIdOf(metadata: Record<string, string>): string | null {
+  const id = metadata[COUPON_METADATA_KEY];
+  if (id === undefined || id === '') return '';
+  return enrollments.isUuid(id) ? id : null;
+}
+
+function intentAnswer(
+  deps: PaymentsDeps,
+  row: repo.IntentRow,
+  priced: PricedCart<PriceableLine & { id: string }>,
+  coupon: CartCoupon | null,
+): PaymentIntentResponse {
+  const subtotalCents = priced.lines.reduce((sum, line) => sum + line.listCents, 0);
   return {
     clientSecret: row.clientSecret,
     amount: row.amountCents,
@@ -76,6 +102,16 @@ function intentAnswer(deps: PaymentsDeps, row: repo.IntentRow): PaymentIntentRes
     gateway: deps.gateway.name,
     publishableKey: deps.gateway.publishableKey,
     cartIds: [...row.cartIds].sort(),
+    subtotalCents,
+    discountCents: subtotalCents - priced.totalCents,
+    coupon: coupon ? { code: coupon.code, kind: coupon.kind, value: coupon.value } : null,
+    lines: priced.lines.map((line) => ({
+      _id: line.id,
+      classId: line.classId,
+      listCents: line.listCents,
+      discountCents: line.discountCents,
+      paidCents: line.paidCents,
+    })),
   };
 }
 
@@ -93,7 +129,12 @@ function intentAnswer(deps: PaymentsDeps, row: repo.IntentRow): PaymentIntentRes
  * - the new intent is recorded and reserves its lines in one transaction; a concurrent create that
  *   reserved one of them first wins, and this one cancels its own intent and starts over.
  */
-export async function createPaymentIntent(deps: PaymentsDeps, viewer: Viewer): Promise<PaymentIntentResponse> {
+export async function createPaymentIntent(
+  deps: PaymentsDeps,
+  viewer: Viewer,
+  body?: CreatePaymentIntentBody,
+): Promise<PaymentIntentResponse> {
+  const couponCode = body?.couponCode?.trim() || null;
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
     const pending = await enrollments.getPendingCart(deps.db, viewer.id);
     const cart = pending.filter(enrollments.isPayable);
@@ -101,24 +142,34 @@ export async function createPaymentIntent(deps: PaymentsDeps, viewer: Viewer): P
       throw conflict(pending.length > 0 ? PAYMENT_MESSAGES.nothingPayable : PAYMENT_MESSAGES.emptyCart);
     if (cart.length > MAX_CART_LINES) throw conflict(PAYMENT_MESSAGES.cartTooLarge);
     const ids = cart.map((line) => line.id).sort();
+    // A refused code is answered before any open intent is touched: the student keeps paying without it.
+    const coupon = couponCode
+      ? await couponForCart(deps.db, { code: couponCode, studentId: viewer.id, cart, now: deps.now() })
+      : null;
     // The one pricing function (pricing.ts): the fulfilment and the last check reprice the same way.
-    const { totalCents: amountCents } = priceCart(cart, NO_ADJUSTMENTS);
+    const priced = priceCart(cart, coupon ? [coupon.adjustment] : NO_ADJUSTMENTS);
+    const amountCents = priced.totalCents;
+    // Every payment is a charge of at least the smallest amount (decision 019): Stripe refuses less.
+    if (coupon && amountCents < PRICE_MIN_CENTS) throw couponRefusal(COUPON_MESSAGES.belowMinimum);
+    const couponId = coupon?.id ?? null;
 
     const open = await repo.listOpenIntentsOfStudent(deps.db, viewer.id);
-    const same = open.find((row) => row.amountCents === amountCents && sameSet(row.cartIds, ids));
+    const same = open.find(
+      (row) => row.amountCents === amountCents && row.couponId === couponId && sameSet(row.cartIds, ids),
+    );
     let charged = false;
     for (const other of open) {
       if (other !== same && (await closeOpenIntent(deps, other)) === 'charged') charged = true;
     }
     if (charged) continue; // a line may be paid now: read the cart again
-    if (same) return intentAnswer(deps, same);
+    if (same) return intentAnswer(deps, same, priced, coupon);
 
     // Outside any transaction: PGlite is one connection, and a network call must not hold it (DESIGN §2).
     const intent = await deps.gateway.createIntent({
       amountCents,
       currency: CURRENCY,
       customerRef: viewer.id,
-      metadata: encodeCart(ids),
+      metadata: { ...encodeCart(ids), ...(couponId ? { [COUPON_METADATA_KEY]: couponId } : {}) },
       idempotencyKey: `skillhive-intent-${randomUUID()}`,
     });
     const row: repo.IntentRow = {
@@ -129,6 +180,7 @@ export async function createPaymentIntent(deps: PaymentsDeps, viewer: Viewer): P
       amountCents,
       currency: CURRENCY,
       cartIds: ids,
+      couponId,
       status: 'open',
       paymentId: null,
       nextCheckAt: deps.now(),
@@ -142,7 +194,7 @@ export async function createPaymentIntent(deps: PaymentsDeps, viewer: Viewer): P
         const held = await enrollments.reserveLines(tx, { studentId: viewer.id, ids, intentId: intent.id });
         if (held !== ids.length) throw new ReservationLost();
       });
-      return intentAnswer(deps, row);
+      return intentAnswer(deps, row, priced, coupon);
     } catch (error) {
       if (!(error instanceof ReservationLost)) throw error;
       // Another create reserved a line first: this intent was never shown to anyone; cancel it.
@@ -219,6 +271,9 @@ export async function fulfilPayment(
   if (!covered) throw conflict(PAYMENT_MESSAGES.cartMismatch);
   if (input.cartIds && !sameSet(input.cartIds, covered)) throw conflict(PAYMENT_MESSAGES.cartMismatch);
   const ids = [...covered].sort();
+  // The coupon is bound to the charge at creation, in metadata only we write (decision 019).
+  const couponId = couponIdOf(intent.metadata);
+  if (couponId === null) throw conflict(PAYMENT_MESSAGES.cartMismatch);
 
   try {
     return await db.transaction(async (tx) => {
@@ -230,14 +285,18 @@ export async function fulfilPayment(
       if (ours && (ours.status === 'refund_pending' || ours.status === 'refunded')) {
         throw conflict(PAYMENT_MESSAGES.refunded);
       }
+      if (ours && (ours.couponId ?? '') !== couponId) throw conflict(PAYMENT_MESSAGES.cartMismatch);
       const lines = await enrollments.getCartLines(tx, input.studentId, ids, { lock: true });
       if (lines.length !== ids.length || lines.some((line) => line.status !== 'pending')) {
         throw conflict(PAYMENT_MESSAGES.cartChanged);
       }
       // Money only for live classes (decision 010): a class archived, rejected or back in review.
       if (!lines.every(enrollments.isPayable)) throw conflict(PAYMENT_MESSAGES.notPayable);
-      if (priceCart(lines, NO_ADJUSTMENTS).totalCents !== intent.amountCents)
-        throw conflict(PAYMENT_MESSAGES.amountMismatch);
+      const coupon = couponId ? await couponOfCharge(tx, couponId, lines) : null;
+      if (couponId && !coupon) throw conflict(PAYMENT_MESSAGES.amountMismatch);
+      const priced = priceCart(lines, coupon ? [coupon.adjustment] : NO_ADJUSTMENTS);
+      if (priced.totalCents !== intent.amountCents) throw conflict(PAYMENT_MESSAGES.amountMismatch);
+      const discountCents = priced.lines.reduce((sum, line) => sum + line.discountCents, 0);
       const paidAt = deps.now();
       const paymentId = await repo.insertPayment(tx, {
         studentId: input.studentId,
@@ -250,13 +309,23 @@ export async function fulfilPayment(
         menuItemIds: lines.map((line) => line.classId),
         status: 'succeeded',
         data: paidAt,
+        couponId: coupon?.id ?? null,
+        couponCode: coupon?.code ?? null,
+        discountCents,
+        cardBrand: intent.card?.brand ?? null,
+        cardLast4: intent.card?.last4 ?? null,
       });
       if (!paymentId) {
         const winner = await repo.findPaymentByTransactionId(tx, intent.id);
         if (!winner) throw conflict('Please try again');
         return answerExisting(winner, input.studentId, input.cartIds);
       }
-      const flipped = await enrollments.markPaid(tx, { studentId: input.studentId, ids, paymentId, paidAt });
+      const flipped = await enrollments.markPaid(tx, {
+        studentId: input.studentId,
+        lines: priced.lines.map((line) => ({ id: line.id, paidCents: line.paidCents })),
+        paymentId,
+        paidAt,
+      });
       // Rolls the payment back too: never a payment without all of its enrolments paid.
       if (flipped !== ids.length) throw conflict(PAYMENT_MESSAGES.cartChanged);
       if (ours) {
@@ -270,13 +339,27 @@ export async function fulfilPayment(
         input.email,
         paymentReceiptMail({
           publicUrl: deps.publicUrl,
-          lines: paidLines.map((line) => ({ title: line.title, priceCents: line.priceCents })),
+          lines: paidLines.map((line) => ({ title: line.title, priceCents: line.paidCents })),
           totalCents: intent.amountCents,
           currency: intent.currency,
           transactionId: intent.id,
           paidAt,
         }),
       );
+      // The use is counted with the payment, exactly once (coupons.repository redeemCoupon); a use
+      // lost to a concurrent checkout (the last one taken, expired, disabled) rolls all of it back
+      // and the charge is refunded by settleCharge. Last in the transaction: the coupon's row stays
+      // locked until the commit, so every checkout with the same code queues here as briefly as can be.
+      if (coupon) {
+        const redeemed = await redeemCoupon(tx, {
+          couponId: coupon.id,
+          studentId: input.studentId,
+          paymentId,
+          discountCents,
+          now: paidAt,
+        });
+        if (redeemed !== 'redeemed') throw conflict(PAYMENT_MESSAGES.couponUnavailable);
+      }
       return { insertedId: paymentId, created: true };
     });
   } catch (error) {
@@ -297,7 +380,13 @@ const UNFULFILLABLE = new Set<string>([
   PAYMENT_MESSAGES.amountMismatch,
   PAYMENT_MESSAGES.notPayable,
   PAYMENT_MESSAGES.refunded,
+  PAYMENT_MESSAGES.couponUnavailable,
 ]);
+
+/** What the student is told when a charge was refunded because it could not be recorded. */
+function refundedMessage(reason: string): string {
+  return reason === PAYMENT_MESSAGES.couponUnavailable ? PAYMENT_MESSAGES.couponRefunded : PAYMENT_MESSAGES.refunded;
+}
 
 export function isUnfulfillable(error: unknown): error is AppError {
   return error instanceof AppError && error.code === ErrorCode.CONFLICT && UNFULFILLABLE.has(error.message);
@@ -403,7 +492,7 @@ export async function recordPaymentOfViewer(
     const intent = await deps.gateway.retrieveIntent(body.transactionId);
     if (intent?.customerRef !== viewer.id) throw error;
     const settled = await settleCharge(deps, intent);
-    if (settled.outcome === 'refunded') throw conflict(PAYMENT_MESSAGES.refunded);
+    if (settled.outcome === 'refunded') throw conflict(refundedMessage(settled.reason));
     throw error;
   }
 }
@@ -436,7 +525,7 @@ export async function listPaymentsOf(
     status: row.status,
     classes: lines
       .filter((line) => line.paymentId === row.id)
-      .map((line) => ({ _id: line.classId, title: line.title, price: centsToDecimal(line.priceCents) })),
+      .map((line) => ({ _id: line.classId, title: line.title, price: centsToDecimal(line.paidCents) })),
   }));
   return { items, total };
 }
@@ -465,7 +554,19 @@ async function assertStillPayable(deps: TestDeps, intent: GatewayIntent): Promis
   const ids = decodeCart(intent.metadata);
   if (!ids) throw conflict(PAYMENT_MESSAGES.cartMismatch);
   const lines = await enrollments.getCartLines(deps.db, intent.customerRef, ids, { lock: false });
-  const { totalCents } = priceCart(lines, NO_ADJUSTMENTS);
+  // The coupon must still be usable by this student: better refused now than charged and refunded.
+  const couponId = couponIdOf(intent.metadata);
+  if (couponId === null) throw conflict(PAYMENT_MESSAGES.cartMismatch);
+  const coupon =
+    couponId && lines.length > 0
+      ? await couponOfIntentStillUsable(deps.db, {
+          couponId,
+          studentId: intent.customerRef,
+          cart: lines,
+          now: deps.now(),
+        })
+      : null;
+  const { totalCents } = priceCart(lines, coupon ? [coupon.adjustment] : NO_ADJUSTMENTS);
   if (
     lines.length !== ids.length ||
     lines.some((line) => line.status !== 'pending') ||
@@ -491,7 +592,7 @@ async function recordCharge(deps: TestDeps, intent: TestIntent): Promise<Confirm
   } catch (error) {
     deps.log.warn({ err: error, transactionId: intent.id }, 'test gateway charge could not be recorded');
   }
-  if (settled?.outcome === 'refunded') throw conflict(PAYMENT_MESSAGES.refunded);
+  if (settled?.outcome === 'refunded') throw conflict(refundedMessage(settled.reason));
   return { status: 'succeeded', transactionId: intent.id };
 }
 

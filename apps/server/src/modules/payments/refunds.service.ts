@@ -194,9 +194,14 @@ export async function refundPayment(
     const pending = targets.flatMap((line) =>
       known.filter((row) => row.enrollmentId === line.id && row.status === 'pending'),
     );
-    const fresh = targets.filter((line) => !known.some((row) => row.enrollmentId === line.id));
+    // A line a coupon made free has no money to give back (decision 019): refused on its own, left
+    // out of a refund of the whole payment.
+    if (targets.every((line) => line.paidCents === 0)) {
+      throw conflict(REFUND_MESSAGES.nothingPaid);
+    }
+    const fresh = targets.filter((line) => line.paidCents > 0 && !known.some((row) => row.enrollmentId === line.id));
     // Never more than was charged, whatever was refunded before (a refund made at the gateway too).
-    if (sum(known.map((r) => r.amountCents)) + sum(fresh.map((l) => l.priceCents)) > payment.amountCents) {
+    if (sum(known.map((r) => r.amountCents)) + sum(fresh.map((l) => l.paidCents)) > payment.amountCents) {
       throw conflict(REFUND_MESSAGES.exceedsPayment);
     }
     const inserted = await repo.insertPendingRefunds(
@@ -204,7 +209,7 @@ export async function refundPayment(
       fresh.map((line) => ({
         paymentId: payment.id,
         enrollmentId: line.id,
-        amountCents: line.priceCents,
+        amountCents: line.paidCents,
         currency: payment.currency,
         reason: input.reason,
         refundedBy: actor.id,
@@ -265,8 +270,8 @@ export async function recordGatewayRefunds(
       const lines = await enrollments.getLinesOfPayment(tx, payment.id, { lock: true });
       const known = await repo.listRefundsOfPayments(tx, [payment.id]);
       const open = lines.filter((line) => line.status === 'paid' && !known.some((r) => r.enrollmentId === line.id));
-      const single = open.find((line) => line.priceCents === answer.amountCents);
-      const matched = single ? [single] : sum(open.map((l) => l.priceCents)) === answer.amountCents ? open : [];
+      const single = open.find((line) => line.paidCents === answer.amountCents);
+      const matched = single ? [single] : sum(open.map((l) => l.paidCents)) === answer.amountCents ? open : [];
       if (matched.length === 0) {
         deps.log.warn({ intentId, refund: answer.id }, 'gateway refund matches no paid line: money recorded only');
       }
@@ -295,7 +300,7 @@ function toRequest(row: repo.RefundRequestRow, line: enrollments.PaidLine | unde
     paymentId: row.paymentId,
     studentEmail: line?.studentEmail ?? '',
     title: line?.title ?? '',
-    priceCents: line?.priceCents ?? 0,
+    priceCents: line?.paidCents ?? 0,
     reason: row.reason,
     status: row.status,
     decisionReason: row.decisionReason,
@@ -444,7 +449,7 @@ export async function searchPayments(
       paidAt: row.data.toISOString(),
       lines: lines
         .filter((line) => line.paymentId === row.id)
-        .map((line) => ({ _id: line.id, title: line.title, priceCents: line.priceCents, status: line.status })),
+        .map((line) => ({ _id: line.id, title: line.title, priceCents: line.paidCents, status: line.status })),
       refunds: own.map((refund) => toRefund(refund, emails)),
     };
   });

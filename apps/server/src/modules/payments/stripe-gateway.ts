@@ -57,7 +57,15 @@ function toIntent(pi: Stripe.PaymentIntent): GatewayIntent {
     currency: pi.currency,
     customerRef: customerRef ?? '',
     metadata,
+    card: cardOf(pi.latest_charge),
   };
+}
+
+/** The card of the intent's latest charge, when it was expanded and paid by card. */
+function cardOf(charge: Stripe.PaymentIntent['latest_charge']): GatewayIntent['card'] {
+  if (!charge || typeof charge === 'string') return null;
+  const card = charge.payment_method_details?.card;
+  return card?.last4 ? { brand: card.brand ?? 'unknown', last4: card.last4 } : null;
 }
 
 /** Stripe's refund states folded onto ours: requires_action and pending are still pending. */
@@ -96,7 +104,8 @@ export function createStripeGateway(config: StripeGatewayConfig): PaymentGateway
 
   async function retrieveIntent(id: string): Promise<GatewayIntent | null> {
     try {
-      return toIntent(await stripe.paymentIntents.retrieve(id));
+      // The latest charge expanded: its payment_method_details name the card for the payment record.
+      return toIntent(await stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }));
     } catch (error) {
       if (error instanceof Stripe.errors.StripeError && error.statusCode === 404) return null;
       if (error instanceof Stripe.errors.StripeInvalidRequestError) return null;

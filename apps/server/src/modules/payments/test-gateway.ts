@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
+import { PAYMENT_MESSAGES, cardBrandOf, normalizeCardNumber } from '@skillhive/shared/rules/cards';
 import type { Db } from '../../db/client.ts';
 import { testGatewayIntents as intents, testGatewayRefunds } from '../../db/schema/payments.ts';
 import type {
@@ -85,6 +85,7 @@ function toIntent(row: typeof intents.$inferSelect): TestIntent {
     currency: row.currency,
     customerRef: row.customerRef,
     metadata: row.metadata,
+    card: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
     lastError: row.lastError,
     refunded: row.refundedAt !== null,
   };
@@ -223,7 +224,14 @@ export function createTestGateway(db: Db, now: () => Date = () => new Date()): T
       const next = outcomeFor(cardNumber);
       const updated = await db
         .update(intents)
-        .set({ status: next.status, lastError: next.lastError, updatedAt: now() })
+        .set({
+          status: next.status,
+          lastError: next.lastError,
+          // The card tried last, as Stripe's charge reports it (the payment records the one that succeeded).
+          cardBrand: cardBrandOf(cardNumber),
+          cardLast4: normalizeCardNumber(cardNumber).slice(-4),
+          updatedAt: now(),
+        })
         .where(and(eq(intents.id, intentId), inArray(intents.status, ['requires_payment_method', 'requires_action'])))
         .returning({ id: intents.id });
       return updated.length > 0 ? next.outcome : currentOutcome(await byId(intentId));

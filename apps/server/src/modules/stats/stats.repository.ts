@@ -16,14 +16,15 @@ const { classes, enrollments, users } = schema;
  * refunds": today a charge that cannot be fulfilled is refunded whole before any of its lines
  * turns paid (decision 010), so every paid line is money kept; when a paid line can be refunded
  * (issue 18 §3) it leaves `paid` for `refunded` and drops out of every sum here without a join to
- * payment_intents. Nothing else filters: lines of archived classes count, and so do the paid lines
+ * payment_intents. Revenue is what was paid for each line (`paid_cents`, after coupons).
+ * Nothing else filters: lines of archived classes count, and so do the paid lines
  * of deleted accounts (student_id null, e-mail pseudonymised; DESIGN §4).
  */
 const IS_EARNING: SQL = sql`${enrollments.status} = 'paid'`;
 
 const paidCount = () => sql<number>`count(*) filter (where ${IS_EARNING})`.mapWith(Number);
 const paidCents = () =>
-  sql<number>`coalesce(sum(${enrollments.priceCents}) filter (where ${IS_EARNING}), 0)`.mapWith(Number);
+  sql<number>`coalesce(sum(${enrollments.paidCents}) filter (where ${IS_EARNING}), 0)`.mapWith(Number);
 
 /** Whose lines: one teacher's classes, or (no teacher) the whole platform. */
 export interface EarningScope {
@@ -93,7 +94,7 @@ export async function earningsByMonth(
   return db
     .select({
       month,
-      revenueCents: sql<number>`coalesce(sum(${enrollments.priceCents}), 0)`.mapWith(Number),
+      revenueCents: sql<number>`coalesce(sum(${enrollments.paidCents}), 0)`.mapWith(Number),
       paidEnrollments: count(),
     })
     .from(enrollments)

@@ -9,9 +9,9 @@ import { enrollmentKeys } from '../../enrollments/api/enrollments.ts';
 /** The payer's intents, under their key root. */
 export const paymentKeys = {
   all: (userId: string) => [...userScopeKey(userId), 'payments'] as const,
-  /** One intent per cart content: removing an item asks the server for a new total. */
-  intent: (userId: string, cartIds: readonly string[]) =>
-    [...paymentKeys.all(userId), 'intent', [...cartIds].sort().join(',')] as const,
+  /** One intent per cart content and coupon: removing an item or applying a code asks the server for a new total. */
+  intent: (userId: string, cartIds: readonly string[], couponCode: string | null = null) =>
+    [...paymentKeys.all(userId), 'intent', [...cartIds].sort().join(','), couponCode ?? ''] as const,
 };
 
 /**
@@ -19,10 +19,18 @@ export const paymentKeys = {
  * the body would be ignored, DESIGN §1.3). Kept as a query keyed by the cart so the page asks
  * once per cart, not on every render; never reused after leaving the page.
  */
-export const paymentIntentQueryOptions = (user: UserScope | null, cartIds: readonly string[]) =>
+export const paymentIntentQueryOptions = (
+  user: UserScope | null,
+  cartIds: readonly string[],
+  couponCode: string | null = null,
+) =>
   queryOptions({
-    queryKey: paymentKeys.intent(user?.id ?? '', cartIds),
-    queryFn: () => apiClient.post<PaymentIntentResponse>('/create-payment-intent', {}, { secured: true }),
+    queryKey: paymentKeys.intent(user?.id ?? '', cartIds, couponCode),
+    // With a coupon code the answer prices each line with it (issue 18 §4); a refused code is a 404/409.
+    queryFn: () =>
+      apiClient.post<PaymentIntentResponse>('/create-payment-intent', couponCode ? { couponCode } : {}, {
+        secured: true,
+      }),
     staleTime: Infinity,
     gcTime: 0,
     retry: false,

@@ -12,8 +12,9 @@ export function formatPaymentDate(iso: string): string {
 
 /** How the payment was made, as a receipt says it. */
 export function paymentMethodLabel(method: PaymentMethod): string {
-  if (method.gateway === 'test') return 'Test gateway (no real money)';
-  if (method.brand && method.last4) return `${capitalise(method.brand)} ending in ${method.last4}`;
+  const card = method.brand && method.last4 ? `${capitalise(method.brand)} ending in ${method.last4}` : null;
+  if (method.gateway === 'test') return card ? `${card} (test gateway, no real money)` : 'Test gateway (no real money)';
+  if (card) return card;
   return 'Card (Stripe)';
 }
 

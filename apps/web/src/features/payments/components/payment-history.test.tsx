@@ -112,7 +112,8 @@ describe('PaymentReceiptPage', () => {
     expect(within(receipt).getByText(student.name, { exact: false })).toBeTruthy();
     expect(within(receipt).getByText(student.email)).toBeTruthy();
     expect(within(receipt).getByText(formatPaymentDate(payment!.paidAt))).toBeTruthy();
-    expect(within(receipt).getByText('Test gateway (no real money)')).toBeTruthy();
+    // The test gateway reports the card it charged (issue 18 §5: brand and last 4 on the receipt).
+    expect(within(receipt).getByText('Visa ending in 4242 (test gateway, no real money)')).toBeTruthy();
     expect(within(receipt).getByText(payment!.transactionId)).toBeTruthy();
 
     const table = within(receipt).getByRole('table', { name: 'Classes paid' });

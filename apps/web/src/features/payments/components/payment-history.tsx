@@ -109,7 +109,8 @@ function PaymentCard({ entry }: { entry: PaymentHistoryEntry }) {
         </ul>
         {entry.coupon ? (
           <p className="text-sm">
-            Coupon <strong>{entry.coupon.code}</strong>: −{money(entry.coupon.discountCents)}
+            Coupon <strong>{entry.coupon.code}</strong>: −{money(entry.coupon.discountCents)}, included in the prices
+            above
           </p>
         ) : null}
         {entry.refunds.length > 0 ? (

@@ -6,7 +6,7 @@ import type { Payment } from '@skillhive/shared/contracts/payments';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { browserOnRealServer } from '../../../test/browser.ts';
-import { buy, deviceOf, enrol, signUp, withdrawClass, type Person } from '../../../test/real-api.ts';
+import { buy, createSiteCoupon, deviceOf, enrol, signUp, withdrawClass, type Person } from '../../../test/real-api.ts';
 import type { CatalogueTitle } from '../../../test/real-server.ts';
 import { renderSignedInPage } from '../../../test/render-signed-in-page.tsx';
 import { PaymentPage } from './payment-page.tsx';
@@ -53,6 +53,30 @@ describe('PaymentPage', () => {
     expect(screen.getByRole('status').textContent).toContain('Loading');
     release();
     expect(await screen.findByText('Watercolour basics')).toBeTruthy();
+  });
+
+  it('applies a coupon: the discount per line and the new total; a refused code says why and keeps the total', async () => {
+    const code = `PAGE-${Date.now().toString(36).toUpperCase()}`;
+    await createSiteCoupon(browser.server, { code, kind: 'percent', value: 20 });
+    await studentWithCart(['Watercolour basics', 'Ink drawing']);
+    renderPaymentPage();
+    await waitFor(() => expect(screen.getByTestId('payment-total').textContent).toBe('$49.98'));
+    const field = screen.getByLabelText('Coupon code');
+    fireEvent.change(field, { target: { value: 'NO-SUCH-CODE' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This coupon code does not exist');
+    expect(screen.getByTestId('payment-total').textContent).toBe('$49.98');
+    fireEvent.change(field, { target: { value: code.toLowerCase() } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect((await screen.findByTestId('applied-coupon')).textContent).toBe(code);
+    // 20% of 24.99 is 4.998 → 5.00 off each line (halves up per line): 39.98 to pay.
+    await waitFor(() => expect(screen.getByTestId('payment-total').textContent).toBe('$39.98'));
+    expect(screen.getByTestId('coupon-discount').textContent).toBe('−$10.00');
+    const discounts = screen.getByTestId('coupon-discounts');
+    expect(within(discounts).getByText('Watercolour basics')).toBeTruthy();
+    expect(within(discounts).getByText('Ink drawing')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: `Remove the coupon ${code}` }));
+    await waitFor(() => expect(screen.getByTestId('payment-total').textContent).toBe('$49.98'));
   });
 
   it('shows an empty cart with a way back to the catalogue', async () => {

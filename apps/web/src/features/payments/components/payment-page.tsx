@@ -16,6 +16,7 @@ import { paymentIntentQueryOptions, useRecordPayment } from '../api/payments.ts'
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import type { GatewayPanelProps } from './gateway-panel.ts';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { CouponField } from './coupon-field.tsx';
 
 /**
  * The card area, one lazy chunk per gateway (decision 017): a test-gateway deployment never
@@ -75,8 +76,9 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
   // it is shown, marked, removable, and left out of the total.
   const payable = items.filter((item) => item.available);
   const cartIds = payable.map((item) => item._id);
+  const [couponCode, setCouponCode] = useState<string | null>(null);
   const intent = useQuery({
-    ...paymentIntentQueryOptions(user, cartIds),
+    ...paymentIntentQueryOptions(user, cartIds, couponCode),
     enabled: cart.isSuccess && payable.length > 0 && step !== 'done',
   });
   const remove = useRemoveEnrollment();
@@ -221,6 +223,17 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
                 </li>
               ))}
             </ul>
+            {payable.length > 0 && !needsVerifiedEmail ? (
+              <CouponField
+                user={user}
+                items={payable}
+                couponCode={couponCode}
+                intent={intent.data}
+                intentError={intent.error}
+                disabled={step !== 'card'}
+                onChange={setCouponCode}
+              />
+            ) : null}
             <p className="text-lg">
               Total:{' '}
               <strong data-testid="payment-total">

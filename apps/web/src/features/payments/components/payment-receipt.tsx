@@ -103,7 +103,10 @@ export function ReceiptDocument({ receipt }: { receipt: Receipt }) {
                     <span className="text-sm"> ({ENROLLMENT_STATUS[line.status].label})</span>
                   ) : null}
                 </td>
-                <td className="text-right whitespace-nowrap">{money(line.amountCents)}</td>
+                <td className="text-right whitespace-nowrap">
+                  {/* With a coupon each class at its price, the coupon's discount below (issue 18 §4). */}
+                  {money(receipt.coupon ? line.listCents : line.amountCents)}
+                </td>
               </tr>
             ))}
           </tbody>
