@@ -93,7 +93,8 @@ export function loadOptions(): BenchOptions {
     targets,
     parts,
     postgresUrl,
-    benchDatabase: 'skillhive_bench',
+    // Another name lets two runs share one PostgreSQL server (each drops and creates its own).
+    benchDatabase: process.env.BENCH_DATABASE || 'skillhive_bench',
     lighthouseRuns: Math.max(1, int('BENCH_LH_RUNS', quick ? 1 : 3)),
     profile: process.env.BENCH_PROFILE === '1',
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
