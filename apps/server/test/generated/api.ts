@@ -534,7 +534,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Teacher requests, newest first, optionally filtered by ?status= and searched by ?q= (name, e-mail or title; admins only)
+         * Teacher requests, newest first, optionally filtered by ?status= and searched by ?q= on name, e-mail or title (admins only)
          * @description Who may call: admins only.
          */
         get: operations["listTeacherRequests"];
@@ -4221,7 +4221,7 @@ export interface operations {
             content: {
                 "application/json": {
                     classId: string;
-                    rating: number;
+                    rating?: number;
                     /** @default  */
                     details?: string;
                 };

@@ -52,7 +52,7 @@ export async function teacherRequestsRoutes(
         tags: ['teacher-requests'],
         operationId: 'listTeacherRequests',
         summary:
-          'Teacher requests, newest first, optionally filtered by ?status= and searched by ?q= (name, e-mail or title; admins only)',
+          'Teacher requests, newest first, optionally filtered by ?status= and searched by ?q= on name, e-mail or title (admins only)',
         querystring: TeacherRequestListQuery,
         response: { 200: z.array(TeacherRequest) },
       },
