@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSy
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { PGLITE_EXTENSIONS } from '../apps/server/src/db/client.ts';
 import pg from 'pg';
 import { hashPassword } from '../apps/server/src/modules/auth/password.ts';
 import { createTokenService } from '../apps/server/src/modules/auth/token.ts';
@@ -225,7 +226,7 @@ async function explainAll(
       await client.end();
     }
   } else {
-    const db = await PGlite.create(path.join(target.dataDir, 'pglite'));
+    const db = await PGlite.create(path.join(target.dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
     try {
       for (const [name, q] of analyzable) {
         const res = await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${q.text}`, q.values);

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { PGLITE_EXTENSIONS } from '../apps/server/src/db/client.ts';
 import pg from 'pg';
 import type { Client } from './http.ts';
 import { percentile, type ScenarioResult } from './http.ts';
@@ -105,7 +106,7 @@ export async function runSqlBaseline(
       await pool.end();
     }
   } else {
-    const db = await PGlite.create(path.join(target.dataDir, 'pglite'));
+    const db = await PGlite.create(path.join(target.dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
     try {
       elapsedS = await run((q) => db.query(q.text, q.values, q.rowMode === 'array' ? { rowMode: 'array' } : {}), 1);
     } finally {
@@ -151,7 +152,7 @@ export async function timeQueries(
       client.query({ text: q.text, values: q.values, ...(q.rowMode === 'array' ? { rowMode: 'array' as const } : {}) });
     close = () => client.end();
   } else {
-    const db = await PGlite.create(path.join(target.dataDir, 'pglite'));
+    const db = await PGlite.create(path.join(target.dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
     exec = (q) => db.query(q.text, q.values, q.rowMode === 'array' ? { rowMode: 'array' } : {});
     close = () => db.close();
   }
