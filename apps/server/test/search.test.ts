@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/db/client.ts';
+import { buy } from './commerce-fixtures.ts';
 import { createTestApp, createUser, rawRows, type TestContext, type TestUser } from './harness.ts';
 
 /**
@@ -292,5 +293,33 @@ describe('the public class page', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toHaveLength(3);
     expect(res.headers['x-total-count']).toBe('4');
+  });
+});
+
+describe("the viewer's own enrolment in one class", () => {
+  it('GET /api/enrolled/:email?classId= answers whether the student took that class', async () => {
+    const buyer = await createUser(ctx, 'student');
+    await buy(ctx, buyer, [ids.python!]);
+    const mine = (classId: string) =>
+      ctx.app.inject({
+        method: 'GET',
+        url: `/api/enrolled/${encodeURIComponent(buyer.email)}?classId=${classId}`,
+        headers: buyer.headers,
+      });
+    const paid = await mine(ids.python!);
+    expect(paid.statusCode).toBe(200);
+    expect((paid.json() as { enrollId: string; status: string }[]).map((e) => [e.enrollId, e.status])).toEqual([
+      [ids.python, 'paid'],
+    ]);
+    expect((await mine(ids.grading!)).json()).toEqual([]);
+    expect((await mine('not-a-uuid')).json()).toEqual([]);
+    expect((await mine('x'.repeat(65))).statusCode).toBe(400);
+    // Someone else's enrolments stay theirs (self-or-admin).
+    const other = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/enrolled/${encodeURIComponent(buyer.email)}?classId=${ids.python}`,
+      headers: student.headers,
+    });
+    expect(other.statusCode).toBe(403);
   });
 });
