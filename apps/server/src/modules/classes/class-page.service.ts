@@ -56,3 +56,14 @@ export async function getPublicClass(db: Db, storage: ImageStorage, id: string):
     },
   };
 }
+
+/** What a shared link of an accepted class's page shows (its title, description and image); null otherwise. */
+export async function getClassPageMeta(
+  db: Db,
+  storage: ImageStorage,
+  id: string,
+): Promise<{ title: string; description: string; image: string } | null> {
+  const row = await repo.findClassById(db, id);
+  if (!row || row.status !== 'accepted') return null;
+  return { title: row.title, description: row.description, image: storage.publicUrl(row.imageKey) };
+}

@@ -81,7 +81,7 @@ export async function listEnrollmentsOf(
   db: Db,
   storage: ImageStorage,
   email: string,
-  query: { page: number; limit: number; status?: EnrollmentStatus | undefined },
+  query: { page: number; limit: number; status?: EnrollmentStatus | undefined; classId?: string | undefined },
 ): Promise<{ items: Enrollment[]; total: number }> {
   const studentId = await findUserIdByEmail(db, email);
   if (!studentId) throw notFound('User');
