@@ -29,7 +29,10 @@ async function insertClass(
     ratings?: number[];
   },
 ) {
-  const imageKey = `${key.padEnd(64, '0').slice(0, 64).replace(/[^0-9a-f]/g, 'a')}.webp`;
+  const imageKey = `${key
+    .padEnd(64, '0')
+    .slice(0, 64)
+    .replace(/[^0-9a-f]/g, 'a')}.webp`;
   await ctx.db
     .insert(schema.uploads)
     .values({ key: imageKey, ownerId: teacher.id, contentType: 'image/webp', width: 1, height: 1, bytes: 1 });
@@ -223,7 +226,12 @@ describe('suggestions', () => {
       expect(res.statusCode).toBe(200);
       const body = res.json() as { _id: string; title: string; name: string; category: string }[];
       expect(body.map((s) => s.title)).toEqual(['Watercolour basics', 'Portraits in oil']);
-      expect(body[0]).toEqual({ _id: ids.watercolour, title: 'Watercolour basics', name: 'Mira Okafor', category: 'graphic-design' });
+      expect(body[0]).toEqual({
+        _id: ids.watercolour,
+        title: 'Watercolour basics',
+        name: 'Mira Okafor',
+        category: 'graphic-design',
+      });
     }
     expect((await suggest('landsc')).json()).toEqual([]);
   });
@@ -231,7 +239,9 @@ describe('suggestions', () => {
   it('answers 400 without a query or with too long a limit', async () => {
     expect((await suggest('')).statusCode).toBe(400);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/classes/suggestions' })).statusCode).toBe(400);
-    expect((await ctx.app.inject({ method: 'GET', url: '/api/classes/suggestions?q=wat&limit=7' })).statusCode).toBe(400);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/classes/suggestions?q=wat&limit=7' })).statusCode).toBe(
+      400,
+    );
   });
 });
 

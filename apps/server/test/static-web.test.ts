@@ -172,7 +172,7 @@ describe('static web app', () => {
 });
 
 describe('the public class page (issue 20 §5)', () => {
-  it("names the class in the title, description and Open Graph tags, escaped, and preloads its data", async () => {
+  it('names the class in the title, description and Open Graph tags, escaped, and preloads its data', async () => {
     const teacher = await createUser(ctx, 'teacher');
     const title = '<script>alert("x")</script> & "Watercolour" \'basics\'';
     const cls = await createClass(ctx, teacher, { title });

@@ -171,7 +171,9 @@ function spaPages(
       if (!params) continue;
       const safe = Object.values(params).every((value) => SAFE_PARAM.test(value));
       const filled =
-        safe && search === '' ? data.map((url) => url.replace(/:(\w+)/g, (_m, name: string) => params[name] ?? '')) : [];
+        safe && search === ''
+          ? data.map((url) => url.replace(/:(\w+)/g, (_m, name: string) => params[name] ?? ''))
+          : [];
       let html = withLinks(indexHtml, [...moduleLinksOf(modules), ...dataLinksOf(filled)]);
       const found = safe && pageMeta ? await pageMeta(route, params).catch(() => null) : null;
       if (found) html = withPageMeta(html, absoluteImage(found, publicUrl), `${publicUrl}${pathname}`);

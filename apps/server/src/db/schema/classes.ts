@@ -77,11 +77,9 @@ export const classes = pgTable(
  * trigram similarity (pg_trgm, its GiST index giving the nearest first) before it matches the classes' `search` vector. Words are only
  * added; a word no class uses any more matches nothing.
  */
-export const searchTerms = pgTable(
-  'search_terms',
-  { term: text('term').primaryKey() },
-  (t) => [index('search_terms_trgm_idx').using('gist', t.term.op('gist_trgm_ops'))],
-);
+export const searchTerms = pgTable('search_terms', { term: text('term').primaryKey() }, (t) => [
+  index('search_terms_trgm_idx').using('gist', t.term.op('gist_trgm_ops')),
+]);
 
 /**
  * Proposed edits of an accepted class (DESIGN §4): the class row stays what is on sale until an

@@ -108,10 +108,15 @@ export async function classesRoutes(
     async (request, reply) => {
       const { q, limit } = request.query;
       // The same for everyone: shared like the catalogue's pages.
-      return catalogueCache.sendPage(request, reply, JSON.stringify(['suggestions', q.toLowerCase(), limit]), async () => ({
-        body: SuggestionsBody.parse(await service.suggestClasses(db, request.query)),
-        headers: {},
-      }));
+      return catalogueCache.sendPage(
+        request,
+        reply,
+        JSON.stringify(['suggestions', q.toLowerCase(), limit]),
+        async () => ({
+          body: SuggestionsBody.parse(await service.suggestClasses(db, request.query)),
+          headers: {},
+        }),
+      );
     },
   );
 

@@ -34,7 +34,12 @@ export function ClassCatalogue() {
   const total = query.data?.total ?? 0;
   const items = query.data?.items ?? [];
   const pageCount = Math.max(1, Math.ceil(total / CATALOGUE_PAGE_SIZE));
-  const hasFilters = params.q !== '' || params.category !== '';
+  const hasFilters =
+    params.q !== '' ||
+    params.category !== '' ||
+    params.minPrice !== null ||
+    params.maxPrice !== null ||
+    params.minRating !== null;
   const first = (params.page - 1) * CATALOGUE_PAGE_SIZE + 1;
   const last = first + items.length - 1;
 
@@ -73,7 +78,11 @@ export function ClassCatalogue() {
       ) : items.length === 0 ? (
         <EmptyState title={total === 0 && hasFilters ? 'No classes match your search' : 'No classes here yet'}>
           {hasFilters || params.page > 1 ? (
-            <button type="button" className="btn btn-primary" onClick={() => update({ q: '', category: '', page: 1 })}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => update({ q: '', category: '', minPrice: null, maxPrice: null, minRating: null, page: 1 })}
+            >
               Clear filters
             </button>
           ) : (
