@@ -7,7 +7,7 @@ import type { PublicClass } from '@skillhive/shared/contracts/classes';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
-import { EmptyState, ErrorState } from '../../../components/ui/status-states.tsx';
+import { ErrorState } from '../../../components/ui/status-states.tsx';
 import { CLASS_REVIEWS_PAGE_SIZE, classReviewsQueryOptions, publicClassQueryOptions } from '../api/get-public-class.ts';
 
 const FALLBACK_IMAGE = '/images/slides/web-developer.svg';
@@ -28,6 +28,7 @@ export function PublicClassPage({ classId, actions }: { classId: string; actions
     return (
       <div className="flex flex-col gap-6" aria-busy="true">
         <title>Class — SkillHive</title>
+        <h1 className="sr-only">Class</h1>
         <p role="status" className="sr-only">
           Loading the class…
         </p>
@@ -40,23 +41,25 @@ export function PublicClassPage({ classId, actions }: { classId: string; actions
   if (query.isError) {
     if (isApiError(query.error) && query.error.status === 404) {
       return (
-        <>
+        <div className="mx-auto flex max-w-lg flex-col items-center gap-3 rounded-box bg-base-200 p-8 text-center">
           <title>Class not found — SkillHive</title>
-          <EmptyState title="This class is not available">
-            <p className="text-muted">It may have been removed, or the link is mistyped.</p>
-            <Link to={paths.allClasses} className="btn btn-primary">
-              Browse classes
-            </Link>
-          </EmptyState>
-        </>
+          <h1 className="text-2xl font-bold">Class not found</h1>
+          <p className="text-muted">This class is not available: it may have been removed, or the link is mistyped.</p>
+          <Link to={paths.allClasses} className="btn btn-primary">
+            Browse classes
+          </Link>
+        </div>
       );
     }
     return (
-      <ErrorState
-        title="We could not load this class"
-        message={errorMessage(query.error)}
-        onRetry={() => void query.refetch()}
-      />
+      <>
+        <h1 className="sr-only">Class</h1>
+        <ErrorState
+          title="We could not load this class"
+          message={errorMessage(query.error)}
+          onRetry={() => void query.refetch()}
+        />
+      </>
     );
   }
   return <ClassView data={query.data} actions={actions} />;
