@@ -18,7 +18,7 @@ import { createLocalStorage } from '../apps/server/src/modules/uploads/storage.t
 export const BENCH_PASSWORD = 'Bench!Pass1';
 const EMAIL_DOMAIN = 'bench.skillhive.test';
 
-const FIRST = [
+export const FIRST = [
   'Amara',
   'Bruno',
   'Chen',
@@ -36,7 +36,7 @@ const FIRST = [
   'Omar',
   'Priya',
 ];
-const LAST = [
+export const LAST = [
   'Adeyemi',
   'Berg',
   'Costa',
@@ -56,7 +56,7 @@ const LAST = [
 ];
 const LEVELS = ['Intro to', 'Practical', 'Advanced', 'Hands-on', 'Complete'];
 /** Six topics per category, in the order of CATEGORIES. */
-const TOPICS = [
+export const TOPICS = [
   [
     'TypeScript for teams',
     'React components',
@@ -401,6 +401,13 @@ export class Generator {
       const [row] = await this.exec(`select count(*)::int as n from enrollments`);
       enrolled = Number(row?.n ?? 0);
     });
+    // The words search corrects misspellings to (decision 018): the trigger on classes that keeps
+    // them is off during the bulk load, so they are collected here, as the migration does.
+    await this.timed(`search words of classes ${from + 1}..${upTo}`, upTo - from, () =>
+      this.exec(`insert into search_terms (term)
+                 select distinct w from classes, class_search_words(title, description, teacher_name) as w
+                 on conflict do nothing`),
+    );
     this.classesDone = upTo;
     this.enrolled = enrolled;
   }

@@ -28,6 +28,7 @@ import {
   hasRoute,
   json,
   load,
+  percentile,
   runFlows,
   signInForToken,
   type Client,
@@ -35,7 +36,8 @@ import {
   type ScenarioResult,
 } from './http.ts';
 import { runLighthouse, WEB_DIST, type FirstLoadJs, type LighthousePage } from './lighthouse.ts';
-import { loadOptions, machineFacts, type BenchOptions } from './options.ts';
+import { loadOptions, machineFacts, PARTS, type BenchOptions } from './options.ts';
+import { searchRequests, type SearchKind } from './search.ts';
 import {
   cleanupAll,
   freePort,
@@ -59,6 +61,7 @@ import {
   captureRequestSql,
   describeSql,
   runSqlBaseline,
+  sampleQueries,
   timeQueries,
   type CapturedQuery,
 } from './sql-baseline.ts';
@@ -86,8 +89,24 @@ interface GrowthPoint {
   sql?: Record<string, { p50: number; p99: number }>;
 }
 
+/** Uncached catalogue search (issue 20 §4, decision 018): prefixes, misspellings, deep pages. */
+interface SearchRun {
+  requests: number;
+  /** The server with CATALOGUE_CACHE_TTL_SECONDS=0, rotating over every request. */
+  http?: ScenarioResult;
+  /** Bare Fastify answering the same requests with the bytes of the first one. */
+  fastify?: ScenarioResult;
+  vsFastify?: number;
+  /** Each request's uncached SQL alone (one connection, each run three times), ms. */
+  sql?: { all: { p50: number; p99: number; max: number }; byKind: Record<string, { p50: number; p99: number }> };
+  /** How many of the requests found at least one class (page 1 requests only). */
+  found?: { pageOne: number; withMatches: number };
+  error?: string;
+}
+
 interface DatabaseRun {
   kind: 'postgres' | 'pglite';
+  search?: SearchRun;
   plan?: GenPlan;
   generation?: { timings: StepTiming[]; totalMs: number; counts: Record<string, number> };
   server?: { readyMs: number; rssAfterStartMiB: number | null; rssAfterScenariosMiB: number | null };
@@ -245,8 +264,10 @@ async function bareFastifyBaseline(
   dir: string,
   opts: BenchOptions,
   stack: 'bare' | 'security' = 'bare',
+  /** The requests to send (the bare app answers the same bytes to any /api/classes query). */
+  paths: string[] = [catalogue.page1],
 ): Promise<ScenarioResult> {
-  const bodyFile = path.join(dir, 'catalogue-page-1.body');
+  const bodyFile = path.join(dir, `catalogue-${paths.length}.body`);
   writeFileSync(bodyFile, body);
   const port = await freePort();
   const spawned = spawnNode(
@@ -259,7 +280,7 @@ async function bareFastifyBaseline(
     const result = await load(
       stack === 'bare' ? 'baseline-fastify' : 'baseline-fastify-security',
       stack === 'bare' ? 'bare Fastify, same bytes' : "same + the app's security plugin",
-      { paths: [catalogue.page1] },
+      { paths },
       { origin: `http://127.0.0.1:${port}`, connections: opts.connections, durationS: opts.duration },
     );
     result.extra = { bytes: body.length };
@@ -317,6 +338,110 @@ async function profileCatalogue(
   return { ...summarizeProfile(kept, window), file: path.relative(path.dirname(RESULTS_DIR), kept) };
 }
 
+const SEARCH_REQUESTS = 400;
+/** Of those, how many have their SQL captured and timed alone. */
+const SEARCH_SQL_SAMPLES = 150;
+
+/**
+ * The search scenario (issue 20 §4): the server with the shared catalogue cache off, every request
+ * a different search; bare Fastify with the same requests in the same run; and the SQL of a
+ * sample of the requests, captured from the server and replayed alone on one connection.
+ */
+async function searchBench(
+  kind: 'postgres' | 'pglite',
+  target: GenTarget,
+  dir: string,
+  serverDataDir: string,
+  opts: BenchOptions,
+): Promise<SearchRun> {
+  const requests = searchRequests(SEARCH_REQUESTS, PAGE_SIZE);
+  const run: SearchRun = { requests: requests.length };
+  const serverOptions = async (name: string) => ({
+    port: await freePort(),
+    dataDir: serverDataDir,
+    databaseUrl: kind === 'postgres' ? (target as { url: string }).url : undefined,
+    authSecret: randomSecret(),
+    seed: false,
+    logFile: path.join(dir, `server-search-${name}.log`),
+  });
+  const uncached = { CATALOGUE_CACHE_TTL_SECONDS: '0' };
+  // 1. The SQL of a sample of the requests, as the server sends it (capture-sql.ts preloaded).
+  const captureFile = path.join(dir, 'search-captured.sql.jsonl');
+  const sets: { kind: SearchKind; queries: CapturedQuery[] }[] = [];
+  let firstBody: Buffer | undefined;
+  let firstHeaders: Record<string, string> = {};
+  {
+    const server = await startServer({
+      ...(await serverOptions('capture')),
+      nodeArgs: ['--import', CAPTURE_PRELOAD],
+      extraEnv: { ...uncached, BENCH_CAPTURE_SQL: captureFile },
+    });
+    const client = createClient(server.origin, 8);
+    try {
+      let pageOne = 0;
+      let withMatches = 0;
+      for (const [i, request] of requests.entries()) {
+        if (i < SEARCH_SQL_SAMPLES)
+          sets.push({ kind: request.kind, queries: await captureRequestSql(client, captureFile, request.path) });
+        if (request.page !== 1) continue;
+        const answer = await client.request('GET', request.path);
+        pageOne += 1;
+        if (Number(answer.headers['x-total-count'] ?? 0) > 0) withMatches += 1;
+        if (!firstBody) {
+          firstBody = answer.body;
+          firstHeaders = { 'content-type': String(answer.headers['content-type']) };
+          const total = answer.headers['x-total-count'];
+          if (typeof total === 'string') firstHeaders['x-total-count'] = total;
+        }
+      }
+      run.found = { pageOne, withMatches };
+    } finally {
+      client.close();
+      await server.stop();
+    }
+  }
+  // 2. Over HTTP, uncached, rotating over every request.
+  {
+    const server = await startServer({ ...(await serverOptions('http')), extraEnv: uncached });
+    try {
+      run.http = await load(
+        'catalogue-search-uncached',
+        'search: prefixes, misspellings, deep pages (no cache)',
+        { paths: requests.map((r) => r.path) },
+        { origin: server.origin, connections: opts.connections, durationS: opts.duration },
+      );
+    } finally {
+      await server.stop();
+    }
+  }
+  // 3. Bare Fastify, same requests, the bytes of the first search page.
+  if (firstBody) {
+    run.fastify = await bareFastifyBaseline(
+      firstBody,
+      firstHeaders,
+      dir,
+      opts,
+      'bare',
+      requests.map((r) => r.path),
+    );
+    if (run.http.rps && run.fastify.rps) run.vsFastify = Math.round((run.http.rps / run.fastify.rps) * 1000) / 1000;
+  }
+  // 4. Each sampled request's SQL alone.
+  const samples = await sampleQueries(target, sets, 3);
+  const byKind: Record<string, number[]> = {};
+  for (const { kind: k, ms } of samples) (byKind[k] ??= []).push(ms);
+  const all = samples.map((s) => s.ms).sort((a, b) => a - b);
+  const stats = (times: number[]) => {
+    const sorted = [...times].sort((a, b) => a - b);
+    return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  };
+  run.sql = {
+    all: { ...stats(all), max: Math.round((all.at(-1) ?? 0) * 10) / 10 },
+    byKind: Object.fromEntries(Object.entries(byKind).map(([k, times]) => [k, stats(times)])),
+  };
+  return run;
+}
+
 async function benchDatabase(
   kind: 'postgres' | 'pglite',
   opts: BenchOptions,
@@ -369,8 +494,10 @@ async function benchDatabase(
 
     const captured: Record<string, CapturedQuery[]> = {};
     const captureFile = path.join(dir, 'captured.sql.jsonl');
-    for (const [stepIndex, classes] of opts.growthSteps.entries()) {
-      const isFinal = stepIndex === opts.growthSteps.length - 1;
+    // Only the search scenario: the catalogue at its final size, no growth steps.
+    const steps = opts.parts.has('http') ? opts.growthSteps : [opts.classes];
+    for (const [stepIndex, classes] of steps.entries()) {
+      const isFinal = stepIndex === steps.length - 1;
       const stepStarted = performance.now();
       log(`${kind}: generate classes up to ${classes.toLocaleString('en-US')}`);
       await gen.growClasses(classes);
@@ -386,6 +513,14 @@ async function benchDatabase(
       await gen.close();
       genOpen = false;
 
+      if (!opts.parts.has('http')) {
+        log(`${kind}: search scenario at ${classes.toLocaleString('en-US')} classes (the catalogue cache off)`);
+        run.search = await searchBench(kind, target, dir, serverDataDir, opts).catch((error: unknown) => ({
+          requests: 0,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        }));
+        continue;
+      }
       const capture = stepIndex === 0;
       const server = await startServer({
         port: await freePort(),
@@ -539,6 +674,13 @@ async function benchDatabase(
       } finally {
         client.close();
         await server.stop();
+      }
+      if (isFinal && opts.parts.has('search')) {
+        log(`${kind}: search scenario (the catalogue cache off)`);
+        run.search = await searchBench(kind, target, dir, serverDataDir, opts).catch((error: unknown) => ({
+          requests: 0,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        }));
       }
       const point = run.growth.at(-1);
       const sqlSets = { 'page 1': captured['page 1'], deep: captured[`page ${DEEP_PAGE}`], search: captured['search'] };
@@ -714,6 +856,25 @@ function evaluateTargets(results: {
     measured: measured ? `${fmt.ms(page1.p99)} ms` : (page1?.skipped ?? 'not measured'),
     met: measured && page1.p99 !== undefined ? page1.p99 <= 30 : null,
   });
+  // Issue 20 §4 (decision 018): uncached search of prefixes, misspellings and deep pages.
+  const pgSearch = pgRun?.search;
+  targets.push({
+    name: 'uncached search SQL p99 on PostgreSQL (prefixes, misspellings, deep pages)',
+    target: '≤ 50 ms',
+    measured: pgSearch?.sql
+      ? `${fmt.ms(pgSearch.sql.all.p99)} ms`
+      : (pgSearch?.error?.split('\n')[0] ?? 'not measured'),
+    met: pgSearch?.sql ? pgSearch.sql.all.p99 <= 50 : null,
+  });
+  targets.push({
+    name: 'uncached search over HTTP on PostgreSQL vs bare Fastify',
+    target: '≥ 50%',
+    measured:
+      pgSearch?.vsFastify !== undefined
+        ? `${fmt.ratio(pgSearch.vsFastify)} (${fmt.int(pgSearch.http?.rps)} vs ${fmt.int(pgSearch.fastify?.rps)} req/s)`
+        : 'not measured',
+    met: pgSearch?.vsFastify !== undefined ? pgSearch.vsFastify >= 0.5 : null,
+  });
   const lhTargets: [keyof LighthousePage, string, string, (v: number) => boolean][] = [
     ['performance', 'Lighthouse performance', '≥ 95', (v) => v >= 95],
     ['accessibility', 'Lighthouse accessibility', '100', (v) => v >= 100],
@@ -783,6 +944,24 @@ function printReport(results: {
       ),
     ];
     if (rows.length) out.push('', table(SCENARIO_HEADERS, scenarioRows(rows)));
+    if (db.search) {
+      const sr = db.search;
+      out.push('', `search, uncached (${sr.requests} different requests: prefixes, misspellings, deep pages):`);
+      if (sr.error) out.push(`FAILED: ${sr.error.split('\n')[0]}`);
+      const rows = [sr.http, sr.fastify].filter((r): r is ScenarioResult => r !== undefined);
+      if (rows.length) out.push(table(SCENARIO_HEADERS, scenarioRows(rows)));
+      if (sr.vsFastify !== undefined)
+        out.push(`HTTP search vs bare Fastify: ${(sr.vsFastify * 100).toFixed(0)}% (target ≥ 50%)`);
+      if (sr.found) out.push(`page-1 searches that found classes: ${sr.found.withMatches} of ${sr.found.pageOne}`);
+      if (sr.sql) {
+        out.push(
+          `SQL alone, ms: all p50 ${fmt.ms(sr.sql.all.p50)} / p99 ${fmt.ms(sr.sql.all.p99)} / max ${fmt.ms(sr.sql.all.max)} (target p99 ≤ 50 on PostgreSQL); ` +
+            Object.entries(sr.sql.byKind)
+              .map(([k, v]) => `${k} ${fmt.ms(v.p50)} / ${fmt.ms(v.p99)}`)
+              .join('; '),
+        );
+      }
+    }
     const flow = db.scenarios.find((s) => s.id === 'purchase-flow' && !s.skipped);
     const steps = flow?.extra?.steps as { step: string; requests: number; p50: number; p99: number }[] | undefined;
     if (steps) {
@@ -901,7 +1080,7 @@ async function main() {
   execFileSync('npm', ['run', 'build', '--silent', '-w', '@skillhive/server'], { cwd: REPO_ROOT, stdio: 'inherit' });
 
   const databases: DatabaseRun[] = [];
-  if (opts.parts.has('http')) {
+  if (opts.parts.has('http') || opts.parts.has('search')) {
     const passwordHash = await hashPassword(BENCH_PASSWORD);
     for (const kind of opts.targets) databases.push(await benchDatabase(kind, opts, passwordHash));
   }
@@ -925,10 +1104,12 @@ async function main() {
     ...partial,
   };
   mkdirSync(RESULTS_DIR, { recursive: true });
-  writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  // A run of some parts only (BENCH_PARTS=search) does not replace the full run's record.
+  const name = opts.parts.size === PARTS.length ? 'latest' : `latest-${[...opts.parts].sort().join('-')}`;
+  writeFileSync(path.join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
   const report = printReport({ ...partial, targets });
-  writeFileSync(path.join(RESULTS_DIR, 'latest.txt'), `${command}\n${date}\n${report}\n`);
-  process.stdout.write(`${report}\n\nwritten: bench/results/latest.json (${results.meta.durationS} s)\n`);
+  writeFileSync(path.join(RESULTS_DIR, `${name}.txt`), `${command}\n${date}\n${report}\n`);
+  process.stdout.write(`${report}\n\nwritten: bench/results/${name}.json (${results.meta.durationS} s)\n`);
 }
 
 let interrupted = false;

@@ -173,3 +173,42 @@ export async function timeQueries(
   }
   return out;
 }
+
+/**
+ * Each set of queries (one request's SQL) run `repeats` times in turn on one connection, after one
+ * unmeasured pass over every set: the time of each run, with the set's label. For many different
+ * requests (the search scenario), where timeQueries measures one request many times.
+ */
+export async function sampleQueries<K extends string>(
+  target: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string },
+  sets: { kind: K; queries: CapturedQuery[] }[],
+  repeats: number,
+): Promise<{ kind: K; ms: number }[]> {
+  let exec: (q: CapturedQuery) => Promise<unknown>;
+  let close: () => Promise<void>;
+  if (target.kind === 'postgres') {
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    exec = (q) =>
+      client.query({ text: q.text, values: q.values, ...(q.rowMode === 'array' ? { rowMode: 'array' as const } : {}) });
+    close = () => client.end();
+  } else {
+    const db = await PGlite.create(path.join(target.dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
+    exec = (q) => db.query(q.text, q.values, q.rowMode === 'array' ? { rowMode: 'array' } : {});
+    close = () => db.close();
+  }
+  const out: { kind: K; ms: number }[] = [];
+  try {
+    for (const set of sets) for (const q of set.queries) await exec(q);
+    for (let r = 0; r < repeats; r++) {
+      for (const set of sets) {
+        const t0 = performance.now();
+        for (const q of set.queries) await exec(q);
+        out.push({ kind: set.kind, ms: performance.now() - t0 });
+      }
+    }
+  } finally {
+    await close();
+  }
+  return out;
+}
