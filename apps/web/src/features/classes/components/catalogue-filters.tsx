@@ -140,10 +140,11 @@ function PriceRange({ params, onChange }: CatalogueFiltersProps) {
   const [max, setMax] = useState(text(params.maxPrice));
   // Follow the URL when it changes from elsewhere (back button, "clear filters"), during render.
   const [shown, setShown] = useState({ min: params.minPrice, max: params.maxPrice });
+  // Each field only when its own bound changed, so one being applied does not reset the other being typed.
   if (shown.min !== params.minPrice || shown.max !== params.maxPrice) {
     setShown({ min: params.minPrice, max: params.maxPrice });
-    setMin(text(params.minPrice));
-    setMax(text(params.maxPrice));
+    if (shown.min !== params.minPrice) setMin(text(params.minPrice));
+    if (shown.max !== params.maxPrice) setMax(text(params.maxPrice));
   }
   const toNumber = (text: string) => (text.trim() === '' ? null : Number(text));
   const minValue = toNumber(min);

@@ -7,6 +7,7 @@ import { EmptyState, ErrorState } from '../../../components/ui/status-states.tsx
 import {
   CATALOGUE_PAGE_SIZE,
   classesQueryOptions,
+  defaultSortFor,
   parseCatalogueParams,
   toSearchParams,
   type CatalogueParams,
@@ -23,10 +24,21 @@ export function ClassCatalogue() {
 
   const update = useCallback(
     (patch: Partial<CatalogueParams>, options?: { replace?: boolean }) => {
-      setSearchParams((current) => toSearchParams({ ...parseCatalogueParams(current), ...patch }), {
-        replace: options?.replace ?? false,
-        preventScrollReset: true,
-      });
+      setSearchParams(
+        (current) => {
+          const previous = parseCatalogueParams(current);
+          const next = { ...previous, ...patch };
+          // A new query keeps the order chosen, but an order left as it was follows the query:
+          // best match while searching, newest first without a query.
+          if (patch.q !== undefined && patch.sort === undefined && previous.sort === defaultSortFor(previous.q))
+            next.sort = defaultSortFor(next.q);
+          return toSearchParams(next);
+        },
+        {
+          replace: options?.replace ?? false,
+          preventScrollReset: true,
+        },
+      );
     },
     [setSearchParams],
   );

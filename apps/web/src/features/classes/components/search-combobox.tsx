@@ -129,7 +129,7 @@ export function SearchCombobox({
           </li>
         ))}
       </ul>
-      <p role="status" className="sr-only">
+      <p aria-live="polite" className="sr-only">
         {expanded ? `${options.length} ${options.length === 1 ? 'suggestion' : 'suggestions'}, use the arrow keys` : ''}
       </p>
     </div>
