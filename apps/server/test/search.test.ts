@@ -245,6 +245,18 @@ describe('suggestions', () => {
   });
 });
 
+describe('classes per category', () => {
+  it('counts the accepted classes of every category, to anyone', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/classes/categories' });
+    expect(res.statusCode).toBe(200);
+    const totals = Object.fromEntries(
+      (res.json() as { category: string; total: number }[]).map((c) => [c.category, c.total]),
+    );
+    // Pending and archived classes are not counted; a category without classes says 0.
+    expect(totals).toMatchObject({ 'graphic-design': 2, 'data-science': 1, 'video-editing': 1, 'web-development': 0 });
+  });
+});
+
 describe('the public class page', () => {
   const page = (id: string, user: TestUser | null = null) =>
     ctx.app.inject({ method: 'GET', url: `/api/classes/${id}/public`, headers: user?.headers ?? {} });

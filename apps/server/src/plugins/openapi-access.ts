@@ -187,6 +187,7 @@ export const OPERATIONS: Record<string, OperationContract> = {
     who: 'anyone for an accepted class; its teacher and admins for any status',
   },
   'GET /api/classes/suggestions': { access: 'public' },
+  'GET /api/classes/categories': { access: 'public' },
   'GET /api/classes/{id}/public': { access: 'public', who: 'anyone, for an accepted class', errors: [404] },
   'GET /api/classes/{id}/stats': { access: 'owner-or-admin', who: 'the teacher of the class, or an admin' },
   'PATCH /api/classes/{id}': { access: 'teacher', who: 'the teacher of the class only', errors: [409] },

@@ -150,6 +150,10 @@ export const ClassSuggestion = z.object({
 });
 export type ClassSuggestion = z.infer<typeof ClassSuggestion>;
 
+/** GET /api/classes/categories: how many accepted classes each category has (the hero's links). */
+export const CategoryCount = z.object({ category: z.enum(CATEGORIES), total: z.number().int() });
+export type CategoryCount = z.infer<typeof CategoryCount>;
+
 /** A class as its public page shows it: no e-mail, status or moderation fields (issue 20 §5). */
 export const PublicClass = z.object({
   _id: z.string(),

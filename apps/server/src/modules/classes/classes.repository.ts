@@ -163,6 +163,15 @@ export async function suggestClasses(db: Db, tsquery: string, limit: number) {
     .limit(limit);
 }
 
+/** Accepted classes per category (classes_status_category_created_idx). */
+export async function countAcceptedByCategory(db: Db): Promise<{ category: Category; total: number }[]> {
+  return db
+    .select({ category: classes.category, total: count() })
+    .from(classes)
+    .where(eq(classes.status, 'accepted'))
+    .groupBy(classes.category);
+}
+
 /** A teacher's other accepted classes, newest first (classes_teacher_created_idx). */
 export async function listOtherAcceptedClasses(
   db: Db,

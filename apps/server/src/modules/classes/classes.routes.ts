@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  CategoryCount,
   ClassItem,
   ClassListQuery,
   ClassModifiedResponse,
@@ -35,6 +36,7 @@ export async function classesRoutes(
   const { catalogueCache } = app;
   const CatalogueBody = z.array(ClassItem);
   const SuggestionsBody = z.array(ClassSuggestion);
+  const CategoryCountsBody = z.array(CategoryCount);
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(
@@ -118,6 +120,23 @@ export async function classesRoutes(
         }),
       );
     },
+  );
+
+  typed.get(
+    '/api/classes/categories',
+    {
+      schema: {
+        tags: ['classes'],
+        operationId: 'countClassesByCategory',
+        summary: 'Every category with its number of accepted classes, for links that must lead somewhere (public)',
+        response: { 200: CategoryCountsBody },
+      },
+    },
+    async (request, reply) =>
+      catalogueCache.sendPage(request, reply, JSON.stringify(['categories']), async () => ({
+        body: CategoryCountsBody.parse(await service.countClassesByCategory(db)),
+        headers: {},
+      })),
   );
 
   typed.get(

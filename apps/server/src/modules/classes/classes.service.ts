@@ -1,4 +1,6 @@
+import { CATEGORIES } from '@skillhive/shared/rules/constants';
 import type {
+  CategoryCount,
   ClassItem,
   ClassListQuery,
   ClassSuggestion,
@@ -135,6 +137,12 @@ export async function listClasses(
     totals ? totals.get(totalKey, () => repo.countCatalogue(db, filter)) : repo.countCatalogue(db, filter),
   ]);
   return { items: rows.map((row) => toClassItem(row, storage)), total };
+}
+
+/** Every category with its number of accepted classes (0 for none), in the order of CATEGORIES. */
+export async function countClassesByCategory(db: Db): Promise<CategoryCount[]> {
+  const totals = new Map((await repo.countAcceptedByCategory(db)).map((row) => [row.category, row.total]));
+  return CATEGORIES.map((category) => ({ category, total: totals.get(category) ?? 0 }));
 }
 
 /** What the search box suggests while one types: the accepted classes the search ranks first. */
