@@ -16,6 +16,12 @@ import { createLocalStorage } from '../apps/server/src/modules/uploads/storage.t
  */
 
 export const BENCH_PASSWORD = 'Bench!Pass1';
+
+/**
+ * The generator's connections: two, and no 10 s statement timeout (the server's default) — one
+ * bulk statement inserts up to 100 000 classes with their search vectors, longer on a busy machine.
+ */
+const BULK_POSTGRES = { poolSize: 2, statementTimeoutMs: 30 * 60_000, queryTimeoutMs: 31 * 60_000 };
 const EMAIL_DOMAIN = 'bench.skillhive.test';
 
 export const FIRST = [
@@ -226,7 +232,7 @@ export class Generator {
   }
 
   static async open(target: GenTarget, plan: GenPlan): Promise<Generator> {
-    const database = target.kind === 'postgres' ? await openPostgres(target.url, 2) : await openPglite(target.dataDir);
+    const database = target.kind === 'postgres' ? await openPostgres(target.url, BULK_POSTGRES) : await openPglite(target.dataDir);
     return new Generator(database, plan);
   }
 
@@ -241,7 +247,7 @@ export class Generator {
   /** Re-attaches to the same database after a server used it (PGlite is one process at a time). */
   async reopen(target: GenTarget): Promise<void> {
     await this.database.close();
-    this.database = target.kind === 'postgres' ? await openPostgres(target.url, 2) : await openPglite(target.dataDir);
+    this.database = target.kind === 'postgres' ? await openPostgres(target.url, BULK_POSTGRES) : await openPglite(target.dataDir);
   }
 
   async exec(text: string): Promise<Record<string, unknown>[]> {

@@ -374,7 +374,7 @@ async function searchBench(
     const server = await startServer({
       ...(await serverOptions('capture')),
       nodeArgs: ['--import', CAPTURE_PRELOAD],
-      extraEnv: { ...uncached, BENCH_CAPTURE_SQL: captureFile },
+      extraEnv: { ...uncached, BENCH_CAPTURE_SQL: captureFile, BENCH_CAPTURE_MAX: '100000' },
     });
     const client = createClient(server.origin, 8);
     try {
