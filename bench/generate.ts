@@ -232,7 +232,8 @@ export class Generator {
   }
 
   static async open(target: GenTarget, plan: GenPlan): Promise<Generator> {
-    const database = target.kind === 'postgres' ? await openPostgres(target.url, BULK_POSTGRES) : await openPglite(target.dataDir);
+    const database =
+      target.kind === 'postgres' ? await openPostgres(target.url, BULK_POSTGRES) : await openPglite(target.dataDir);
     return new Generator(database, plan);
   }
 
@@ -247,7 +248,8 @@ export class Generator {
   /** Re-attaches to the same database after a server used it (PGlite is one process at a time). */
   async reopen(target: GenTarget): Promise<void> {
     await this.database.close();
-    this.database = target.kind === 'postgres' ? await openPostgres(target.url, BULK_POSTGRES) : await openPglite(target.dataDir);
+    this.database =
+      target.kind === 'postgres' ? await openPostgres(target.url, BULK_POSTGRES) : await openPglite(target.dataDir);
   }
 
   async exec(text: string): Promise<Record<string, unknown>[]> {
