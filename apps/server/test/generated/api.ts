@@ -5322,8 +5322,7 @@ export interface operations {
                             name: string;
                             image: string | null;
                             headline: string | null;
-                            /** @enum {string|null} */
-                            experience: "beginner" | "mid-level" | "experienced" | null;
+                            experience: string | null;
                             otherClasses: {
                                 _id: string;
                                 title: string;

@@ -4,7 +4,6 @@ import {
   CLASS_REVISION_STATUSES,
   CLASS_SORTS,
   CLASS_STATUSES,
-  EXPERIENCE_LEVELS,
   PRICE_MAX_CENTS,
   SEARCH_QUERY_MAX,
   SUGGESTIONS_MAX,
@@ -174,7 +173,8 @@ export const PublicClass = z.object({
     image: z.string().nullable(),
     /** The title they gave when applying to teach (spec §3 teacher request), and their experience. */
     headline: z.string().nullable(),
-    experience: z.enum(EXPERIENCE_LEVELS).nullable(),
+    /** One of EXPERIENCE_LEVELS (a string in the document: OpenAPI 3.0 has no nullable enum). */
+    experience: z.string().nullable(),
     /** Up to four of the teacher's other accepted classes, newest first. */
     otherClasses: z.array(
       z.object({

@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { CATEGORY_LABELS, EXPERIENCE_LABELS } from '@skillhive/shared/rules/constants';
+import { CATEGORY_LABELS, EXPERIENCE_LABELS, type ExperienceLevel } from '@skillhive/shared/rules/constants';
 import { formatPrice } from '@skillhive/shared/rules/money';
 import type { PublicClass } from '@skillhive/shared/contracts/classes';
 import { paths } from '../../../config/paths.ts';
@@ -68,9 +68,10 @@ export function PublicClassPage({ classId, actions }: { classId: string; actions
 function ClassView({ data, actions }: { data: PublicClass; actions: ReactNode }) {
   const [imageFailed, setImageFailed] = useState(false);
   const { teacher } = data;
-  const bio = [teacher.headline, teacher.experience ? EXPERIENCE_LABELS[teacher.experience] : null]
-    .filter(Boolean)
-    .join(' · ');
+  const experience = teacher.experience
+    ? (EXPERIENCE_LABELS[teacher.experience as ExperienceLevel] ?? teacher.experience)
+    : null;
+  const bio = [teacher.headline, experience].filter(Boolean).join(' · ');
   return (
     <article className="flex min-w-0 flex-col gap-8">
       <title>{`${data.title} — SkillHive`}</title>
