@@ -122,11 +122,15 @@ test.describe('/allClassAllowed', () => {
     await page.getByLabel('Highest price').press('Enter');
     await expect(page).toHaveURL(/minPrice=30/);
     await expect(page).toHaveURL(/maxPrice=60/);
-    const prices = (await cards(page).getByTestId('class-price').allTextContents()).map((p) =>
-      Number(p.replace(/[^\d.]/g, '')),
-    );
-    expect(prices.length).toBeGreaterThan(0);
-    for (const price of prices) expect(price >= 30 && price <= 60, String(price)).toBe(true);
+    // The grid keeps the previous page on screen until the new one arrives: poll until it is in range.
+    await expect
+      .poll(async () => {
+        const prices = (await cards(page).getByTestId('class-price').allTextContents()).map((p) =>
+          Number(p.replace(/[^\d.]/g, '')),
+        );
+        return prices.length > 0 && prices.every((price) => price >= 30 && price <= 60);
+      })
+      .toBe(true);
     await page.getByLabel('Rating').selectOption('4');
     await expect(page).toHaveURL(/minRating=4/);
     await page.reload();
