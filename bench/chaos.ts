@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { PGLITE_EXTENSIONS } from '../apps/server/src/db/client.ts';
 import pg from 'pg';
 import {
   HOST,
@@ -223,7 +224,7 @@ async function runDatabase(kind: 'pglite' | 'postgres'): Promise<Figures> {
     query = async (text) => (await client.query(text)).rows as Record<string, unknown>[];
     close = () => client.end();
   } else {
-    const db = await PGlite.create(path.join(dataDir, 'pglite'));
+    const db = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
     query = async (text) => (await db.query<Record<string, unknown>>(text)).rows;
     close = () => db.close();
   }

@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSy
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { PGLITE_EXTENSIONS } from '../apps/server/src/db/client.ts';
 import pg from 'pg';
 import { hashPassword } from '../apps/server/src/modules/auth/password.ts';
 import { createTokenService } from '../apps/server/src/modules/auth/token.ts';
@@ -29,6 +30,7 @@ import {
   json,
   load,
   newFlowTally,
+  percentile,
   runFlows,
   summariseFlows,
   signInForToken,
@@ -37,7 +39,8 @@ import {
   type ScenarioResult,
 } from './http.ts';
 import { runLighthouse, WEB_DIST, type FirstLoadJs, type LighthousePage } from './lighthouse.ts';
-import { loadOptions, machineFacts, type BenchOptions } from './options.ts';
+import { loadOptions, machineFacts, PARTS, type BenchOptions } from './options.ts';
+import { searchRequests, type SearchKind } from './search.ts';
 import {
   cleanupAll,
   freePort,
@@ -61,6 +64,7 @@ import {
   captureRequestSql,
   describeSql,
   runSqlBaseline,
+  sampleQueries,
   timeQueries,
   type CapturedQuery,
 } from './sql-baseline.ts';
@@ -88,8 +92,26 @@ interface GrowthPoint {
   sql?: Record<string, { p50: number; p99: number }>;
 }
 
+/** Uncached catalogue search (issue 20 §4, decision 018): prefixes, misspellings, deep pages. */
+interface SearchRun {
+  requests: number;
+  /** The server with CATALOGUE_CACHE_TTL_SECONDS=0, rotating over every request. */
+  http?: ScenarioResult;
+  /** Bare Fastify answering the same requests with the bytes of the first one. */
+  fastify?: ScenarioResult;
+  vsFastify?: number;
+  /** Each request's uncached SQL alone (one connection, each run three times), ms. */
+  sql?: { all: { p50: number; p99: number; max: number }; byKind: Record<string, { p50: number; p99: number }> };
+  /** Sampled requests whose capture failed (not 200), left out of the SQL figures. */
+  failedCaptures?: number;
+  /** How many of the requests found at least one class (page 1 requests only). */
+  found?: { pageOne: number; withMatches: number };
+  error?: string;
+}
+
 interface DatabaseRun {
   kind: 'postgres' | 'pglite';
+  search?: SearchRun;
   plan?: GenPlan;
   generation?: { timings: StepTiming[]; totalMs: number; counts: Record<string, number> };
   server?: { readyMs: number; rssAfterStartMiB: number | null; rssAfterScenariosMiB: number | null };
@@ -246,7 +268,7 @@ async function explainAll(
       await client.end();
     }
   } else {
-    const db = await PGlite.create(path.join(target.dataDir, 'pglite'));
+    const db = await PGlite.create(path.join(target.dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
     try {
       for (const [name, q] of analyzable) {
         const res = await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${q.text}`, q.values);
@@ -265,8 +287,10 @@ async function bareFastifyBaseline(
   dir: string,
   opts: BenchOptions,
   stack: 'bare' | 'security' = 'bare',
+  /** The requests to send (the bare app answers the same bytes to any /api/classes query). */
+  paths: string[] = [catalogue.page1],
 ): Promise<ScenarioResult> {
-  const bodyFile = path.join(dir, 'catalogue-page-1.body');
+  const bodyFile = path.join(dir, `catalogue-${paths.length}.body`);
   writeFileSync(bodyFile, body);
   const port = await freePort();
   const spawned = spawnNode(
@@ -279,7 +303,7 @@ async function bareFastifyBaseline(
     const result = await load(
       stack === 'bare' ? 'baseline-fastify' : 'baseline-fastify-security',
       stack === 'bare' ? 'bare Fastify, same bytes' : "same + the app's security plugin",
-      { paths: [catalogue.page1] },
+      { paths },
       { origin: `http://127.0.0.1:${port}`, connections: opts.connections, durationS: opts.duration },
     );
     result.extra = { bytes: body.length };
@@ -337,6 +361,114 @@ async function profileCatalogue(
   return { ...summarizeProfile(kept, window), file: path.relative(path.dirname(RESULTS_DIR), kept) };
 }
 
+const SEARCH_REQUESTS = 400;
+/** Of those, how many have their SQL captured and timed alone. */
+const SEARCH_SQL_SAMPLES = 150;
+
+/**
+ * The search scenario (issue 20 §4): the server with the shared catalogue cache off, every request
+ * a different search; bare Fastify with the same requests in the same run; and the SQL of a
+ * sample of the requests, captured from the server and replayed alone on one connection.
+ */
+async function searchBench(
+  kind: 'postgres' | 'pglite',
+  target: GenTarget,
+  dir: string,
+  serverDataDir: string,
+  opts: BenchOptions,
+): Promise<SearchRun> {
+  const requests = searchRequests(SEARCH_REQUESTS, PAGE_SIZE);
+  const run: SearchRun = { requests: requests.length };
+  const serverOptions = async (name: string) => ({
+    port: await freePort(),
+    dataDir: serverDataDir,
+    databaseUrl: kind === 'postgres' ? (target as { url: string }).url : undefined,
+    authSecret: randomSecret(),
+    seed: false,
+    logFile: path.join(dir, `server-search-${name}.log`),
+  });
+  const uncached = { CATALOGUE_CACHE_TTL_SECONDS: '0' };
+  // 1. The SQL of a sample of the requests, as the server sends it (capture-sql.ts preloaded).
+  const captureFile = path.join(dir, 'search-captured.sql.jsonl');
+  const sets: { kind: SearchKind; queries: CapturedQuery[] }[] = [];
+  let firstBody: Buffer | undefined;
+  let firstHeaders: Record<string, string> = {};
+  {
+    const server = await startServer({
+      ...(await serverOptions('capture')),
+      nodeArgs: ['--import', CAPTURE_PRELOAD],
+      extraEnv: { ...uncached, BENCH_CAPTURE_SQL: captureFile, BENCH_CAPTURE_MAX: '100000' },
+    });
+    const client = createClient(server.origin, 8);
+    try {
+      let pageOne = 0;
+      let withMatches = 0;
+      for (const [i, request] of requests.entries()) {
+        if (i < SEARCH_SQL_SAMPLES) {
+          // A request that fails (a 503 when the machine is overloaded) is counted, not replayed.
+          const queries = await captureRequestSql(client, captureFile, request.path).catch(() => null);
+          if (queries) sets.push({ kind: request.kind, queries });
+          else run.failedCaptures = (run.failedCaptures ?? 0) + 1;
+        }
+        if (request.page !== 1) continue;
+        const answer = await client.request('GET', request.path);
+        pageOne += 1;
+        if (Number(answer.headers['x-total-count'] ?? 0) > 0) withMatches += 1;
+        if (!firstBody) {
+          firstBody = answer.body;
+          firstHeaders = { 'content-type': String(answer.headers['content-type']) };
+          const total = answer.headers['x-total-count'];
+          if (typeof total === 'string') firstHeaders['x-total-count'] = total;
+        }
+      }
+      run.found = { pageOne, withMatches };
+    } finally {
+      client.close();
+      await server.stop();
+    }
+  }
+  // 2. Over HTTP, uncached, rotating over every request.
+  {
+    const server = await startServer({ ...(await serverOptions('http')), extraEnv: uncached });
+    try {
+      run.http = await load(
+        'catalogue-search-uncached',
+        'search: prefixes, misspellings, deep pages (no cache)',
+        { paths: requests.map((r) => r.path) },
+        { origin: server.origin, connections: opts.connections, durationS: opts.duration },
+      );
+    } finally {
+      await server.stop();
+    }
+  }
+  // 3. Bare Fastify, same requests, the bytes of the first search page.
+  if (firstBody) {
+    run.fastify = await bareFastifyBaseline(
+      firstBody,
+      firstHeaders,
+      dir,
+      opts,
+      'bare',
+      requests.map((r) => r.path),
+    );
+    if (run.http.rps && run.fastify.rps) run.vsFastify = Math.round((run.http.rps / run.fastify.rps) * 1000) / 1000;
+  }
+  // 4. Each sampled request's SQL alone.
+  const samples = await sampleQueries(target, sets, 3);
+  const byKind: Record<string, number[]> = {};
+  for (const { kind: k, ms } of samples) (byKind[k] ??= []).push(ms);
+  const all = samples.map((s) => s.ms).sort((a, b) => a - b);
+  const stats = (times: number[]) => {
+    const sorted = [...times].sort((a, b) => a - b);
+    return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  };
+  run.sql = {
+    all: { ...stats(all), max: Math.round((all.at(-1) ?? 0) * 10) / 10 },
+    byKind: Object.fromEntries(Object.entries(byKind).map(([k, times]) => [k, stats(times)])),
+  };
+  return run;
+}
+
 async function benchDatabase(
   kind: 'postgres' | 'pglite',
   opts: BenchOptions,
@@ -389,8 +521,10 @@ async function benchDatabase(
 
     const captured: Record<string, CapturedQuery[]> = {};
     const captureFile = path.join(dir, 'captured.sql.jsonl');
-    for (const [stepIndex, classes] of opts.growthSteps.entries()) {
-      const isFinal = stepIndex === opts.growthSteps.length - 1;
+    // Only the search scenario: the catalogue at its final size, no growth steps.
+    const steps = opts.parts.has('http') ? opts.growthSteps : [opts.classes];
+    for (const [stepIndex, classes] of steps.entries()) {
+      const isFinal = stepIndex === steps.length - 1;
       const stepStarted = performance.now();
       log(`${kind}: generate classes up to ${classes.toLocaleString('en-US')}`);
       await gen.growClasses(classes);
@@ -406,6 +540,14 @@ async function benchDatabase(
       await gen.close();
       genOpen = false;
 
+      if (!opts.parts.has('http')) {
+        log(`${kind}: search scenario at ${classes.toLocaleString('en-US')} classes (the catalogue cache off)`);
+        run.search = await searchBench(kind, target, dir, serverDataDir, opts).catch((error: unknown) => ({
+          requests: 0,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        }));
+        continue;
+      }
       const capture = stepIndex === 0;
       const server = await startServer({
         port: await freePort(),
@@ -559,6 +701,13 @@ async function benchDatabase(
       } finally {
         client.close();
         await server.stop();
+      }
+      if (isFinal && opts.parts.has('search')) {
+        log(`${kind}: search scenario (the catalogue cache off)`);
+        run.search = await searchBench(kind, target, dir, serverDataDir, opts).catch((error: unknown) => ({
+          requests: 0,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        }));
       }
       const point = run.growth.at(-1);
       const sqlSets = { 'page 1': captured['page 1'], deep: captured[`page ${DEEP_PAGE}`], search: captured['search'] };
@@ -734,6 +883,25 @@ function evaluateTargets(results: {
     measured: measured ? `${fmt.ms(page1.p99)} ms` : (page1?.skipped ?? 'not measured'),
     met: measured && page1.p99 !== undefined ? page1.p99 <= 30 : null,
   });
+  // Issue 20 §4 (decision 018): uncached search of prefixes, misspellings and deep pages.
+  const pgSearch = pgRun?.search;
+  targets.push({
+    name: 'uncached search SQL p99 on PostgreSQL (prefixes, misspellings, deep pages)',
+    target: '≤ 50 ms',
+    measured: pgSearch?.sql
+      ? `${fmt.ms(pgSearch.sql.all.p99)} ms`
+      : (pgSearch?.error?.split('\n')[0] ?? 'not measured'),
+    met: pgSearch?.sql ? pgSearch.sql.all.p99 <= 50 : null,
+  });
+  targets.push({
+    name: 'uncached search over HTTP on PostgreSQL vs bare Fastify',
+    target: '≥ 50%',
+    measured:
+      pgSearch?.vsFastify !== undefined
+        ? `${fmt.ratio(pgSearch.vsFastify)} (${fmt.int(pgSearch.http?.rps)} vs ${fmt.int(pgSearch.fastify?.rps)} req/s)`
+        : 'not measured',
+    met: pgSearch?.vsFastify !== undefined ? pgSearch.vsFastify >= 0.5 : null,
+  });
   const lhTargets: [keyof LighthousePage, string, string, (v: number) => boolean][] = [
     ['performance', 'Lighthouse performance', '≥ 95', (v) => v >= 95],
     ['accessibility', 'Lighthouse accessibility', '100', (v) => v >= 100],
@@ -803,6 +971,25 @@ function printReport(results: {
       ),
     ];
     if (rows.length) out.push('', table(SCENARIO_HEADERS, scenarioRows(rows)));
+    if (db.search) {
+      const sr = db.search;
+      out.push('', `search, uncached (${sr.requests} different requests: prefixes, misspellings, deep pages):`);
+      if (sr.error) out.push(`FAILED: ${sr.error.split('\n')[0]}`);
+      const rows = [sr.http, sr.fastify].filter((r): r is ScenarioResult => r !== undefined);
+      if (rows.length) out.push(table(SCENARIO_HEADERS, scenarioRows(rows)));
+      if (sr.vsFastify !== undefined)
+        out.push(`HTTP search vs bare Fastify: ${(sr.vsFastify * 100).toFixed(0)}% (target ≥ 50%)`);
+      if (sr.found) out.push(`page-1 searches that found classes: ${sr.found.withMatches} of ${sr.found.pageOne}`);
+      if (sr.failedCaptures) out.push(`sampled requests that failed during the SQL capture: ${sr.failedCaptures}`);
+      if (sr.sql) {
+        out.push(
+          `SQL alone, ms: all p50 ${fmt.ms(sr.sql.all.p50)} / p99 ${fmt.ms(sr.sql.all.p99)} / max ${fmt.ms(sr.sql.all.max)} (target p99 ≤ 50 on PostgreSQL); ` +
+            Object.entries(sr.sql.byKind)
+              .map(([k, v]) => `${k} ${fmt.ms(v.p50)} / ${fmt.ms(v.p99)}`)
+              .join('; '),
+        );
+      }
+    }
     for (const flow of db.scenarios.filter((s) => s.id.startsWith('purchase-flow') && !s.skipped)) {
       const steps = flow.extra?.steps as { step: string; requests: number; p50: number; p99: number }[] | undefined;
       if (!steps) continue;
@@ -930,7 +1117,7 @@ async function main() {
   execFileSync('npm', ['run', 'build', '--silent', '-w', '@skillhive/server'], { cwd: REPO_ROOT, stdio: 'inherit' });
 
   const databases: DatabaseRun[] = [];
-  if (opts.parts.has('http')) {
+  if (opts.parts.has('http') || opts.parts.has('search')) {
     const passwordHash = await hashPassword(BENCH_PASSWORD);
     for (const kind of opts.targets) databases.push(await benchDatabase(kind, opts, passwordHash));
   }
@@ -954,10 +1141,12 @@ async function main() {
     ...partial,
   };
   mkdirSync(RESULTS_DIR, { recursive: true });
-  writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  // A run of some parts only (BENCH_PARTS=search) does not replace the full run's record.
+  const name = opts.parts.size === PARTS.length ? 'latest' : `latest-${[...opts.parts].sort().join('-')}`;
+  writeFileSync(path.join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
   const report = printReport({ ...partial, targets });
-  writeFileSync(path.join(RESULTS_DIR, 'latest.txt'), `${command}\n${date}\n${report}\n`);
-  process.stdout.write(`${report}\n\nwritten: bench/results/latest.json (${results.meta.durationS} s)\n`);
+  writeFileSync(path.join(RESULTS_DIR, `${name}.txt`), `${command}\n${date}\n${report}\n`);
+  process.stdout.write(`${report}\n\nwritten: bench/results/${name}.json (${results.meta.durationS} s)\n`);
 }
 
 let interrupted = false;

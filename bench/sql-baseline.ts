@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { PGLITE_EXTENSIONS } from '../apps/server/src/db/client.ts';
 import pg from 'pg';
 import type { Client } from './http.ts';
 import { percentile, type ScenarioResult } from './http.ts';
@@ -105,7 +106,7 @@ export async function runSqlBaseline(
       await pool.end();
     }
   } else {
-    const db = await PGlite.create(path.join(target.dataDir, 'pglite'));
+    const db = await PGlite.create(path.join(target.dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
     try {
       elapsedS = await run((q) => db.query(q.text, q.values, q.rowMode === 'array' ? { rowMode: 'array' } : {}), 1);
     } finally {
@@ -151,7 +152,7 @@ export async function timeQueries(
       client.query({ text: q.text, values: q.values, ...(q.rowMode === 'array' ? { rowMode: 'array' as const } : {}) });
     close = () => client.end();
   } else {
-    const db = await PGlite.create(path.join(target.dataDir, 'pglite'));
+    const db = await PGlite.create(path.join(target.dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
     exec = (q) => db.query(q.text, q.values, q.rowMode === 'array' ? { rowMode: 'array' } : {});
     close = () => db.close();
   }
@@ -166,6 +167,45 @@ export async function timeQueries(
       }
       times.sort((a, b) => a - b);
       out[name] = { p50: percentile(times, 50), p99: percentile(times, 99) };
+    }
+  } finally {
+    await close();
+  }
+  return out;
+}
+
+/**
+ * Each set of queries (one request's SQL) run `repeats` times in turn on one connection, after one
+ * unmeasured pass over every set: the time of each run, with the set's label. For many different
+ * requests (the search scenario), where timeQueries measures one request many times.
+ */
+export async function sampleQueries<K extends string>(
+  target: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string },
+  sets: { kind: K; queries: CapturedQuery[] }[],
+  repeats: number,
+): Promise<{ kind: K; ms: number }[]> {
+  let exec: (q: CapturedQuery) => Promise<unknown>;
+  let close: () => Promise<void>;
+  if (target.kind === 'postgres') {
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    exec = (q) =>
+      client.query({ text: q.text, values: q.values, ...(q.rowMode === 'array' ? { rowMode: 'array' as const } : {}) });
+    close = () => client.end();
+  } else {
+    const db = await PGlite.create(path.join(target.dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
+    exec = (q) => db.query(q.text, q.values, q.rowMode === 'array' ? { rowMode: 'array' } : {});
+    close = () => db.close();
+  }
+  const out: { kind: K; ms: number }[] = [];
+  try {
+    for (const set of sets) for (const q of set.queries) await exec(q);
+    for (let r = 0; r < repeats; r++) {
+      for (const set of sets) {
+        const t0 = performance.now();
+        for (const q of set.queries) await exec(q);
+        out.push({ kind: set.kind, ms: performance.now() - t0 });
+      }
     }
   } finally {
     await close();

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { logIn, DEMO } from '../fixtures/app.ts';
 import { PUBLIC_PAGES as MANIFEST_PAGES } from '../../apps/web/src/app/routes.manifest.ts';
+import { firstClass } from '../fixtures/class-page.ts';
 
 /** Every public page of the route manifest, the other states of the link pages, and a 404. */
 const PUBLIC_PAGES = [
@@ -9,6 +10,7 @@ const PUBLIC_PAGES = [
   '/reset-password?token=abc',
   '/reset-password?error=INVALID_TOKEN',
   '/email-verified?error=TOKEN_EXPIRED',
+  '/classes/00000000-0000-4000-8000-000000000000',
   '/no-such-page',
 ];
 
@@ -23,8 +25,10 @@ async function expectNoViolations(page: Page) {
 test.describe('accessibility (axe)', () => {
   test.use({ reducedMotion: 'reduce' });
 
-  for (const path of PUBLIC_PAGES) {
-    test(`${path} has no axe violations`, async ({ page }) => {
+  for (const pattern of PUBLIC_PAGES) {
+    test(`${pattern} has no axe violations`, async ({ page, request }) => {
+      // /classes/:id as the page of a real class (the pattern itself shows its not-found state).
+      const path = pattern.includes(':id') ? pattern.replace(':id', (await firstClass(request))._id) : pattern;
       await page.goto(path);
       await expect(page.locator('h1')).toHaveCount(1);
       await page.waitForLoadState('networkidle');

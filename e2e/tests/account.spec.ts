@@ -215,7 +215,7 @@ test.describe('accounts and e-mail', () => {
     // Paying: the class page warns, and the payment page says why it cannot take a card.
     await page.goto('/allClassAllowed');
     await page.getByRole('link', { name: 'Enroll Now' }).first().click();
-    await expect(page).toHaveURL(/\/dashboard\/classDetails\//);
+    await expect(page).toHaveURL(/\/classes\//);
     await expect(page.getByTestId('verify-email-notice')).toContainText(verifyMessage(user.email));
     await page.getByRole('button', { name: 'Pay Now' }).click();
     await expect(page).toHaveURL('/dashboard/payment');

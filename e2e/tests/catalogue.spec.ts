@@ -14,7 +14,7 @@ test.describe('/allClassAllowed', () => {
     await expect(first.getByTestId('class-price')).toHaveText(/^Price: \$\d[\d,]*\.\d\d$/);
     await expect(first.getByText(/students? enrolled/)).toBeVisible();
     const enroll = first.getByRole('link', { name: 'Enroll Now' });
-    await expect(enroll).toHaveAttribute('href', /^\/dashboard\/classDetails\/[^/]+$/);
+    await expect(enroll).toHaveAttribute('href', /^\/classes\/[^/]+$/);
     await expect(page.getByRole('status')).toHaveText(/^Showing 1–\d+ of \d+ classes$/);
   });
 
@@ -77,5 +77,64 @@ test.describe('/allClassAllowed', () => {
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect(page).toHaveURL('/allClassAllowed');
     await expect(cards(page).first()).toBeVisible();
+  });
+
+  // Issue 20 §4: prefixes and misspellings find the class; suggestions follow the keyboard.
+  for (const [what, q, title] of [
+    ['a prefix', 'typo', 'Typography essentials'],
+    ['a longer prefix', 'statis', 'Statistics without tears'],
+    ['a misspelling', 'typograpy', 'Typography essentials'],
+    ['a transposition', 'pyhton', 'Python for data analysis'],
+  ] as const) {
+    test(`finds a class by ${what} ("${q}"), best match first`, async ({ page }) => {
+      await page.goto('/allClassAllowed');
+      await page.getByLabel('Search classes').fill(q);
+      await expect(page).toHaveURL(new RegExp(`[?&]q=${q}`));
+      await expect(cards(page).first().getByRole('heading')).toHaveText(title);
+      await expect(page.getByLabel('Sort by')).toHaveValue('relevance');
+    });
+  }
+
+  test('suggests classes as one types, and the keyboard opens one', async ({ page }) => {
+    await page.goto('/allClassAllowed');
+    const box = page.getByRole('combobox', { name: 'Search classes' });
+    await box.fill('typograpy');
+    const list = page.getByRole('listbox', { name: 'Suggested classes' });
+    await expect(list.getByRole('option').first()).toContainText('Typography essentials');
+    await expect(box).toHaveAttribute('aria-expanded', 'true');
+    await box.press('ArrowDown');
+    const first = list.getByRole('option').first();
+    await expect(first).toHaveAttribute('aria-selected', 'true');
+    await expect(box).toHaveAttribute('aria-activedescendant', (await first.getAttribute('id'))!);
+    await box.press('Escape');
+    await expect(box).toHaveAttribute('aria-expanded', 'false');
+    await box.press('ArrowDown');
+    await box.press('Enter');
+    await expect(page).toHaveURL(/\/classes\/[^/]+$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Typography essentials' })).toBeVisible();
+  });
+
+  test('filters by price and rating through the URL', async ({ page }) => {
+    await page.goto('/allClassAllowed');
+    await expect(cards(page).first()).toBeVisible();
+    await page.getByLabel('Lowest price').fill('30');
+    await page.getByLabel('Highest price').fill('60');
+    await page.getByLabel('Highest price').press('Enter');
+    await expect(page).toHaveURL(/minPrice=30/);
+    await expect(page).toHaveURL(/maxPrice=60/);
+    // The grid keeps the previous page on screen until the new one arrives: poll until it is in range.
+    await expect
+      .poll(async () => {
+        const prices = (await cards(page).getByTestId('class-price').allTextContents()).map((p) =>
+          Number(p.replace(/[^\d.]/g, '')),
+        );
+        return prices.length > 0 && prices.every((price) => price >= 30 && price <= 60);
+      })
+      .toBe(true);
+    await page.getByLabel('Rating').selectOption('4');
+    await expect(page).toHaveURL(/minRating=4/);
+    await page.reload();
+    await expect(page.getByLabel('Lowest price')).toHaveValue('30');
+    await expect(page.getByLabel('Rating')).toHaveValue('4');
   });
 });

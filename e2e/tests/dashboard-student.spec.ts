@@ -3,7 +3,10 @@ import { newUser, signUp } from '../fixtures/app.ts';
 import { dashboardMenu, expectLoaded } from '../fixtures/dashboard.ts';
 import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
 
-/** Opens a class from /allClassAllowed (the n-th Enroll Now) and returns its title. */
+/**
+ * Opens the n-th class of /allClassAllowed in the dashboard's classDetails (spec §2) and returns
+ * its title. The card itself links to the public class page (/classes/:id, issue 20 §5).
+ */
 async function openClassFromCatalogue(page: Page, index: number): Promise<string> {
   await page.goto('/allClassAllowed');
   const card = page
@@ -11,8 +14,9 @@ async function openClassFromCatalogue(page: Page, index: number): Promise<string
     .filter({ has: page.getByRole('link', { name: 'Enroll Now' }) })
     .nth(index);
   const title = (await card.getByRole('heading').first().textContent())?.trim() ?? '';
-  await card.getByRole('link', { name: 'Enroll Now' }).click();
-  await expect(page).toHaveURL(/\/dashboard\/classDetails\//);
+  const href = (await card.getByRole('link', { name: 'Enroll Now' }).getAttribute('href')) ?? '';
+  expect(href).toMatch(/^\/classes\/[^/]+$/);
+  await page.goto(href.replace('/classes/', '/dashboard/classDetails/'));
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   return title;
 }

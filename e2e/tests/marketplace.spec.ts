@@ -97,8 +97,10 @@ test.describe('the marketplace story', () => {
     const listing = student.locator('article').filter({ has: student.getByRole('heading', { name: classTitle }) });
     await expect(listing).toBeVisible();
     await listing.getByRole('link', { name: 'Enroll Now' }).click();
+    // The public class page (issue 20 §5): the teacher by name, never their e-mail.
     await expect(student.getByRole('heading', { level: 1, name: classTitle })).toBeVisible();
-    await expect(student.getByText(teacherUser.email)).toBeVisible();
+    await expect(student.getByText(teacherUser.name).first()).toBeVisible();
+    await expect(student.getByText(teacherUser.email)).toHaveCount(0);
     await student.getByRole('button', { name: 'Pay Now' }).click();
     await expect(student).toHaveURL('/dashboard/payment');
     await expect(student.getByTestId('payment-total')).toHaveText('$42.50');

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { PUBLIC_PAGES } from '../../apps/web/src/app/routes.manifest.ts';
+import { concretePage, firstClass } from '../fixtures/class-page.ts';
 
 /** Every public route, from the web app's route manifest (the build's first-load report reads it too). */
 const PUBLIC_ROUTES = PUBLIC_PAGES.map((page) => page.path);
@@ -16,8 +17,10 @@ test.describe('routing', () => {
     expect(PUBLIC_ROUTES).toEqual(expect.arrayContaining(['/', '/signup', '/login', '/teach', '/allClassAllowed']));
   });
 
-  for (const { path, title } of PUBLIC_PAGES) {
-    test(`${path} is titled as the manifest says`, async ({ page }) => {
+  for (const manifestPage of PUBLIC_PAGES) {
+    test(`${manifestPage.path} is titled as the manifest says`, async ({ page, request }) => {
+      // A page of one class (/classes/:id) is titled with that class's title.
+      const { path, title } = await concretePage(request, manifestPage);
       await page.goto(path);
       await expect(page).toHaveTitle(title);
     });
@@ -107,4 +110,22 @@ test.describe('routing', () => {
         ).toHaveLength(1);
     });
   }
+
+  test("a class's page preloads that class's public data, and uses the preload", async ({ page, request }) => {
+    const item = await firstClass(request);
+    const path = `/classes/${item._id}`;
+    const html = await (await request.get(path)).text();
+    const preloaded = [...html.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map(
+      (m) => m[1],
+    );
+    expect(preloaded.sort()).toEqual(['/api/auth/get-session', `/api/classes/${item._id}/public`].sort());
+    const requested: string[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname.startsWith('/api/')) requested.push(url.pathname + url.search);
+    });
+    await page.goto(path, { waitUntil: 'networkidle' });
+    expect(requested.filter((r) => r === `/api/classes/${item._id}/public`)).toHaveLength(1);
+    await expect(page.getByRole('heading', { level: 1, name: item.title })).toBeVisible();
+  });
 });

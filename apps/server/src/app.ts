@@ -47,6 +47,7 @@ import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { createMetricsRegistry, metricsPlugin, type PoolStats } from './plugins/metrics.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { staticWebPlugin } from './plugins/static-web.ts';
+import { getClassPageMeta } from './modules/classes/class-page.service.ts';
 import { swaggerPlugin } from './plugins/swagger.ts';
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -260,7 +261,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
   }
 
-  await app.register(staticWebPlugin, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
+  await app.register(staticWebPlugin, {
+    root: deps.webRoot ?? DEFAULT_WEB_ROOT,
+    publicUrl: env.publicUrl,
+    // A shared class page link shows the class (issue 20 §5).
+    pageMeta: async (route, params) =>
+      route === '/classes/:id' && params.id ? getClassPageMeta(db, deps.storage, params.id) : null,
+  });
 
   const reconciler = createReconciler({
     db,

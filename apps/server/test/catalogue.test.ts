@@ -208,8 +208,10 @@ describe('the public catalogue', () => {
   it.each([
     ['a title word', 'react', ['react']],
     ['a description word', 'flexbox', ['css']],
-    ['a stemmed word (design, designing)', 'design', ['email', 'logo']],
-    ["the teacher's name", 'hopper', ['grading', 'stats', 'react']],
+    // Ranked by relevance (decision 018): a title match before a description match.
+    ['a stemmed word (design, designing)', 'design', ['logo', 'email']],
+    // The same rank for all three (the teacher's name): the more popular first.
+    ["the teacher's name", 'hopper', ['stats', 'grading', 'react']],
     ['a quoted phrase', '"grid and flexbox"', ['css']],
     ['an OR', 'pandas or phishing', ['security', 'python']],
     ['an excluded word', 'react -hooks', []],
@@ -325,7 +327,7 @@ describe('query plans at scale', () => {
       };
       const cases: [string, Partial<CatalogueFilter>, string][] = [
         ['first page', {}, 'classes_status_created_idx'],
-        ['search', { q: 'quantum' }, 'classes_search_idx'],
+        ['search', { tsquery: 'quantum:*', sort: 'relevance' }, 'classes_search_idx'],
         ['category page', { category: 'data-science' }, 'classes_status_category_created_idx'],
         ['cheapest first', { sort: 'price-asc' }, 'classes_status_price_idx'],
         ['most popular', { sort: 'popular' }, 'classes_status_popular_idx'],

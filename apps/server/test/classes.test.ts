@@ -488,6 +488,23 @@ describe('permission matrix (every endpoint × anonymous, student, its teacher, 
       expected: { anonymous: 404, student: 404, owner: 200, otherTeacher: 404, admin: 200 },
     },
     {
+      // Issue 20 §5: the public page shows accepted classes only, to everyone alike.
+      name: 'GET /classes/:id/public (pending)',
+      call: (role, id) => ctx.app.inject({ method: 'GET', url: `/api/classes/${id}/public`, headers: headersOf(role) }),
+      expected: { anonymous: 404, student: 404, owner: 404, otherTeacher: 404, admin: 404 },
+    },
+    {
+      name: 'GET /classes/suggestions',
+      call: (role) =>
+        ctx.app.inject({ method: 'GET', url: '/api/classes/suggestions?q=matrix', headers: headersOf(role) }),
+      expected: { anonymous: 200, student: 200, owner: 200, otherTeacher: 200, admin: 200 },
+    },
+    {
+      name: 'GET /classes/categories',
+      call: (role) => ctx.app.inject({ method: 'GET', url: '/api/classes/categories', headers: headersOf(role) }),
+      expected: { anonymous: 200, student: 200, owner: 200, otherTeacher: 200, admin: 200 },
+    },
+    {
       name: 'GET /classes/teacher/:email',
       call: (role) =>
         ctx.app.inject({ method: 'GET', url: `/api/classes/teacher/${actors.owner.email}`, headers: headersOf(role) }),

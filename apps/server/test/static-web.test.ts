@@ -2,14 +2,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from './harness.ts';
+import { createClass } from './commerce-fixtures.ts';
+import { createTestApp, createUser, type TestContext } from './harness.ts';
 
 /** The built web app as the server serves it: a small stand-in build with the same layout. */
 const webRoot = mkdtempSync(path.join(tmpdir(), 'skillhive-web-'));
 mkdirSync(path.join(webRoot, 'assets'));
 writeFileSync(
   path.join(webRoot, 'index.html'),
-  '<!doctype html><html><head><title>SkillHive</title></head><body><div id="root"></div></body></html>',
+  '<!doctype html><html><head><title>SkillHive</title><meta name="description" content="Generic"></head><body><div id="root"></div></body></html>',
 );
 writeFileSync(
   path.join(webRoot, 'route-preloads.json'),
@@ -20,6 +21,7 @@ writeFileSync(
       data: ['/api/classes?sort=newest&page=1&limit=12'],
     },
     '/login': { modules: ['/assets/login-Gh78.js'], data: [] },
+    '/classes/:id': { modules: ['/assets/class-page-Ij90.js'], data: ['/api/classes/:id/public'] },
   }),
 );
 writeFileSync(path.join(webRoot, 'assets', 'index-C0ffee12.js'), 'console.log("app");'.repeat(100));
@@ -166,5 +168,40 @@ describe('static web app', () => {
   it('compresses large responses', async () => {
     const res = await ctx.app.inject({ url: '/assets/index-C0ffee12.js', headers: { 'accept-encoding': 'gzip' } });
     expect(res.headers['content-encoding']).toBe('gzip');
+  });
+});
+
+describe('the public class page (issue 20 §5)', () => {
+  it('names the class in the title, description and Open Graph tags, escaped, and preloads its data', async () => {
+    const teacher = await createUser(ctx, 'teacher');
+    const title = '<script>alert("x")</script> & "Watercolour" \'basics\'';
+    const cls = await createClass(ctx, teacher, { title });
+    const res = await ctx.app.inject(`/classes/${cls.id}`);
+    expect(res.statusCode).toBe(200);
+    const html = res.body;
+    const escaped = '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;Watercolour&quot; &#39;basics&#39;';
+    expect(html).toContain(`<title>${escaped} — SkillHive</title>`);
+    expect(html).toContain(`<meta property="og:title" content="${escaped} — SkillHive">`);
+    expect(html).toContain(`<meta name="description" content="Description of ${escaped}">`);
+    expect(html).not.toContain('content="Generic"');
+    expect(html).not.toContain('<script>alert');
+    expect(html).toContain(`<meta property="og:url" content="http://localhost:3000/classes/${cls.id}">`);
+    expect(html).toMatch(/<meta property="og:image" content="http:\/\/localhost:3000\/[^"]+\.webp">/);
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/class-page-Ij90.js">');
+    expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="/api/classes/${cls.id}/public">`);
+  });
+
+  it('keeps the generic tags for a class that is not public or does not exist, and preloads nothing odd', async () => {
+    const teacher = await createUser(ctx, 'teacher');
+    const pending = await createClass(ctx, teacher, { title: 'Secret draft', status: 'pending' });
+    for (const id of [pending.id, '00000000-0000-4000-8000-000000000000']) {
+      const html = (await ctx.app.inject(`/classes/${id}`)).body;
+      expect(html).toContain('<title>SkillHive</title>');
+      expect(html).not.toContain('Secret draft');
+    }
+    const odd = await ctx.app.inject(`/classes/${encodeURIComponent('"><img src=x>')}`);
+    expect(odd.statusCode).toBe(200);
+    expect(odd.body).not.toContain('<img');
+    expect(odd.body).not.toContain('rel="preload" as="fetch"');
   });
 });

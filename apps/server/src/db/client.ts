@@ -2,6 +2,7 @@ import { fsyncSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -15,6 +16,13 @@ import { seedDataDirFromTemplate } from './pglite-template.ts';
 import * as schema from './schema/index.ts';
 
 export { schema };
+
+/**
+ * The PostgreSQL extensions the migrations create (decision 018). PGlite ships contrib modules as
+ * separate bundles: every PGlite that opens a SkillHive database must load them, or a query using
+ * them fails.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 /** One Drizzle type for both drivers; a transaction is assignable to it too. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -183,10 +191,11 @@ export async function openPglite(dir?: string, options: PgliteOptions = {}): Pro
         pgDir,
         durable
           ? {
+              extensions: PGLITE_EXTENSIONS,
               // Without -F PostgreSQL fsyncs; wal_sync_method=fsync because PGlite's fdatasync is a no-op.
               startParams: [...PGlite.defaultStartParams.filter((p) => p !== '-F'), '-c', 'wal_sync_method=fsync'],
             }
-          : {},
+          : { extensions: PGLITE_EXTENSIONS },
       );
       if (durable) enableFsync(client);
       // Emscripten's file system checks permissions against the mode each file had when it first
@@ -199,7 +208,7 @@ export async function openPglite(dir?: string, options: PgliteOptions = {}): Pro
       throw error;
     }
   } else {
-    client = await PGlite.create();
+    client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   }
 
   let closed = false;

@@ -13,12 +13,90 @@ import { z } from 'zod';
  */
 const ROUTE_PRELOADS_FILE = 'route-preloads.json';
 const routePreloadsSchema = z.record(
-  z.string().regex(/^\/[\w/-]*$/),
+  // A route, with `:name` parameters (/classes/:id).
+  z.string().regex(/^\/[\w/:-]*$/),
   z.object({
     modules: z.array(z.string().regex(/^\/assets\/[\w.-]+\.js$/)),
-    data: z.array(z.string().regex(/^\/api\/[\w/-]+(\?[\w=&.,%-]*)?$/)),
+    // An API URL; `:name` is filled with the route's parameter of that name.
+    data: z.array(z.string().regex(/^\/api\/[\w/:-]+(\?[\w=&.,%-]*)?$/)),
   }),
 );
+
+/** A parameter value we fill into a preload URL: an id, nothing that needs escaping. */
+const SAFE_PARAM = /^[\w-]{1,64}$/;
+
+/** What a shared link of a page shows (Open Graph, the document title), when the server knows it. */
+export interface PageMeta {
+  title: string;
+  description: string;
+  /** Absolute URL of an image. */
+  image?: string | undefined;
+}
+
+/** The metadata of a page for a route with parameters (/classes/:id), or null to leave index.html's. */
+export type PageMetaResolver = (route: string, params: Record<string, string>) => Promise<PageMeta | null>;
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text or attribute value into HTML: every character that could end one is escaped. */
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+
+/** A description for a meta tag: one line, at most 200 characters. */
+function summary(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 197).trimEnd()}…` : line;
+}
+
+/**
+ * index.html with the page's own title, description and Open Graph tags (issue 20 §5: a shared
+ * class link shows the class), every value escaped. The generic description is replaced.
+ */
+export function withPageMeta(html: string, meta: PageMeta, url: string): string {
+  const title = escapeHtml(`${meta.title} — SkillHive`);
+  const description = escapeHtml(summary(meta.description));
+  const tags = [
+    `<meta name="description" content="${description}">`,
+    `<meta property="og:type" content="website">`,
+    `<meta property="og:site_name" content="SkillHive">`,
+    `<meta property="og:title" content="${title}">`,
+    `<meta property="og:description" content="${description}">`,
+    `<meta property="og:url" content="${escapeHtml(url)}">`,
+    ...(meta.image ? [`<meta property="og:image" content="${escapeHtml(meta.image)}">`] : []),
+    `<meta name="twitter:card" content="${meta.image ? 'summary_large_image' : 'summary'}">`,
+  ];
+  return html
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${title}</title>`)
+    .replace(/<meta\s+name="description"[^>]*>/, () => '')
+    .replace('</head>', () => `  ${tags.join('\n    ')}\n  </head>`);
+}
+
+/** Open Graph wants absolute URLs; our images are usually served from our own origin (/uploads/…). */
+function absoluteImage(meta: PageMeta, publicUrl: string): PageMeta {
+  return meta.image?.startsWith('/') ? { ...meta, image: `${publicUrl}${meta.image}` } : meta;
+}
+
+/** `/classes/:id` → a matcher of pathnames giving the parameters, or null for a route without any. */
+function routeMatcher(route: string): ((pathname: string) => Record<string, string> | null) | null {
+  const names: string[] = [];
+  const source = route
+    .split('/')
+    .map((part) => {
+      if (!part.startsWith(':')) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(part.slice(1));
+      return '([^/]+)';
+    })
+    .join('/');
+  if (names.length === 0) return null;
+  const pattern = new RegExp(`^${source}$`);
+  return (pathname) => {
+    const match = pattern.exec(pathname);
+    if (!match) return null;
+    try {
+      return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+    } catch {
+      return null;
+    }
+  };
+}
 
 /** The trailing slash is not part of a route: /teach/ is /teach. */
 function routeOf(pathname: string): string {
@@ -26,7 +104,7 @@ function routeOf(pathname: string): string {
 }
 
 /** A page answer: index.html, or a public route's copy of it. */
-type SpaPage = (pathname: string, search: string) => string;
+type SpaPage = (pathname: string, search: string) => Promise<string>;
 
 /**
  * index.html as each page is answered with: a public route's copy names that route's chunks as
@@ -34,11 +112,20 @@ type SpaPage = (pathname: string, search: string) => string;
  * after the shell has run and asked for them (one round trip less before the page can render).
  * Visited without a query string, it also names the API reads that page's first render waits for
  * as `<link rel="preload" as="fetch">` (decision 008); with one, the page asks for other data.
+ * A route with parameters (/classes/:id) has them filled into its data URLs, and the page's own
+ * title, description and Open Graph tags from `pageMeta`.
  * Read once at start-up, like the rest of the build, which a rebuild replaces along with a restart.
  */
-function spaPages(root: string, indexHtml: string, log: FastifyInstance['log']): SpaPage {
+function spaPages(
+  root: string,
+  indexHtml: string,
+  log: FastifyInstance['log'],
+  meta: { pageMeta?: PageMetaResolver | undefined; publicUrl: string },
+): SpaPage {
+  const { pageMeta, publicUrl } = meta;
   const file = path.join(root, ROUTE_PRELOADS_FILE);
-  if (!existsSync(file)) return () => indexHtml;
+  const plain: SpaPage = async () => indexHtml;
+  if (!existsSync(file)) return plain;
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
@@ -48,26 +135,51 @@ function spaPages(root: string, indexHtml: string, log: FastifyInstance['log']):
   const parsed = routePreloadsSchema.safeParse(json);
   if (!parsed.success) {
     log.warn(`${file} is not a route → { modules, data } map; pages are served without route preloads`);
-    return () => indexHtml;
+    return plain;
   }
-  const withLinks = (links: string[]) =>
-    links.length === 0 ? indexHtml : indexHtml.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+  const withLinks = (html: string, links: string[]) =>
+    links.length === 0 ? html : html.replace('</head>', () => `  ${links.join('\n    ')}\n  </head>`);
+  const moduleLinksOf = (modules: string[]) =>
+    modules.map((url) => `<link rel="modulepreload" crossorigin href="${url}">`);
+  // The schema admits no quote or angle bracket; & is the one character to escape.
+  const dataLinksOf = (data: string[]) =>
+    data.map((url) => `<link rel="preload" as="fetch" crossorigin href="${url.replaceAll('&', '&amp;')}">`);
+
   const pages = new Map<string, { withData: string; withoutData: string }>();
+  const patterns: {
+    route: string;
+    match: (pathname: string) => Record<string, string> | null;
+    modules: string[];
+    data: string[];
+  }[] = [];
   for (const [route, { modules, data }] of Object.entries(parsed.data)) {
-    const moduleLinks = modules.map((url) => `<link rel="modulepreload" crossorigin href="${url}">`);
-    // The schema admits no quote or angle bracket; & is the one character to escape.
-    const dataLinks = data.map(
-      (url) => `<link rel="preload" as="fetch" crossorigin href="${url.replaceAll('&', '&amp;')}">`,
-    );
+    const match = routeMatcher(route);
+    if (match) {
+      patterns.push({ route, match, modules, data });
+      continue;
+    }
     pages.set(routeOf(route), {
-      withData: withLinks([...moduleLinks, ...dataLinks]),
-      withoutData: withLinks(moduleLinks),
+      withData: withLinks(indexHtml, [...moduleLinksOf(modules), ...dataLinksOf(data)]),
+      withoutData: withLinks(indexHtml, moduleLinksOf(modules)),
     });
   }
-  return (pathname, search) => {
+  return async (pathname, search) => {
     const page = pages.get(routeOf(pathname));
-    if (!page) return indexHtml;
-    return search === '' ? page.withData : page.withoutData;
+    if (page) return search === '' ? page.withData : page.withoutData;
+    for (const { route, match, modules, data } of patterns) {
+      const params = match(routeOf(pathname));
+      if (!params) continue;
+      const safe = Object.values(params).every((value) => SAFE_PARAM.test(value));
+      const filled =
+        safe && search === ''
+          ? data.map((url) => url.replace(/:(\w+)/g, (_m, name: string) => params[name] ?? ''))
+          : [];
+      let html = withLinks(indexHtml, [...moduleLinksOf(modules), ...dataLinksOf(filled)]);
+      const found = safe && pageMeta ? await pageMeta(route, params).catch(() => null) : null;
+      if (found) html = withPageMeta(html, absoluteImage(found, publicUrl), `${publicUrl}${pathname}`);
+      return html;
+    }
+    return indexHtml;
   };
 }
 
@@ -83,7 +195,10 @@ function isPageRequest(method: string, pathname: string): boolean {
  * not-found page). Everything else no route answers — the API, missing files, other methods —
  * goes on to the not-found handler of plugins/error-handler.ts, which answers the JSON 404.
  */
-export const staticWebPlugin = fp(async function staticWeb(app: FastifyInstance, opts: { root: string }) {
+export const staticWebPlugin = fp(async function staticWeb(
+  app: FastifyInstance,
+  opts: { root: string; publicUrl: string; pageMeta?: PageMetaResolver | undefined },
+) {
   const index = path.join(opts.root, 'index.html');
   if (!existsSync(index)) {
     app.log.warn(`web app not built (${index} missing): run "npm run build"`);
@@ -99,7 +214,10 @@ export const staticWebPlugin = fp(async function staticWeb(app: FastifyInstance,
       reply.header('cache-control', isHashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  const spaPage = spaPages(opts.root, readFileSync(index, 'utf8'), app.log);
+  const spaPage = spaPages(opts.root, readFileSync(index, 'utf8'), app.log, {
+    pageMeta: opts.pageMeta,
+    publicUrl: opts.publicUrl.replace(/\/+$/, ''),
+  });
   // A hook on the not-found path rather than a '/*' route: a wildcard route would also catch what
   // the router refuses (an over-long /api/classes/:id is a 400 of its own, plugins/error-handler.ts).
   // As a preHandler it runs after the guards' onRequest hooks (input guard, lifecycle, CSRF).
@@ -109,6 +227,7 @@ export const staticWebPlugin = fp(async function staticWeb(app: FastifyInstance,
     const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
     if (!isPageRequest(request.method, pathname)) return;
     const search = queryAt === -1 ? '' : request.url.slice(queryAt);
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(spaPage(pathname, search));
+    const html = await spaPage(pathname, search);
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   });
 });

@@ -658,7 +658,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The catalogue: accepted classes, searchable (?q=), filterable (?category=), sortable (?sort=), paginated; admins may filter by ?status= (public)
+         * The catalogue: accepted classes, searched by prefix and forgiving misspellings (?q=, ranked by relevance unless ?sort= says otherwise), filtered by ?category=, ?minPrice=, ?maxPrice= and ?minRating=, paginated; admins may filter by ?status= (public)
          * @description Who may call: anyone; with a session cookie or Bearer token the answer can show more.
          */
         get: operations["listClasses"];
@@ -668,6 +668,66 @@ export interface paths {
          * @description Who may call: teachers only.
          */
         post: operations["createClass"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accepted classes the search ranks first for what is typed so far (prefixes and misspellings), for the search box (public)
+         * @description Who may call: anyone, no credentials needed.
+         */
+        get: operations["suggestClasses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every category with its number of accepted classes, for links that must lead somewhere (public)
+         * @description Who may call: anyone, no credentials needed.
+         */
+        get: operations["countClassesByCategory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{id}/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An accepted class's public page: its public fields, rating breakdown, and its teacher's name, photo, short bio and other classes; no e-mail (public)
+         * @description Who may call: anyone, for an accepted class.
+         */
+        get: operations["getPublicClass"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4980,7 +5040,10 @@ export interface operations {
                 limit?: number;
                 q?: string;
                 category?: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
-                sort?: "newest" | "price-asc" | "price-desc" | "popular";
+                sort?: "relevance" | "newest" | "price-asc" | "price-desc" | "popular";
+                minPrice?: number;
+                maxPrice?: number;
+                minRating?: number;
                 status?: "pending" | "accepted" | "rejected" | "archived";
             };
             header?: never;
@@ -5120,6 +5183,198 @@ export interface operations {
             };
             /** @description unsupported_media_type: the body is not of a type this call reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    suggestClasses: {
+        parameters: {
+            query: {
+                q: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        title: string;
+                        name: string;
+                        /** @enum {string} */
+                        category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    countClassesByCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                        total: number;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPublicClass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        title: string;
+                        description: string;
+                        price: number;
+                        image: string;
+                        /** @enum {string} */
+                        category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                        totalEnrollment: number;
+                        rating: number | null;
+                        reviewCount: number;
+                        createdAt: string;
+                        ratingBreakdown: number[];
+                        teacher: {
+                            name: string;
+                            image: string | null;
+                            headline: string | null;
+                            experience: string | null;
+                            otherClasses: {
+                                _id: string;
+                                title: string;
+                                image: string;
+                                price: number;
+                                rating: number | null;
+                                reviewCount: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7696,6 +7951,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 status?: "pending" | "paid" | "refunded";
+                classId?: string;
             };
             header?: never;
             path: {

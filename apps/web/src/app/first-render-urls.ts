@@ -2,6 +2,7 @@ import { buildApiUrl } from '../lib/api-client.ts';
 import { sessionRequest } from '../features/auth/api/get-session.ts';
 import { latestReviewsRequest } from '../features/reviews/api/get-reviews.ts';
 import { catalogueRequest, DEFAULT_CATALOGUE_PARAMS } from '../features/classes/api/get-classes.ts';
+import { publicClassRequest } from '../features/classes/api/get-public-class.ts';
 import { EVERY_PAGE_READS, PUBLIC_PAGES, type FirstRenderRead } from './routes.manifest.ts';
 
 /*
@@ -10,6 +11,7 @@ import { EVERY_PAGE_READS, PUBLIC_PAGES, type FirstRenderRead } from './routes.m
  */
 
 const firstCatalogue = catalogueRequest(DEFAULT_CATALOGUE_PARAMS);
+const ID_PARAM = ':id';
 
 /**
  * The URL of each read a first render can wait for (decision 008), built from the same request
@@ -19,6 +21,8 @@ export const FIRST_RENDER_URLS: Record<FirstRenderRead, string> = {
   session: buildApiUrl(sessionRequest.path),
   latestReviews: buildApiUrl(latestReviewsRequest.path, latestReviewsRequest.query),
   catalogue: buildApiUrl(firstCatalogue.path, firstCatalogue.query),
+  // A pattern: the server fills `:id` with the page's own (apps/server/src/plugins/static-web.ts).
+  publicClass: buildApiUrl(publicClassRequest(ID_PARAM).path).replace(encodeURIComponent(ID_PARAM), ID_PARAM),
 };
 
 /**

@@ -82,7 +82,9 @@ describe('route manifest', () => {
     expect(ROUTE_DATA).toEqual({
       '/': [FIRST_RENDER_URLS.latestReviews],
       '/allClassAllowed': [FIRST_RENDER_URLS.catalogue],
+      '/classes/:id': [FIRST_RENDER_URLS.publicClass],
     });
+    expect(FIRST_RENDER_URLS.publicClass).toBe('/api/classes/:id/public');
   });
 
   it('is where every path of config/paths.ts comes from, and every page has one', () => {
@@ -152,9 +154,13 @@ describe("a public page's loader", () => {
         expect(module.loader, page.path).toBeUndefined();
         return;
       }
-      const request = new Request(`http://localhost${page.path}`);
-      await module.loader!({ request, params: {}, context: undefined } as unknown as LoaderFunctionArgs);
-      expect(requested.sort()).toEqual(page.firstRender.map((read) => FIRST_RENDER_URLS[read]).sort());
+      // A page with an :id asks for that id's data; the server fills the same id into the preloads.
+      const params: Record<string, string> = page.path.includes(':id') ? { id: 'an-id' } : {};
+      const request = new Request(`http://localhost${fillPath(page.path, params)}`);
+      await module.loader!({ request, params, context: undefined } as unknown as LoaderFunctionArgs);
+      expect(requested.sort()).toEqual(
+        page.firstRender.map((read) => fillPath(FIRST_RENDER_URLS[read], params)).sort(),
+      );
     });
   }
 });

@@ -9,7 +9,7 @@
  */
 
 /** The API reads a first render can wait for (decision 008); first-render-urls.ts turns them into URLs. */
-export type FirstRenderRead = 'session' | 'latestReviews' | 'catalogue';
+export type FirstRenderRead = 'session' | 'latestReviews' | 'catalogue' | 'publicClass';
 
 /** Roles a guarded page may require beyond being signed in (spec §6; admin and teacher are flags). */
 export type GuardRole = 'teacher' | 'admin';
@@ -93,6 +93,14 @@ export const SITE_PAGES = {
     access: 'public',
     title: 'Learner reviews — SkillHive',
     firstRender: [],
+  },
+  // Issue 20 §5: every class card links here; the server names the class in the HTML's meta tags.
+  classPage: {
+    path: '/classes/:id',
+    module: 'routes/class-page.tsx',
+    access: 'public',
+    title: 'Class — SkillHive',
+    firstRender: ['publicClass'],
   },
   // Where the links of account mails land (the server sends the same paths as callbacks).
   forgotPassword: {

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { CATEGORIES, CLASS_REVISION_STATUSES, CLASS_SORTS, CLASS_STATUSES } from '../rules/constants.ts';
+import {
+  CATEGORIES,
+  CLASS_REVISION_STATUSES,
+  CLASS_SORTS,
+  CLASS_STATUSES,
+  PRICE_MAX_CENTS,
+  SEARCH_QUERY_MAX,
+  SUGGESTIONS_MAX,
+} from '../rules/constants.ts';
 import { RejectReasonBody } from '../rules/reject-reason.ts';
 import { PageQuery } from './common.ts';
 
@@ -85,15 +93,102 @@ export const ClassItem = z.object({
 });
 export type ClassItem = z.infer<typeof ClassItem>;
 
-/** GET /api/classes: public callers see accepted classes only. */
+const PRICE_MAX = PRICE_MAX_CENTS / 100;
+
+/** A price bound of the catalogue filter, in dollars (cents allowed), 0 to the highest class price. */
+const PriceBound = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .min(0, `${name} must be at least 0`)
+    .max(PRICE_MAX, `${name} must be at most ${PRICE_MAX}`)
+    .optional();
+
+/**
+ * GET /api/classes: public callers see accepted classes only. `q` matches words of the title,
+ * description and teacher's name by prefix, and misspelled words by their nearest known word
+ * (decision 018). Without `sort`, a search is ranked by relevance, the rest newest first.
+ */
 export const ClassListQuery = PageQuery.extend({
-  q: z.string().trim().max(100).optional(),
-  category: z.enum(CATEGORIES).optional(),
-  sort: z.enum(CLASS_SORTS).default('newest'),
+  q: z.string().trim().max(SEARCH_QUERY_MAX, `Search at most ${SEARCH_QUERY_MAX} characters`).optional(),
+  category: z.enum(CATEGORIES, { error: 'Unknown category' }).optional(),
+  sort: z.enum(CLASS_SORTS, { error: `sort must be one of ${CLASS_SORTS.join(', ')}` }).optional(),
+  minPrice: PriceBound('minPrice'),
+  maxPrice: PriceBound('maxPrice'),
+  /** Classes whose average rating is at least this (1 to 5); unrated classes are left out. */
+  minRating: z.coerce
+    .number({ error: 'minRating must be a number' })
+    .min(1, 'minRating must be between 1 and 5')
+    .max(5, 'minRating must be between 1 and 5')
+    .optional(),
   /** Admins only; everyone else sees accepted classes. */
   status: z.enum(CLASS_STATUSES).optional(),
+}).refine((query) => query.minPrice === undefined || query.maxPrice === undefined || query.minPrice <= query.maxPrice, {
+  path: ['maxPrice'],
+  message: 'maxPrice must not be below minPrice',
 });
 export type ClassListQuery = z.infer<typeof ClassListQuery>;
+
+/** GET /api/classes/suggestions: what the search box offers while one types. */
+export const ClassSuggestionsQuery = z.object({
+  q: z
+    .string()
+    .trim()
+    .min(1, 'Type something to search')
+    .max(SEARCH_QUERY_MAX, `Search at most ${SEARCH_QUERY_MAX} characters`),
+  limit: z.coerce.number().int().min(1).max(SUGGESTIONS_MAX).default(SUGGESTIONS_MAX),
+});
+export type ClassSuggestionsQuery = z.infer<typeof ClassSuggestionsQuery>;
+
+/** One suggestion: an accepted class that the search would rank first. */
+export const ClassSuggestion = z.object({
+  _id: z.string(),
+  title: z.string(),
+  /** The teacher's name. */
+  name: z.string(),
+  category: z.enum(CATEGORIES),
+});
+export type ClassSuggestion = z.infer<typeof ClassSuggestion>;
+
+/** GET /api/classes/categories: how many accepted classes each category has (the hero's links). */
+export const CategoryCount = z.object({ category: z.enum(CATEGORIES), total: z.number().int() });
+export type CategoryCount = z.infer<typeof CategoryCount>;
+
+/** A class as its public page shows it: no e-mail, status or moderation fields (issue 20 §5). */
+export const PublicClass = z.object({
+  _id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  price: z.number(),
+  image: z.string(),
+  category: z.enum(CATEGORIES),
+  totalEnrollment: z.number().int(),
+  rating: z.number().nullable(),
+  reviewCount: z.number().int(),
+  createdAt: z.string(),
+  /** How many reviews gave 1 to 5 stars (index 0 is one star). */
+  ratingBreakdown: z.array(z.number().int()).length(5),
+  teacher: z.object({
+    /** The teacher's public name, photo and short bio; never their e-mail. */
+    name: z.string(),
+    image: z.string().nullable(),
+    /** The title they gave when applying to teach (spec §3 teacher request), and their experience. */
+    headline: z.string().nullable(),
+    /** One of EXPERIENCE_LEVELS (a string in the document: OpenAPI 3.0 has no nullable enum). */
+    experience: z.string().nullable(),
+    /** Up to four of the teacher's other accepted classes, newest first. */
+    otherClasses: z.array(
+      z.object({
+        _id: z.string(),
+        title: z.string(),
+        image: z.string(),
+        price: z.number(),
+        rating: z.number().nullable(),
+        reviewCount: z.number().int(),
+      }),
+    ),
+  }),
+});
+export type PublicClass = z.infer<typeof PublicClass>;
 
 /** GET /api/classes/teacher/:email: newest first, every status but archived. */
 export const TeacherClassesQuery = PageQuery;

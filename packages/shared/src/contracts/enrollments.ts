@@ -39,8 +39,14 @@ export const Enrollment = z.object({
 });
 export type Enrollment = z.infer<typeof Enrollment>;
 
-/** GET /api/enrolled/:email: newest first; `status=pending` is the cart, `status=paid` the classes taken. */
-export const EnrollmentListQuery = PageQuery.extend({ status: z.enum(ENROLLMENT_STATUSES).optional() });
+/**
+ * GET /api/enrolled/:email: newest first; `status=pending` is the cart, `status=paid` the classes
+ * taken; `classId` narrows to one class (the public class page asks whether the viewer took it).
+ */
+export const EnrollmentListQuery = PageQuery.extend({
+  status: z.enum(ENROLLMENT_STATUSES).optional(),
+  classId: z.string().min(1).max(64).optional(),
+});
 export type EnrollmentListQuery = z.infer<typeof EnrollmentListQuery>;
 
 /**

@@ -74,8 +74,13 @@ export const CURRENCY = 'usd';
 export const PAGE_SIZE_DEFAULT = 12;
 export const PAGE_SIZE_MAX = 100;
 
-export const CLASS_SORTS = ['newest', 'price-asc', 'price-desc', 'popular'] as const;
+/** `relevance` ranks a search's matches (decision 018); it is the default when there is a query. */
+export const CLASS_SORTS = ['relevance', 'newest', 'price-asc', 'price-desc', 'popular'] as const;
 export type ClassSort = (typeof CLASS_SORTS)[number];
+
+/** Catalogue search (decision 018): the longest query, and the suggestions shown as one types. */
+export const SEARCH_QUERY_MAX = 100;
+export const SUGGESTIONS_MAX = 6;
 
 export const REVIEW_DETAILS_MAX = 1000;
 /** GET /api/reviews: 20 a page unless ?limit= says otherwise. */

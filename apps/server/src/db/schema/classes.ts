@@ -46,10 +46,14 @@ export const classes = pgTable(
     enrollmentCount: integer('enrollment_count').notNull().default(0),
     ratingSum: integer('rating_sum').notNull().default(0),
     reviewCount: integer('review_count').notNull().default(0),
+    /**
+     * What search matches and ranks (decision 018): the title weighs most (A), then the teacher's
+     * name (B), then the description (C).
+     */
     search: tsvector('search')
       .notNull()
       .generatedAlwaysAs(
-        sql`to_tsvector('english', coalesce("title", '') || ' ' || coalesce("description", '') || ' ' || coalesce("teacher_name", ''))`,
+        sql`setweight(to_tsvector('english', coalesce("title", '')), 'A') || setweight(to_tsvector('english', coalesce("teacher_name", '')), 'B') || setweight(to_tsvector('english', coalesce("description", '')), 'C')`,
       ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -66,6 +70,16 @@ export const classes = pgTable(
     index('classes_search_idx').using('gin', t.search),
   ],
 );
+
+/**
+ * The words of every class's title, description and teacher name (decision 018), kept by a trigger
+ * on `classes` (migration 0008): search corrects a misspelled word to the nearest of these by
+ * trigram similarity (pg_trgm, its GiST index giving the nearest first) before it matches the classes' `search` vector. Words are only
+ * added; a word no class uses any more matches nothing.
+ */
+export const searchTerms = pgTable('search_terms', { term: text('term').primaryKey() }, (t) => [
+  index('search_terms_trgm_idx').using('gist', t.term.op('gist_trgm_ops')),
+]);
 
 /**
  * Proposed edits of an accepted class (DESIGN §4): the class row stays what is on sale until an

@@ -24,6 +24,8 @@ export const reviews = pgTable(
   (t) => [
     uniqueIndex('reviews_student_class_idx').on(t.studentId, t.classId),
     index('reviews_created_idx').on(t.createdAt.desc()),
+    // A class's reviews, newest first, and its rating breakdown (the public class page).
+    index('reviews_class_created_idx').on(t.classId, t.createdAt.desc()),
     check('reviews_rating_range', sql`${t.rating} between 1 and 5`),
     check('reviews_details_length', sql`char_length(${t.details}) <= 1000`),
   ],

@@ -1,7 +1,7 @@
 import { and, type AnyColumn, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Category, ClassSort, ClassStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
-import { classes } from '../../db/schema/classes.ts';
+import { classes, searchTerms } from '../../db/schema/classes.ts';
 
 /** Every column but the search vector, which only the database reads. */
 const { search: _search, ...classColumns } = getTableColumns(classes);
@@ -31,18 +31,33 @@ export interface CatalogueFilter {
   /** One status, or null for every status but archived (admins' unfiltered view). */
   status: ClassStatus | null;
   category?: Category | undefined;
-  /** Full-text query (websearch syntax) over title, description and teacher name. */
-  q?: string | undefined;
+  /**
+   * A `to_tsquery` expression built by the service from the visitor's words (decision 018), matched
+   * against the weighted vector of title, teacher name and description.
+   */
+  tsquery?: string | undefined;
+  minPriceCents?: number | undefined;
+  maxPriceCents?: number | undefined;
+  /** The lowest average rating (1–5); classes without reviews are left out when set. */
+  minRating?: number | undefined;
   sort: ClassSort;
   limit: number;
   offset: number;
 }
 
+const tsqueryOf = (expression: string) => sql`to_tsquery('english', ${expression})`;
+
 function catalogueWhere(filter: CatalogueFilter): SQL | undefined {
   return and(
     filter.status ? eq(classes.status, filter.status) : ne(classes.status, 'archived'),
     filter.category ? eq(classes.category, filter.category) : undefined,
-    filter.q ? sql`${classes.search} @@ websearch_to_tsquery('english', ${filter.q})` : undefined,
+    filter.tsquery ? sql`${classes.search} @@ ${tsqueryOf(filter.tsquery)}` : undefined,
+    filter.minPriceCents !== undefined ? sql`${classes.priceCents} >= ${filter.minPriceCents}` : undefined,
+    filter.maxPriceCents !== undefined ? sql`${classes.priceCents} <= ${filter.maxPriceCents}` : undefined,
+    // The average is rating_sum / review_count; compared without a division (and without unrated classes).
+    filter.minRating !== undefined
+      ? sql`${classes.reviewCount} > 0 and ${classes.ratingSum} >= ${filter.minRating}::numeric * ${classes.reviewCount}`
+      : undefined,
   );
 }
 
@@ -52,14 +67,29 @@ function catalogueWhere(filter: CatalogueFilter): SQL | undefined {
  * PostgreSQL only reads an index for an ORDER BY that matches it that way too):
  * (status, created_at desc nulls last, id desc nulls last), the same within a category,
  * (status, price_cents, id) read forwards or backwards, (status, enrollment_count desc nulls last, id desc nulls last).
+ * Relevance has no index: the matches of the query are ranked (ts_rank with the title weighing
+ * most), then the more popular first (decision 018).
  */
-const descNullsLast = (column: AnyColumn) => sql`${column} desc nulls last`;
-const ORDER_BY: Record<ClassSort, SQL[]> = {
-  newest: [descNullsLast(classes.createdAt), descNullsLast(classes.id)],
-  'price-asc': [asc(classes.priceCents), asc(classes.id)],
-  'price-desc': [desc(classes.priceCents), desc(classes.id)],
-  popular: [descNullsLast(classes.enrollmentCount), descNullsLast(classes.id)],
-};
+const descNullsLast = (column: AnyColumn | SQL) => sql`${column} desc nulls last`;
+function orderOf(filter: CatalogueFilter): SQL[] {
+  const sort = filter.sort === 'relevance' && !filter.tsquery ? 'newest' : filter.sort;
+  switch (sort) {
+    case 'relevance':
+      return [
+        sql`ts_rank(${classes.search}, ${tsqueryOf(filter.tsquery!)}) desc`,
+        descNullsLast(classes.enrollmentCount),
+        descNullsLast(classes.id),
+      ];
+    case 'newest':
+      return [descNullsLast(classes.createdAt), descNullsLast(classes.id)];
+    case 'price-asc':
+      return [asc(classes.priceCents), asc(classes.id)];
+    case 'price-desc':
+      return [desc(classes.priceCents), desc(classes.id)];
+    case 'popular':
+      return [descNullsLast(classes.enrollmentCount), descNullsLast(classes.id)];
+  }
+}
 
 /**
  * The page query of the catalogue (exported so a test can EXPLAIN exactly what runs). A late row
@@ -68,7 +98,7 @@ const ORDER_BY: Record<ClassSort, SQL[]> = {
  * sorted every skipped row: page 500 cost ~35 ms at 10 000 classes (bench/, BENCHMARKS.md).
  */
 export function catalogueQuery(db: Db, filter: CatalogueFilter) {
-  const order = ORDER_BY[filter.sort];
+  const order = orderOf(filter);
   const pageIds = db
     .select({ id: classes.id })
     .from(classes)
@@ -87,6 +117,74 @@ export function catalogueQuery(db: Db, filter: CatalogueFilter) {
 export async function countCatalogue(db: Db, filter: CatalogueFilter): Promise<number> {
   const [row] = await db.select({ n: count() }).from(classes).where(catalogueWhere(filter));
   return row?.n ?? 0;
+}
+
+/** How close a known word must be to a misspelled one to be tried instead (pg_trgm similarity, 0–1). */
+export const CORRECTION_SIMILARITY_MIN = 0.25;
+
+/**
+ * For each word that begins no known word (a misspelling, not a prefix being typed), the known
+ * words nearest to it by trigram similarity (pg_trgm; decision 018), at most `perWord` each,
+ * nearest first: the GiST index hands them over nearest first (`<->`), so only `perWord` are read.
+ * Words are letters and digits only (the service splits them so), so LIKE sees no pattern in them.
+ */
+export async function findCorrections(db: Db, words: string[], perWord: number): Promise<Map<string, string[]>> {
+  const corrections = new Map<string, string[]>();
+  if (words.length === 0) return corrections;
+  const list = sql.join(
+    words.map((word) => sql`${word}`),
+    sql`, `,
+  );
+  const rows = (await db.execute(sql`
+    select w.word, t.term
+    from unnest(array[${list}]::text[]) as w(word)
+    cross join lateral (
+      select ${searchTerms.term} as term, similarity(${searchTerms.term}, w.word) as score from ${searchTerms}
+      order by ${searchTerms.term} <-> w.word
+      limit ${perWord}
+    ) as t
+    where t.score >= ${CORRECTION_SIMILARITY_MIN}
+      and not exists (select 1 from ${searchTerms} as known where known.term like w.word || '%')
+      -- A stop word ("the") is no misspelling: text search ignores it.
+      and to_tsvector('english', w.word) <> ''::tsvector
+    order by w.word, t.score desc, t.term
+  `)) as unknown as { rows: { word: string; term: string }[] };
+  for (const { word, term } of rows.rows) corrections.set(word, [...(corrections.get(word) ?? []), term]);
+  return corrections;
+}
+
+/** The accepted classes a search ranks first, for the suggestions under the search box. */
+export async function suggestClasses(db: Db, tsquery: string, limit: number) {
+  return db
+    .select({ id: classes.id, title: classes.title, teacherName: classes.teacherName, category: classes.category })
+    .from(classes)
+    .where(and(eq(classes.status, 'accepted'), sql`${classes.search} @@ ${tsqueryOf(tsquery)}`))
+    .orderBy(...orderOf({ status: 'accepted', tsquery, sort: 'relevance', limit, offset: 0 }))
+    .limit(limit);
+}
+
+/** Accepted classes per category (classes_status_category_created_idx). */
+export async function countAcceptedByCategory(db: Db): Promise<{ category: Category; total: number }[]> {
+  return db
+    .select({ category: classes.category, total: count() })
+    .from(classes)
+    .where(eq(classes.status, 'accepted'))
+    .groupBy(classes.category);
+}
+
+/** A teacher's other accepted classes, newest first (classes_teacher_created_idx). */
+export async function listOtherAcceptedClasses(
+  db: Db,
+  teacherId: string,
+  exceptId: string,
+  limit: number,
+): Promise<ClassRow[]> {
+  return db
+    .select(classColumns)
+    .from(classes)
+    .where(and(eq(classes.teacherId, teacherId), eq(classes.status, 'accepted'), ne(classes.id, exceptId)))
+    .orderBy(descNullsLast(classes.createdAt), descNullsLast(classes.id))
+    .limit(limit);
 }
 
 /** A teacher's classes, newest first, archived ones left out (classes_teacher_created_idx). */

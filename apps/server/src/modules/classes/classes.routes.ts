@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  CategoryCount,
   ClassItem,
   ClassListQuery,
   ClassModifiedResponse,
@@ -9,6 +10,9 @@ import {
   ClassRevisionResponse,
   ClassRevisionsQuery,
   ClassStats,
+  ClassSuggestion,
+  ClassSuggestionsQuery,
+  PublicClass,
   RejectClassBody,
   RejectRevisionBody,
   TeacherClassesQuery,
@@ -19,6 +23,7 @@ import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import type { Db } from '../../db/client.ts';
 import { requireAdmin, requireSelfOrAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
+import { getPublicClass } from './class-page.service.ts';
 import * as revisions from './class-revisions.service.ts';
 import * as service from './classes.service.ts';
 
@@ -30,6 +35,8 @@ export async function classesRoutes(
   const { db, storage, now, publicUrl } = opts;
   const { catalogueCache } = app;
   const CatalogueBody = z.array(ClassItem);
+  const SuggestionsBody = z.array(ClassSuggestion);
+  const CategoryCountsBody = z.array(CategoryCount);
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(
@@ -57,7 +64,7 @@ export async function classesRoutes(
         tags: ['classes'],
         operationId: 'listClasses',
         summary:
-          'The catalogue: accepted classes, searchable (?q=), filterable (?category=), sortable (?sort=), paginated; admins may filter by ?status= (public)',
+          'The catalogue: accepted classes, searched by prefix and forgiving misspellings (?q=, ranked by relevance unless ?sort= says otherwise), filtered by ?category=, ?minPrice=, ?maxPrice= and ?minRating=, paginated; admins may filter by ?status= (public)',
         querystring: ClassListQuery,
         response: { 200: z.array(ClassItem) },
       },
@@ -67,7 +74,16 @@ export async function classesRoutes(
       const { query } = request;
       if (!viewer?.isAdmin) {
         // Everyone but admins sees the same accepted classes: the page is shared (plugins/catalogue-cache.ts).
-        const key = JSON.stringify([query.category ?? null, query.q || null, query.sort, query.page, query.limit]);
+        const key = JSON.stringify([
+          query.category ?? null,
+          query.q || null,
+          query.sort ?? null,
+          query.minPrice ?? null,
+          query.maxPrice ?? null,
+          query.minRating ?? null,
+          query.page,
+          query.limit,
+        ]);
         return catalogueCache.sendPage(request, reply, key, async () => {
           const { items, total } = await service.listClasses(db, storage, viewer, query, catalogueCache.totals);
           return { body: CatalogueBody.parse(items), headers: { [TOTAL_COUNT_HEADER]: String(total) } };
@@ -76,6 +92,71 @@ export async function classesRoutes(
       const { items, total } = await service.listClasses(db, storage, viewer, query);
       reply.header(TOTAL_COUNT_HEADER, String(total));
       return items;
+    },
+  );
+
+  typed.get(
+    '/api/classes/suggestions',
+    {
+      schema: {
+        tags: ['classes'],
+        operationId: 'suggestClasses',
+        summary:
+          'Accepted classes the search ranks first for what is typed so far (prefixes and misspellings), for the search box (public)',
+        querystring: ClassSuggestionsQuery,
+        response: { 200: z.array(ClassSuggestion) },
+      },
+    },
+    async (request, reply) => {
+      const { q, limit } = request.query;
+      // The same for everyone: shared like the catalogue's pages.
+      return catalogueCache.sendPage(
+        request,
+        reply,
+        JSON.stringify(['suggestions', q.toLowerCase(), limit]),
+        async () => ({
+          body: SuggestionsBody.parse(await service.suggestClasses(db, request.query)),
+          headers: {},
+        }),
+      );
+    },
+  );
+
+  typed.get(
+    '/api/classes/categories',
+    {
+      schema: {
+        tags: ['classes'],
+        operationId: 'countClassesByCategory',
+        summary: 'Every category with its number of accepted classes, for links that must lead somewhere (public)',
+        response: { 200: CategoryCountsBody },
+      },
+    },
+    async (request, reply) =>
+      catalogueCache.sendPage(request, reply, JSON.stringify(['categories']), async () => ({
+        body: CategoryCountsBody.parse(await service.countClassesByCategory(db)),
+        headers: {},
+      })),
+  );
+
+  typed.get(
+    '/api/classes/:id/public',
+    {
+      schema: {
+        tags: ['classes'],
+        operationId: 'getPublicClass',
+        summary:
+          "An accepted class's public page: its public fields, rating breakdown, and its teacher's name, photo, short bio and other classes; no e-mail (public)",
+        params: IdParam,
+        response: { 200: PublicClass },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      return catalogueCache.sendPage(request, reply, JSON.stringify(['class-page', id]), async () => ({
+        body: PublicClass.parse(await getPublicClass(db, storage, id)),
+        headers: {},
+      }));
     },
   );
 

@@ -1,6 +1,10 @@
+import { CATEGORIES } from '@skillhive/shared/rules/constants';
 import type {
+  CategoryCount,
   ClassItem,
   ClassListQuery,
+  ClassSuggestion,
+  ClassSuggestionsQuery,
   ClassModifiedResponse,
   ClassStats,
   TeacherClassesQuery,
@@ -20,6 +24,7 @@ import { resolveUploadedImageKey } from '../uploads/uploads.service.ts';
 import * as revisions from './class-revisions.repository.ts';
 import { proposeRevision } from './class-revisions.service.ts';
 import * as repo from './classes.repository.ts';
+import { CORRECTIONS_PER_WORD, correctableWords, parseSearch, toTsqueryExpression } from './search-query.ts';
 
 const STATS_WEEKS = 12;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -84,6 +89,16 @@ export async function createClass(
   return { insertedId };
 }
 
+/**
+ * The text-search expression for what a visitor typed (decision 018): each word as a prefix, and a
+ * misspelled one also as its nearest known words. Null when the query has no word at all.
+ */
+export async function buildSearchExpression(db: Db, q: string): Promise<string | null> {
+  const words = parseSearch(q);
+  const corrections = await repo.findCorrections(db, correctableWords(words), CORRECTIONS_PER_WORD);
+  return toTsqueryExpression(words, corrections);
+}
+
 /** The catalogue: accepted classes for everyone; admins may ask for any status. */
 export async function listClasses(
   db: Db,
@@ -94,23 +109,48 @@ export async function listClasses(
   totals?: ShortCache<number>,
 ): Promise<{ items: ClassItem[]; total: number }> {
   const status = viewer?.isAdmin ? (query.status ?? null) : 'accepted';
+  const q = query.q || undefined;
+  const tsquery = q ? await buildSearchExpression(db, q) : undefined;
+  // Only separators (say "&&"): there is no word to find.
+  if (tsquery === null) return { items: [], total: 0 };
   const filter: repo.CatalogueFilter = {
     status,
     category: query.category,
-    q: query.q || undefined,
-    sort: query.sort,
+    tsquery,
+    minPriceCents: query.minPrice === undefined ? undefined : decimalToCents(query.minPrice),
+    maxPriceCents: query.maxPrice === undefined ? undefined : decimalToCents(query.maxPrice),
+    minRating: query.minRating,
+    sort: query.sort ?? (tsquery ? 'relevance' : 'newest'),
     limit: query.limit,
     offset: (query.page - 1) * query.limit,
   };
+  const totalKey = JSON.stringify([
+    status,
+    filter.category ?? null,
+    tsquery ?? null,
+    filter.minPriceCents ?? null,
+    filter.maxPriceCents ?? null,
+    filter.minRating ?? null,
+  ]);
   const [rows, total] = await Promise.all([
     repo.catalogueQuery(db, filter),
-    totals
-      ? totals.get(JSON.stringify([status, filter.category ?? null, filter.q ?? null]), () =>
-          repo.countCatalogue(db, filter),
-        )
-      : repo.countCatalogue(db, filter),
+    totals ? totals.get(totalKey, () => repo.countCatalogue(db, filter)) : repo.countCatalogue(db, filter),
   ]);
   return { items: rows.map((row) => toClassItem(row, storage)), total };
+}
+
+/** Every category with its number of accepted classes (0 for none), in the order of CATEGORIES. */
+export async function countClassesByCategory(db: Db): Promise<CategoryCount[]> {
+  const totals = new Map((await repo.countAcceptedByCategory(db)).map((row) => [row.category, row.total]));
+  return CATEGORIES.map((category) => ({ category, total: totals.get(category) ?? 0 }));
+}
+
+/** What the search box suggests while one types: the accepted classes the search ranks first. */
+export async function suggestClasses(db: Db, query: ClassSuggestionsQuery): Promise<ClassSuggestion[]> {
+  const tsquery = await buildSearchExpression(db, query.q);
+  if (!tsquery) return [];
+  const rows = await repo.suggestClasses(db, tsquery, query.limit);
+  return rows.map((row) => ({ _id: row.id, title: row.title, name: row.teacherName, category: row.category }));
 }
 
 /** Accepted classes are public; any other status only to its teacher and admins (else 404). */

@@ -79,11 +79,18 @@ const enrollmentColumns = {
 
 export async function listEnrollmentsOfStudent(
   db: Db,
-  options: { studentId: string; status?: EnrollmentStatus | undefined; limit: number; offset: number },
+  options: {
+    studentId: string;
+    status?: EnrollmentStatus | undefined;
+    classId?: string | undefined;
+    limit: number;
+    offset: number;
+  },
 ): Promise<{ rows: EnrollmentRow[]; total: number }> {
   const where = and(
     eq(enrollments.studentId, options.studentId),
     options.status ? eq(enrollments.status, options.status) : undefined,
+    options.classId ? eq(enrollments.classId, options.classId) : undefined,
   );
   const [rows, totals] = await Promise.all([
     db

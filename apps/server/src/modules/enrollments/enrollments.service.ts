@@ -81,13 +81,16 @@ export async function listEnrollmentsOf(
   db: Db,
   storage: ImageStorage,
   email: string,
-  query: { page: number; limit: number; status?: EnrollmentStatus | undefined },
+  query: { page: number; limit: number; status?: EnrollmentStatus | undefined; classId?: string | undefined },
 ): Promise<{ items: Enrollment[]; total: number }> {
   const studentId = await findUserIdByEmail(db, email);
   if (!studentId) throw notFound('User');
+  // A class id that is no uuid names no class: nothing of it was taken.
+  if (query.classId !== undefined && !isUuid(query.classId)) return { items: [], total: 0 };
   const { rows, total } = await repo.listEnrollmentsOfStudent(db, {
     studentId,
     status: query.status,
+    classId: query.classId,
     limit: query.limit,
     offset: (query.page - 1) * query.limit,
   });

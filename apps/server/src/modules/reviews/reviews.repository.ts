@@ -44,6 +44,15 @@ export async function listReviews(
   return { rows, total: totals[0]?.n ?? 0 };
 }
 
+/** How many reviews of the class gave each number of stars (reviews_class_created_idx). */
+export async function countRatingsOfClass(db: Db, classId: string): Promise<{ rating: number; n: number }[]> {
+  return db
+    .select({ rating: reviews.rating, n: count() })
+    .from(reviews)
+    .where(eq(reviews.classId, classId))
+    .groupBy(reviews.rating);
+}
+
 /** The student's review of the class, locked so a concurrent edit adjusts the rating from the right value. */
 export async function findReviewForUpdate(
   db: Db,

@@ -34,6 +34,13 @@ export async function listReviews(
   return { items: rows.map(toReview), total };
 }
 
+/** Reviews of a class per number of stars: index 0 counts the one-star reviews, index 4 the five-star ones. */
+export async function ratingBreakdownOf(db: Db, classId: string): Promise<number[]> {
+  const breakdown = [0, 0, 0, 0, 0];
+  for (const { rating, n } of await repo.countRatingsOfClass(db, classId)) breakdown[rating - 1] = n;
+  return breakdown;
+}
+
 /**
  * POST /api/reviews: a student who paid for the class reviews it; one review per student and
  * class, so a second post edits the first. The class's rating sum and count change in the same

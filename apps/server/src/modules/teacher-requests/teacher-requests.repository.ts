@@ -47,6 +47,17 @@ export async function findLatestRequestOfUser(db: Db, userId: string): Promise<T
   return row ?? null;
 }
 
+/** The user's newest approved request: what they told us about themselves when applying. */
+export async function findLatestApprovedRequestOfUser(db: Db, userId: string): Promise<TeacherRequestRow | null> {
+  const [row] = await db
+    .select()
+    .from(schema.teacherRequests)
+    .where(and(eq(schema.teacherRequests.userId, userId), eq(schema.teacherRequests.status, 'approved')))
+    .orderBy(desc(schema.teacherRequests.createdAt), desc(schema.teacherRequests.id))
+    .limit(1);
+  return row ?? null;
+}
+
 export async function findTeacherRequestById(db: Db, id: string): Promise<TeacherRequestRow | null> {
   const [row] = await db.select().from(schema.teacherRequests).where(eq(schema.teacherRequests.id, id));
   return row ?? null;

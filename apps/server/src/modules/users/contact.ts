@@ -28,3 +28,9 @@ export async function contactEmailOf(db: Db, userId: string): Promise<{ email: s
   const user = await findUserById(db, userId);
   return user ? { email: user.email, name: user.name } : null;
 }
+
+/** A user's photo as anyone may see it (a teacher on a public class page); null without one or an account. */
+export async function publicImageOf(db: Db, userId: string): Promise<string | null> {
+  const user = await findUserById(db, userId);
+  return user?.image ?? null;
+}

@@ -3,6 +3,7 @@ import {
   CATEGORIES,
   CLASS_SORTS,
   PAGE_SIZE_DEFAULT,
+  PRICE_MAX_CENTS,
   type Category,
   type ClassSort,
 } from '@skillhive/shared/rules/constants';
@@ -10,23 +11,41 @@ import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import { ApiError, apiClient } from '../../../lib/api-client.ts';
 import { classKeys } from './class-keys.ts';
 
-/** The catalogue's state, all of it kept in the URL (issue 6). */
+/** The catalogue's state, all of it kept in the URL (issue 6; filters issue 20 §4). */
 export interface CatalogueParams {
   q: string;
   category: Category | '';
   sort: ClassSort;
   page: number;
+  /** Price bounds in dollars, and the lowest average rating; null when not filtered. */
+  minPrice: number | null;
+  maxPrice: number | null;
+  minRating: number | null;
 }
 
 export const CATALOGUE_PAGE_SIZE = PAGE_SIZE_DEFAULT;
 export const DEFAULT_SORT: ClassSort = 'newest';
+/** The ratings the filter offers: "4 stars & up" and so on. */
+export const RATING_FILTERS = [4, 3, 2, 1] as const;
+const PRICE_MAX = PRICE_MAX_CENTS / 100;
+
+/** A search is ranked by relevance unless another order is chosen; the catalogue is newest first. */
+export const defaultSortFor = (q: string): ClassSort => (q ? 'relevance' : DEFAULT_SORT);
 
 export const SORT_LABELS: Record<ClassSort, string> = {
+  relevance: 'Best match',
   newest: 'Newest',
   'price-asc': 'Price: low to high',
   'price-desc': 'Price: high to low',
   popular: 'Most popular',
 };
+
+/** A price bound from the URL: a number from 0 to the highest price, else none. */
+function priceOf(raw: string | null): number | null {
+  if (raw === null || raw.trim() === '') return null;
+  const value = Number(raw);
+  return Number.isFinite(value) && value >= 0 && value <= PRICE_MAX ? Math.round(value * 100) / 100 : null;
+}
 
 /** Reads the URL leniently: a hand-edited or stale value falls back to the default, never an error. */
 export function parseCatalogueParams(search: URLSearchParams): CatalogueParams {
@@ -34,9 +53,23 @@ export function parseCatalogueParams(search: URLSearchParams): CatalogueParams {
   const rawCategory = search.get('category') ?? '';
   const category = (CATEGORIES as readonly string[]).includes(rawCategory) ? (rawCategory as Category) : '';
   const rawSort = search.get('sort') ?? '';
-  const sort = (CLASS_SORTS as readonly string[]).includes(rawSort) ? (rawSort as ClassSort) : DEFAULT_SORT;
+  const known = (CLASS_SORTS as readonly string[]).includes(rawSort) && !(rawSort === 'relevance' && !q);
+  const sort = known ? (rawSort as ClassSort) : defaultSortFor(q);
   const page = Number.parseInt(search.get('page') ?? '1', 10);
-  return { q, category, sort, page: Number.isFinite(page) && page >= 1 && page <= 10_000 ? page : 1 };
+  const minPrice = priceOf(search.get('minPrice'));
+  let maxPrice = priceOf(search.get('maxPrice'));
+  if (minPrice !== null && maxPrice !== null && maxPrice < minPrice) maxPrice = null;
+  const rating = Number(search.get('minRating'));
+  const minRating = Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : null;
+  return {
+    q,
+    category,
+    sort,
+    page: Number.isFinite(page) && page >= 1 && page <= 10_000 ? page : 1,
+    minPrice,
+    maxPrice,
+    minRating,
+  };
 }
 
 /** Writes only what differs from the defaults, so URLs stay short and shareable. */
@@ -44,7 +77,10 @@ export function toSearchParams(params: CatalogueParams): URLSearchParams {
   const search = new URLSearchParams();
   if (params.q) search.set('q', params.q);
   if (params.category) search.set('category', params.category);
-  if (params.sort !== DEFAULT_SORT) search.set('sort', params.sort);
+  if (params.minPrice !== null) search.set('minPrice', String(params.minPrice));
+  if (params.maxPrice !== null) search.set('maxPrice', String(params.maxPrice));
+  if (params.minRating !== null) search.set('minRating', String(params.minRating));
+  if (params.sort !== defaultSortFor(params.q)) search.set('sort', params.sort);
   if (params.page > 1) search.set('page', String(params.page));
   return search;
 }
@@ -59,6 +95,9 @@ export function catalogueRequest(params: CatalogueParams) {
     query: {
       q: params.q || undefined,
       category: params.category || undefined,
+      minPrice: params.minPrice ?? undefined,
+      maxPrice: params.maxPrice ?? undefined,
+      minRating: params.minRating ?? undefined,
       sort: params.sort,
       page: params.page,
       limit: CATALOGUE_PAGE_SIZE,

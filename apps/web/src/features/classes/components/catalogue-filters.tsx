@@ -6,7 +6,8 @@ import {
   type Category,
   type ClassSort,
 } from '@skillhive/shared/rules/constants';
-import { SORT_LABELS, type CatalogueParams } from '../api/get-classes.ts';
+import { RATING_FILTERS, SORT_LABELS, type CatalogueParams } from '../api/get-classes.ts';
+import { SearchCombobox } from './search-combobox.tsx';
 
 const SEARCH_DEBOUNCE_MS = 350;
 
@@ -16,9 +17,9 @@ interface CatalogueFiltersProps {
 }
 
 export function CatalogueFilters({ params, onChange }: CatalogueFiltersProps) {
-  const searchId = useId();
   const categoryId = useId();
   const sortId = useId();
+  const ratingId = useId();
   const [term, setTerm] = useState(params.q);
   /** The last q this component wrote, so its own URL update does not clobber newer typing. */
   const written = useRef(params.q);
@@ -45,29 +46,25 @@ export function CatalogueFilters({ params, onChange }: CatalogueFiltersProps) {
     <form
       role="search"
       aria-label="Filter classes"
-      className="grid gap-4 rounded-box bg-base-200 p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr]"
+      className="grid gap-4 rounded-box bg-base-200 p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr] xl:grid-cols-[2fr_1fr_1fr_1.5fr_1fr]"
       onSubmit={(event) => {
         event.preventDefault();
         const next = term.trim();
         written.current = next;
-        onChange({ q: next, page: 1 }, { replace: true });
+        // Enter in a price field applies it too (as leaving the field does).
+        const data = new FormData(event.currentTarget);
+        const price = (key: string) => {
+          const text = String(data.get(key) ?? '').trim();
+          return text === '' ? null : Number(text);
+        };
+        const minPrice = price('minPrice');
+        const maxPrice = price('maxPrice');
+        const prices = minPrice !== null && maxPrice !== null && maxPrice < minPrice ? {} : { minPrice, maxPrice };
+        onChange({ q: next, page: 1, ...prices }, { replace: true });
       }}
     >
-      <div className="flex flex-col gap-1 sm:col-span-2 lg:col-span-1">
-        <label htmlFor={searchId} className="font-medium">
-          Search classes
-        </label>
-        <input
-          id={searchId}
-          type="search"
-          name="q"
-          value={term}
-          maxLength={100}
-          placeholder="Title, topic or teacher"
-          autoComplete="off"
-          className="input w-full"
-          onChange={(event) => setTerm(event.target.value)}
-        />
+      <div className="sm:col-span-2 lg:col-span-1">
+        <SearchCombobox label="Search classes" name="q" value={term} onValueChange={setTerm} />
       </div>
       <div className="flex flex-col gap-1">
         <label htmlFor={categoryId} className="font-medium">
@@ -99,9 +96,29 @@ export function CatalogueFilters({ params, onChange }: CatalogueFiltersProps) {
           value={params.sort}
           onChange={(event) => onChange({ sort: event.target.value as ClassSort, page: 1 })}
         >
-          {CLASS_SORTS.map((sort) => (
+          {CLASS_SORTS.filter((sort) => sort !== 'relevance' || params.q).map((sort) => (
             <option key={sort} value={sort}>
               {SORT_LABELS[sort]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <PriceRange params={params} onChange={onChange} />
+      <div className="flex flex-col gap-1">
+        <label htmlFor={ratingId} className="font-medium">
+          Rating
+        </label>
+        <select
+          id={ratingId}
+          name="minRating"
+          className="select w-full"
+          value={params.minRating ?? ''}
+          onChange={(event) => onChange({ minRating: event.target.value ? Number(event.target.value) : null, page: 1 })}
+        >
+          <option value="">Any rating</option>
+          {RATING_FILTERS.map((stars) => (
+            <option key={stars} value={stars}>
+              {stars} stars &amp; up
             </option>
           ))}
         </select>
@@ -110,5 +127,81 @@ export function CatalogueFilters({ params, onChange }: CatalogueFiltersProps) {
         Search
       </button>
     </form>
+  );
+}
+
+/** Price bounds in dollars, applied when a field is left (or Enter), so typing does not refetch per key. */
+function PriceRange({ params, onChange }: CatalogueFiltersProps) {
+  const minId = useId();
+  const maxId = useId();
+  const errorId = useId();
+  const text = (value: number | null) => (value === null ? '' : String(value));
+  const [min, setMin] = useState(text(params.minPrice));
+  const [max, setMax] = useState(text(params.maxPrice));
+  // Follow the URL when it changes from elsewhere (back button, "clear filters"), during render.
+  const [shown, setShown] = useState({ min: params.minPrice, max: params.maxPrice });
+  // Each field only when its own bound changed, so one being applied does not reset the other being typed.
+  if (shown.min !== params.minPrice || shown.max !== params.maxPrice) {
+    setShown({ min: params.minPrice, max: params.maxPrice });
+    if (shown.min !== params.minPrice) setMin(text(params.minPrice));
+    if (shown.max !== params.maxPrice) setMax(text(params.maxPrice));
+  }
+  const toNumber = (text: string) => (text.trim() === '' ? null : Number(text));
+  const minValue = toNumber(min);
+  const maxValue = toNumber(max);
+  const invalid = minValue !== null && maxValue !== null && maxValue < minValue;
+  const apply = () => {
+    if (invalid) return;
+    if (minValue === params.minPrice && maxValue === params.maxPrice) return;
+    onChange({ minPrice: minValue, maxPrice: maxValue, page: 1 });
+  };
+  return (
+    <fieldset className="flex flex-col gap-1">
+      <legend className="mb-1 font-medium">Price (USD)</legend>
+      <div className="flex items-center gap-2">
+        <label htmlFor={minId} className="sr-only">
+          Lowest price
+        </label>
+        <input
+          id={minId}
+          name="minPrice"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step="any"
+          placeholder="Min"
+          className="input w-full min-w-0"
+          value={min}
+          aria-invalid={invalid || undefined}
+          aria-describedby={invalid ? errorId : undefined}
+          onChange={(event) => setMin(event.target.value)}
+          onBlur={apply}
+        />
+        <span aria-hidden="true">–</span>
+        <label htmlFor={maxId} className="sr-only">
+          Highest price
+        </label>
+        <input
+          id={maxId}
+          name="maxPrice"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step="any"
+          placeholder="Max"
+          className="input w-full min-w-0"
+          value={max}
+          aria-invalid={invalid || undefined}
+          aria-describedby={invalid ? errorId : undefined}
+          onChange={(event) => setMax(event.target.value)}
+          onBlur={apply}
+        />
+      </div>
+      {invalid ? (
+        <p id={errorId} className="text-sm text-error">
+          The highest price must not be below the lowest.
+        </p>
+      ) : null}
+    </fieldset>
   );
 }

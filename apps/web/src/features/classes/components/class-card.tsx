@@ -57,7 +57,7 @@ export function ClassCard({ item, eager = false }: { item: ClassItem; eager?: bo
             <span className="sr-only">Price: </span>
             {formatPrice(item.price)}
           </p>
-          <Link to={paths.dashboard.classDetails(item._id)} className="btn btn-primary" aria-describedby={titleId}>
+          <Link to={paths.classPage(item._id)} className="btn btn-primary" aria-describedby={titleId}>
             Enroll Now
           </Link>
         </div>

@@ -7,6 +7,7 @@ import { EmptyState, ErrorState } from '../../../components/ui/status-states.tsx
 import {
   CATALOGUE_PAGE_SIZE,
   classesQueryOptions,
+  defaultSortFor,
   parseCatalogueParams,
   toSearchParams,
   type CatalogueParams,
@@ -23,10 +24,21 @@ export function ClassCatalogue() {
 
   const update = useCallback(
     (patch: Partial<CatalogueParams>, options?: { replace?: boolean }) => {
-      setSearchParams((current) => toSearchParams({ ...parseCatalogueParams(current), ...patch }), {
-        replace: options?.replace ?? false,
-        preventScrollReset: true,
-      });
+      setSearchParams(
+        (current) => {
+          const previous = parseCatalogueParams(current);
+          const next = { ...previous, ...patch };
+          // A new query keeps the order chosen, but an order left as it was follows the query:
+          // best match while searching, newest first without a query.
+          if (patch.q !== undefined && patch.sort === undefined && previous.sort === defaultSortFor(previous.q))
+            next.sort = defaultSortFor(next.q);
+          return toSearchParams(next);
+        },
+        {
+          replace: options?.replace ?? false,
+          preventScrollReset: true,
+        },
+      );
     },
     [setSearchParams],
   );
@@ -34,7 +46,12 @@ export function ClassCatalogue() {
   const total = query.data?.total ?? 0;
   const items = query.data?.items ?? [];
   const pageCount = Math.max(1, Math.ceil(total / CATALOGUE_PAGE_SIZE));
-  const hasFilters = params.q !== '' || params.category !== '';
+  const hasFilters =
+    params.q !== '' ||
+    params.category !== '' ||
+    params.minPrice !== null ||
+    params.maxPrice !== null ||
+    params.minRating !== null;
   const first = (params.page - 1) * CATALOGUE_PAGE_SIZE + 1;
   const last = first + items.length - 1;
 
@@ -73,7 +90,11 @@ export function ClassCatalogue() {
       ) : items.length === 0 ? (
         <EmptyState title={total === 0 && hasFilters ? 'No classes match your search' : 'No classes here yet'}>
           {hasFilters || params.page > 1 ? (
-            <button type="button" className="btn btn-primary" onClick={() => update({ q: '', category: '', page: 1 })}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => update({ q: '', category: '', minPrice: null, maxPrice: null, minRating: null, page: 1 })}
+            >
               Clear filters
             </button>
           ) : (

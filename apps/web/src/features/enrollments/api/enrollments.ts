@@ -16,6 +16,7 @@ export const enrollmentKeys = {
   all: (userId: string) => [...userScopeKey(userId), 'enrolled'] as const,
   page: (userId: string, page: number) => [...enrollmentKeys.all(userId), 'page', page] as const,
   cart: (userId: string) => [...enrollmentKeys.all(userId), 'cart'] as const,
+  ofClass: (userId: string, classId: string) => [...enrollmentKeys.all(userId), 'class', classId] as const,
 };
 
 const path = (email: string) => `/enrolled/${encodeURIComponent(email)}`;
@@ -46,6 +47,24 @@ export const cartQueryOptions = (user: UserScope | null) =>
         query: { status: 'pending', page: 1, limit: CART_LIMIT },
       });
       return items.filter((item) => item.status === 'pending');
+    },
+  });
+
+/**
+ * The signed-in student's enrolment in one class (GET /api/enrolled/:email?classId=), the paid one
+ * first: what the public class page offers (Pay Now, or Enrolled). Null when they have none.
+ */
+export const classEnrollmentQueryOptions = (user: UserScope | null, classId: string) =>
+  queryOptions({
+    queryKey: enrollmentKeys.ofClass(user?.id ?? '', classId),
+    enabled: user !== null,
+    queryFn: async ({ signal }) => {
+      const { items } = await apiClient.list<Enrollment>(path(user?.email ?? ''), {
+        secured: true,
+        signal,
+        query: { classId, page: 1, limit: 10 },
+      });
+      return items.find((item) => item.status === 'paid') ?? items.find((item) => item.status === 'pending') ?? null;
     },
   });
 

@@ -92,11 +92,24 @@ function EnrollmentCard({ item }: { item: Enrollment }) {
         <p className="grow-0 font-semibold">{formatPrice(item.price)}</p>
         {paid ? (
           <>
+            {/* Issue 20 §5: the way into the class (its page now; the class content issue fills it). */}
+            <div className="flex flex-wrap items-center gap-2">
+              <p className="grow-0 font-medium text-success">Enrolled</p>
+              <Link to={paths.classPage(item.enrollId)} className="btn btn-primary btn-sm" aria-describedby={titleId}>
+                Go to class
+              </Link>
+            </div>
             <ReviewFormLoader classId={item.enrollId} classTitle={item.title} />
             <RefundRequestControl item={item} describedBy={titleId} />
           </>
         ) : item.status === 'refunded' ? (
-          <p className="text-sm text-muted">This class was refunded; you can enrol in it again from its page.</p>
+          <p className="text-sm text-muted">
+            This class was refunded; you can enrol in it again from{' '}
+            <Link to={paths.classPage(item.enrollId)} className="link">
+              its page
+            </Link>
+            .
+          </p>
         ) : !item.available ? (
           <div className="card-actions mt-auto flex-col items-start">
             <p className="text-sm font-medium text-error">{PAYMENT_MESSAGES.classUnavailable}</p>

@@ -1,10 +1,25 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import type { Category } from '@skillhive/shared/rules/constants';
+import type { CategoryCount } from '@skillhive/shared/contracts/classes';
+import { categoryCountsQueryOptions } from '../api/category-counts.ts';
 import { paths } from '../../../config/paths.ts';
 import { useCarousel } from '../../../components/ui/use-carousel.ts';
 import { CarouselArrowButton } from '../../../components/ui/carousel-buttons.tsx';
 
 const AUTOPLAY_MS = 6000;
+
+interface HeroSlide {
+  topic: string;
+  title: string;
+  text: string;
+  image: string;
+  alt: string;
+  /** The category the slide leads to (issue 20 §4: never a search that could find nothing). */
+  category: Category;
+  cta: string;
+}
 
 /** spec §2 / §9: six topics, 550px high on desktop. Art ships with the app (DESIGN §1.11). */
 export const HERO_SLIDES = [
@@ -14,7 +29,7 @@ export const HERO_SLIDES = [
     text: 'Campaigns, social media and analytics, taught by marketers who run them every day.',
     image: '/images/slides/digital-marketing.svg',
     alt: 'A megaphone sending messages to likes and chats',
-    link: `${paths.allClasses}?category=digital-marketing`,
+    category: 'digital-marketing',
     cta: 'Explore marketing classes',
   },
   {
@@ -23,8 +38,9 @@ export const HERO_SLIDES = [
     text: 'Keyword research, content and technical SEO — step by step, with real sites.',
     image: '/images/slides/seo.svg',
     alt: 'A search results page under a magnifying glass with the first result ranked #1',
-    link: `${paths.allClasses}?q=SEO`,
-    cta: 'Explore SEO classes',
+    // SEO is taught in the marketing classes; a search for it could find nothing.
+    category: 'digital-marketing',
+    cta: 'Explore SEO and marketing classes',
   },
   {
     topic: 'Blockchain',
@@ -32,8 +48,9 @@ export const HERO_SLIDES = [
     text: 'Ledgers, smart contracts and what they are really good for, without the hype.',
     image: '/images/slides/blockchain.svg',
     alt: 'Connected cubes forming a chain of blocks',
-    link: `${paths.allClasses}?q=blockchain`,
-    cta: 'Explore blockchain classes',
+    // Ledgers and smart contracts are security topics; a search for "blockchain" could find nothing.
+    category: 'cyber-security',
+    cta: 'Explore security classes',
   },
   {
     topic: 'Graph',
@@ -41,7 +58,7 @@ export const HERO_SLIDES = [
     text: 'Turn raw numbers into charts and dashboards that people understand at a glance.',
     image: '/images/slides/graph.svg',
     alt: 'A bar chart with a rising trend line and a pie chart',
-    link: `${paths.allClasses}?category=data-science`,
+    category: 'data-science',
     cta: 'Explore data classes',
   },
   {
@@ -50,7 +67,7 @@ export const HERO_SLIDES = [
     text: 'HTML, CSS, JavaScript and modern frameworks, one real project at a time.',
     image: '/images/slides/web-developer.svg',
     alt: 'A laptop showing HTML and JavaScript code',
-    link: `${paths.allClasses}?category=web-development`,
+    category: 'web-development',
     cta: 'Explore web development classes',
   },
   {
@@ -59,12 +76,26 @@ export const HERO_SLIDES = [
     text: 'Cutting, colour and sound for creators, marketers and teams.',
     image: '/images/slides/video-editing.svg',
     alt: 'A video player above an editing timeline with a clapperboard',
-    link: `${paths.allClasses}?category=video-editing`,
+    category: 'video-editing',
     cta: 'Explore video editing classes',
   },
-] as const;
+] as const satisfies readonly HeroSlide[];
+
+/**
+ * Where a slide leads (issue 20 §4): its category while that has classes (or before the counts
+ * are known), else every class, so no slide leads to an empty page.
+ */
+export function slideTarget(
+  slide: { category: Category; cta: string },
+  counts: readonly CategoryCount[] | undefined,
+): { link: string; cta: string } {
+  const total = counts?.find((c) => c.category === slide.category)?.total;
+  if (total === 0) return { link: paths.allClasses, cta: 'Browse all classes' };
+  return { link: `${paths.allClasses}?category=${slide.category}`, cta: slide.cta };
+}
 
 export function HeroCarousel() {
+  const counts = useQuery(categoryCountsQueryOptions()).data;
   const { viewportRef, selected, next, prev, scrollTo, onKeyDown, reducedMotion, api } = useCarousel();
   // Autoplay is off under prefers-reduced-motion; the user's own pause/play choice always wins.
   const [choice, setChoice] = useState<boolean | null>(null);
@@ -124,8 +155,8 @@ export function HeroCarousel() {
                 <h2 className="text-2xl font-bold sm:text-3xl lg:text-4xl">{slide.title}</h2>
                 <p className="max-w-md sm:text-lg">{slide.text}</p>
                 <div>
-                  <Link to={slide.link} className="btn btn-accent mt-2">
-                    {slide.cta}
+                  <Link to={slideTarget(slide, counts).link} className="btn btn-accent mt-2">
+                    {slideTarget(slide, counts).cta}
                   </Link>
                 </div>
               </div>

@@ -1,0 +1,27 @@
+import type { LoaderFunctionArgs } from 'react-router';
+import { useParams } from 'react-router';
+import { queryClient } from '../../lib/query-client.ts';
+import { publicClassQueryOptions } from '../../features/classes/api/get-public-class.ts';
+import { PublicClassPage } from '../../features/classes/components/public-class-page.tsx';
+import { ClassPurchase } from '../../features/enrollments/components/class-purchase.tsx';
+import { VerifyEmailNotice } from '../../features/auth/components/verify-email-notice.tsx';
+import { loadRouteData } from '../route-data.ts';
+
+/** The class's public data is part of the first paint: the server preloads it with the page (decision 008). */
+export function loader({ params }: LoaderFunctionArgs) {
+  return loadRouteData(queryClient.prefetchQuery(publicClassQueryOptions(params['id'] ?? '')));
+}
+
+/** /classes/:id (issue 20 §5): the public page of an accepted class, linked from every class card. */
+function ClassPageRoute() {
+  const id = useParams()['id'] ?? '';
+  return (
+    <PublicClassPage
+      key={id}
+      classId={id}
+      actions={<ClassPurchase classId={id} emailNotice={<VerifyEmailNotice />} />}
+    />
+  );
+}
+
+export { ClassPageRoute as Component };

@@ -1,0 +1,263 @@
+import { useId, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { CATEGORY_LABELS, EXPERIENCE_LABELS, type ExperienceLevel } from '@skillhive/shared/rules/constants';
+import { formatPrice } from '@skillhive/shared/rules/money';
+import type { PublicClass } from '@skillhive/shared/contracts/classes';
+import { paths } from '../../../config/paths.ts';
+import { errorMessage, isApiError } from '../../../lib/api-client.ts';
+import { StarRating } from '../../../components/ui/star-rating.tsx';
+import { ErrorState } from '../../../components/ui/status-states.tsx';
+import { CLASS_REVIEWS_PAGE_SIZE, classReviewsQueryOptions, publicClassQueryOptions } from '../api/get-public-class.ts';
+
+const FALLBACK_IMAGE = '/images/slides/web-developer.svg';
+const DEFAULT_AVATAR = '/images/avatar-default.svg';
+const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * /classes/:id (issue 20 §5): an accepted class as anyone may see it — image, title, teacher with a
+ * short bio and their other classes, description, price, rating with its breakdown, reviews a page
+ * at a time, number of students — and `actions` (Pay Now, or Enrolled) from the enrolments feature.
+ */
+export function PublicClassPage({ classId, actions }: { classId: string; actions: ReactNode }) {
+  const query = useQuery(publicClassQueryOptions(classId));
+
+  if (query.isPending) {
+    return (
+      <div className="flex flex-col gap-6" aria-busy="true">
+        <title>Class — SkillHive</title>
+        <h1 className="sr-only">Class</h1>
+        <p role="status" className="sr-only">
+          Loading the class…
+        </p>
+        <div className="skeleton aspect-video w-full max-w-3xl" />
+        <div className="skeleton h-10 w-2/3" />
+        <div className="skeleton h-24 w-full" />
+      </div>
+    );
+  }
+  if (query.isError) {
+    if (isApiError(query.error) && query.error.status === 404) {
+      return (
+        <div className="mx-auto flex max-w-lg flex-col items-center gap-3 rounded-box bg-base-200 p-8 text-center">
+          <title>Class not found — SkillHive</title>
+          <h1 className="text-2xl font-bold">Class not found</h1>
+          <p className="text-muted">This class is not available: it may have been removed, or the link is mistyped.</p>
+          <Link to={paths.allClasses} className="btn btn-primary">
+            Browse classes
+          </Link>
+        </div>
+      );
+    }
+    return (
+      <>
+        <h1 className="sr-only">Class</h1>
+        <ErrorState
+          title="We could not load this class"
+          message={errorMessage(query.error)}
+          onRetry={() => void query.refetch()}
+        />
+      </>
+    );
+  }
+  return <ClassView data={query.data} actions={actions} />;
+}
+
+function ClassView({ data, actions }: { data: PublicClass; actions: ReactNode }) {
+  const [imageFailed, setImageFailed] = useState(false);
+  const { teacher } = data;
+  const experience = teacher.experience
+    ? (EXPERIENCE_LABELS[teacher.experience as ExperienceLevel] ?? teacher.experience)
+    : null;
+  const bio = [teacher.headline, experience].filter(Boolean).join(' · ');
+  return (
+    <article className="flex min-w-0 flex-col gap-8">
+      <title>{`${data.title} — SkillHive`}</title>
+      <div className="grid min-w-0 gap-6 lg:grid-cols-[3fr_2fr]">
+        <figure className="overflow-hidden rounded-box bg-base-200">
+          <img
+            src={imageFailed ? FALLBACK_IMAGE : data.image}
+            alt=""
+            width={800}
+            height={450}
+            className="aspect-video h-full w-full object-cover"
+            onError={() => setImageFailed(true)}
+          />
+        </figure>
+        <div className="flex min-w-0 flex-col gap-3">
+          <p className="text-sm font-semibold uppercase tracking-wide text-primary">
+            <Link to={`${paths.allClasses}?category=${data.category}`} className="link-hover">
+              {CATEGORY_LABELS[data.category]}
+            </Link>
+          </p>
+          <h1 className="break-words text-3xl font-bold">{data.title}</h1>
+          <p className="break-words text-muted">
+            <span className="sr-only">Teacher: </span>
+            {teacher.name}
+          </p>
+          <div className="flex flex-wrap items-center gap-2">
+            {data.rating !== null ? (
+              <>
+                <StarRating value={data.rating} className="max-w-[120px]" />
+                <span className="text-sm text-muted">
+                  {data.rating.toFixed(1)} ({plural(data.reviewCount, 'review', 'reviews')})
+                </span>
+              </>
+            ) : (
+              <span className="text-sm text-muted">No reviews yet</span>
+            )}
+          </div>
+          <p className="text-muted">{plural(data.totalEnrollment, 'student', 'students')} enrolled</p>
+          <p className="text-3xl font-bold" data-testid="class-price">
+            <span className="sr-only">Price: </span>
+            {formatPrice(data.price)}
+          </p>
+          <div className="flex flex-col items-start gap-2">{actions}</div>
+        </div>
+      </div>
+
+      <div className="grid min-w-0 gap-8 lg:grid-cols-[3fr_2fr]">
+        <div className="flex min-w-0 flex-col gap-8">
+          <section aria-labelledby="about-heading" className="flex flex-col gap-2">
+            <h2 id="about-heading" className="text-xl font-semibold">
+              About this class
+            </h2>
+            <p className="whitespace-pre-line break-words">{data.description}</p>
+          </section>
+          <ClassReviews classId={data._id} total={data.reviewCount} />
+        </div>
+        <div className="flex min-w-0 flex-col gap-8">
+          <RatingBreakdown breakdown={data.ratingBreakdown} total={data.reviewCount} />
+          <section aria-labelledby="teacher-heading" className="flex flex-col gap-3 rounded-box bg-base-200 p-4">
+            <h2 id="teacher-heading" className="text-xl font-semibold">
+              Your teacher
+            </h2>
+            <div className="flex items-center gap-3">
+              <img
+                src={teacher.image || DEFAULT_AVATAR}
+                alt=""
+                width={56}
+                height={56}
+                className="h-14 w-14 shrink-0 rounded-full object-cover"
+              />
+              <div className="min-w-0">
+                <p className="break-words font-semibold">{teacher.name}</p>
+                {bio ? <p className="break-words text-sm text-muted">{bio}</p> : null}
+              </div>
+            </div>
+            {teacher.otherClasses.length > 0 ? (
+              <>
+                <h3 className="font-semibold">More classes by {teacher.name}</h3>
+                <ul className="flex flex-col gap-2">
+                  {teacher.otherClasses.map((other) => (
+                    <li key={other._id} className="flex min-w-0 items-center justify-between gap-3">
+                      <Link to={paths.classPage(other._id)} className="link min-w-0 break-words">
+                        {other.title}
+                      </Link>
+                      <span className="shrink-0 text-sm font-semibold">{formatPrice(other.price)}</span>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : null}
+          </section>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+/** Counts per star as labelled bars; the numbers are text, the bars only show them. */
+function RatingBreakdown({ breakdown, total }: { breakdown: number[]; total: number }) {
+  return (
+    <section aria-labelledby="breakdown-heading" className="flex flex-col gap-2">
+      <h2 id="breakdown-heading" className="text-xl font-semibold">
+        Ratings
+      </h2>
+      {total === 0 ? (
+        <p className="text-muted">No ratings yet.</p>
+      ) : (
+        <ul className="flex flex-col gap-1">
+          {[5, 4, 3, 2, 1].map((stars) => {
+            const count = breakdown[stars - 1] ?? 0;
+            return (
+              <li key={stars} className="grid grid-cols-[4.5rem_1fr_3rem] items-center gap-2 text-sm">
+                <span>{plural(stars, 'star', 'stars')}</span>
+                <progress className="progress progress-warning w-full" value={count} max={total} aria-hidden="true" />
+                <span className="text-right">
+                  {count}
+                  <span className="sr-only"> {count === 1 ? 'review' : 'reviews'}</span>
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ClassReviews({ classId, total }: { classId: string; total: number }) {
+  const [page, setPage] = useState(1);
+  const headingId = useId();
+  const query = useQuery({ ...classReviewsQueryOptions(classId, page), enabled: total > 0 });
+  const pageCount = Math.max(1, Math.ceil((query.data?.total ?? total) / CLASS_REVIEWS_PAGE_SIZE));
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-3">
+      <h2 id={headingId} className="text-xl font-semibold">
+        Reviews
+      </h2>
+      {total === 0 ? (
+        <p className="text-muted">No reviews yet. Students who take the class can review it.</p>
+      ) : query.isError ? (
+        <ErrorState message={errorMessage(query.error)} onRetry={() => void query.refetch()} />
+      ) : query.isPending ? (
+        <p role="status">Loading reviews…</p>
+      ) : (
+        <>
+          <ul className={`flex flex-col gap-3 ${query.isPlaceholderData ? 'opacity-60' : ''}`}>
+            {query.data.items.map((review) => (
+              <li key={review._id} className="flex flex-col gap-1 rounded-box border border-base-300 p-4">
+                <div className="flex flex-wrap items-center gap-2">
+                  <img
+                    src={review.image || DEFAULT_AVATAR}
+                    alt=""
+                    width={32}
+                    height={32}
+                    className="h-8 w-8 rounded-full object-cover"
+                  />
+                  <p className="break-words font-semibold">{review.name}</p>
+                  <time dateTime={review.createdAt} className="text-sm text-muted">
+                    {dateFormat.format(new Date(review.createdAt))}
+                  </time>
+                </div>
+                <StarRating value={review.rating} className="max-w-[100px]" />
+                {review.details ? <p className="whitespace-pre-line break-words">{review.details}</p> : null}
+              </li>
+            ))}
+          </ul>
+          {pageCount > 1 ? (
+            <nav aria-label="Review pages" className="flex items-center gap-3">
+              <button type="button" className="btn btn-sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+                Newer reviews
+              </button>
+              <span className="text-sm" aria-live="polite">
+                Page {page} of {pageCount}
+              </span>
+              <button
+                type="button"
+                className="btn btn-sm"
+                disabled={page >= pageCount}
+                onClick={() => setPage((p) => p + 1)}
+              >
+                Older reviews
+              </button>
+            </nav>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}

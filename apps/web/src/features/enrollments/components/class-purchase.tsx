@@ -1,0 +1,79 @@
+import type { ReactNode } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { notify } from '../../../lib/toast.ts';
+import { paths } from '../../../config/paths.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { useAuth } from '../../auth/auth-context.ts';
+import { classEnrollmentQueryOptions, useCreateEnrollment } from '../api/enrollments.ts';
+import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
+
+/**
+ * What the public class page offers (issue 20 §5): Pay Now, which adds the class to the cart and
+ * opens the payment page (as classDetails/:id does, spec §2); the spec's "You are not Logged In"
+ * dialog for a visitor, whose "Yes, login!" comes back here after signing in (DESIGN §1.10); and,
+ * once paid, "Enrolled" with the way into the class instead of Pay Now.
+ */
+export function ClassPurchase({
+  classId,
+  emailNotice,
+}: {
+  classId: string;
+  /** The auth feature's notice for an unverified address: paying needs a verified one. */
+  emailNotice?: ReactNode;
+}) {
+  const { user, loading } = useAuth();
+  const enrollment = useQuery(classEnrollmentQueryOptions(user, classId));
+  const enroll = useCreateEnrollment();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [confirm, dialog] = useConfirm();
+
+  if (user && enrollment.data?.status === 'paid') {
+    return (
+      <div className="flex flex-col items-start gap-2" data-testid="class-enrolled">
+        <p className="badge badge-success badge-lg">Enrolled</p>
+        <Link to={paths.dashboard.myEnrollClass} className="btn btn-primary">
+          Go to your class
+        </Link>
+      </div>
+    );
+  }
+
+  const payNow = async () => {
+    if (!user) {
+      if ((await confirm(CONFIRM_PRESETS.notLoggedIn)) === 'confirmed') {
+        navigate(paths.login, { state: { from: location } });
+      }
+      return;
+    }
+    enroll.mutate(classId, {
+      onSuccess: (result) => {
+        if (result?.status === 'paid') {
+          notify.info('You have already paid for this class.');
+          return;
+        }
+        notify.success(result?.created === false ? 'This class is already in your cart.' : 'Added to your cart.');
+        navigate(paths.dashboard.payment);
+      },
+      onError: (error) => notify.error(errorMessage(error, 'We could not add this class to your cart.')),
+    });
+  };
+
+  const inCart = user !== null && enrollment.data?.status === 'pending';
+  return (
+    <>
+      {user ? emailNotice : null}
+      {inCart ? <p className="text-sm text-muted">This class is in your cart.</p> : null}
+      <BusyButton
+        className="btn-primary btn-lg"
+        busy={enroll.isPending || (user !== null && enrollment.isPending) || loading}
+        onClick={() => void payNow()}
+      >
+        Pay Now
+      </BusyButton>
+      {dialog}
+    </>
+  );
+}
