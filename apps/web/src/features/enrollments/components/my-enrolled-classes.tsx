@@ -84,6 +84,13 @@ function EnrollmentCard({ item }: { item: Enrollment }) {
         <p className="grow-0 font-semibold">{formatPrice(item.price)}</p>
         {paid ? (
           <>
+            <Link
+              to={paths.dashboard.myEnrollClassDetails(item.enrollId)}
+              className="btn btn-primary btn-sm self-start"
+              aria-describedby={titleId}
+            >
+              Open class
+            </Link>
             <ReviewForm classId={item.enrollId} classTitle={item.title} />
             <RefundRequestControl item={item} describedBy={titleId} />
           </>
