@@ -1,7 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { DEMO, DEMO_PASSWORD, logIn, newUser, signUp } from '../fixtures/app.ts';
 import { adminApi } from '../fixtures/admin-api.ts';
-import { apiSession, createClassVia, expectLoaded, expectNoAxeViolations } from '../fixtures/dashboard.ts';
+import {
+  apiSession,
+  createClassVia,
+  expectLoaded,
+  expectNoAxeViolations,
+  expectNoHorizontalOverflow,
+} from '../fixtures/dashboard.ts';
 import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
 
 /** A small, well-formed PDF. */
@@ -108,6 +114,9 @@ test.describe('class content', () => {
       page.getByTestId('student-session').filter({ hasText: 'Live kick-off' }).getByRole('checkbox'),
     ).toBeChecked();
     await expectNoAxeViolations(page);
+    // Usable at 360 px.
+    await page.setViewportSize({ width: 360, height: 800 });
+    await expectNoHorizontalOverflow(page);
 
     // The teacher sees the student's progress on the class page.
     await teacher.reload();
@@ -115,6 +124,8 @@ test.describe('class content', () => {
     const row = teacher.getByRole('table', { name: 'Progress per student' }).getByRole('row', { name: student.name });
     await expect(row).toContainText('1 / 1');
     await expect(row).toContainText('100%');
+    await teacher.setViewportSize({ width: 360, height: 800 });
+    await expectNoHorizontalOverflow(teacher);
     await teacherContext.close();
 
     // The admin sees the class's progress on seeProgressDetails.
