@@ -239,6 +239,8 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
       },
       async (request, reply) => {
         const viewer = await requireTeacher(request);
+        // Refused before a byte of the file is read.
+        await content.assertTeachesClass(deps, viewer, request.params.id);
         if (!request.isMultipart()) {
           throw new AppError(
             ErrorCode.UNSUPPORTED_MEDIA_TYPE,

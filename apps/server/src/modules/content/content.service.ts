@@ -49,6 +49,11 @@ type ClassRef = NonNullable<Awaited<ReturnType<typeof findClassForEnrollment>>>;
 
 // ---- Who may see and change a class's content -----------------------------------------------------
 
+/** Before an upload's body is read: only the class's teacher may send one (404 / 403 otherwise). */
+export async function assertTeachesClass(deps: ContentDeps, viewer: Viewer, classId: string): Promise<void> {
+  await loadOwnedClass(deps.db, viewer, classId);
+}
+
 /** The class, for its teacher only (a 404 for an unknown class, 403 for anyone else). */
 async function loadOwnedClass(db: Db, viewer: Viewer, classId: string): Promise<ClassRef> {
   if (!enrollments.isUuid(classId)) throw notFound('Class');
