@@ -330,7 +330,7 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
         label="Meeting link"
         type="url"
         placeholder="https://"
-        hint="Shown to paid students shortly before the start."
+        hint="Students who paid see it shortly before the start."
         error={errors.meetingUrl?.message}
         {...register('meetingUrl')}
       />
