@@ -28,7 +28,8 @@ export function ClassProgressPanel({ classId }: { classId: string }) {
             {progress.students.length === 0 ? (
               <p className="text-muted">No paid students yet.</p>
             ) : (
-              <div className="overflow-x-auto">
+              // Scrolls sideways on a narrow screen; focusable so a keyboard can scroll it too.
+              <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Progress per student, scrollable">
                 <table className="table table-sm" aria-label="Progress per student">
                   <thead>
                     <tr>
