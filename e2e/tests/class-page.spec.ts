@@ -75,12 +75,19 @@ test.describe('the public class page', () => {
     // My Enrolled Classes: Enrolled, with the way into the class.
     const enrolled = page.locator('article').filter({ has: page.getByRole('heading', { name: title }) });
     await expect(enrolled.getByText('Enrolled', { exact: true })).toBeVisible();
-    await enrolled.getByRole('link', { name: 'Go to class' }).click();
+    const classId = classUrl.split('/').pop()!;
+    await expect(enrolled.getByRole('link', { name: 'Open class' })).toHaveAttribute(
+      'href',
+      `/dashboard/myEnrollClass/${classId}`,
+    );
 
-    // The class page now says Enrolled and offers no Pay Now.
-    await expect(page).toHaveURL(classUrl);
+    // The class page now says Enrolled, leads into the class and offers no Pay Now.
+    await page.goto(classUrl);
     await expect(page.getByTestId('class-enrolled')).toContainText('Enrolled');
-    await expect(page.getByRole('link', { name: 'Go to your class' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go to your class' })).toHaveAttribute(
+      'href',
+      `/dashboard/myEnrollClass/${classId}`,
+    );
     await expect(page.getByRole('button', { name: 'Pay Now' })).toHaveCount(0);
     await expectNoAxeViolations(page);
   });

@@ -30,6 +30,8 @@ import { createReconciler, type Reconciler } from './modules/payments/reconciler
 import { couponsRoutes } from './modules/payments/coupons.routes.ts';
 import { refundsRoutes } from './modules/payments/refunds.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
+import { contentRoutes } from './modules/content/content.routes.ts';
+import { createSessionReminders } from './modules/content/session-reminders.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { classesRoutes } from './modules/classes/classes.routes.ts';
 import { teacherRequestsRoutes } from './modules/teacher-requests/teacher-requests.routes.ts';
@@ -77,6 +79,8 @@ export interface App {
   auth: Auth;
   /** Settles charges nobody came back for (decision 010); runs every RECONCILE_INTERVAL_SECONDS. */
   reconciler: Reconciler;
+  /** Queues reminders of sessions starting soon (issue 21 §4); tests call runOnce(). */
+  sessionReminders: ReturnType<typeof createSessionReminders>;
   lifecycle: Lifecycle;
 }
 
@@ -239,6 +243,27 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', async () => imageCollector.stop());
   await app.register(catalogueCachePlugin, { ttlSeconds: env.CATALOGUE_CACHE_TTL_SECONDS, now });
   await app.register(classesRoutes, { db, storage: deps.storage, now, publicUrl: env.publicUrl });
+  await app.register(contentRoutes, {
+    deps: {
+      db,
+      storage: deps.storage,
+      now,
+      publicUrl: env.publicUrl,
+      meetingLinkOpenMinutes: env.MEETING_LINK_OPEN_MINUTES,
+      materialMaxBytes: Math.round(env.MATERIAL_MAX_MB * 1024 * 1024),
+    },
+  });
+  // Reminders of sessions starting soon, through the outbox (issue 21 §4); safe on several instances.
+  const sessionReminders = createSessionReminders({
+    db,
+    now,
+    publicUrl: env.publicUrl,
+    reminderMinutes: env.SESSION_REMINDER_MINUTES,
+    intervalMs: env.SESSION_REMINDER_INTERVAL_SECONDS * 1000,
+    log: app.log,
+  });
+  app.addHook('onReady', async () => sessionReminders.start());
+  app.addHook('onClose', async () => sessionReminders.stop());
   await app.register(usersRoutes, { db, now, passwordFailures: loginFailures });
   await app.register(auditRoutes, { db });
   await app.register(statsRoutes, { db, now });
@@ -279,5 +304,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.addHook('onReady', async () => reconciler.start());
   app.addHook('onClose', async () => reconciler.stop());
-  return { app, auth, reconciler, lifecycle };
+  return { app, auth, reconciler, sessionReminders, lifecycle };
 }

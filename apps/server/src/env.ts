@@ -137,6 +137,15 @@ const EnvSchema = z
      */
     CATALOGUE_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(3_600).default(1),
 
+    /** Class content (issue 21): a session's meeting link is shown to paid students this long before its start. */
+    MEETING_LINK_OPEN_MINUTES: z.coerce.number().int().min(0).max(1_440).default(15),
+    /** The largest class material (PDF or image) a teacher may upload, in MB. */
+    MATERIAL_MAX_MB: z.coerce.number().positive().max(100).default(10),
+    /** How long before a session its paid students are e-mailed a reminder. */
+    SESSION_REMINDER_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+    /** How often the reminder job looks for sessions starting soon; 0 disables it. */
+    SESSION_REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
+
     /** How often the payment reconciler re-reads unsettled intents from the gateway; 0 disables it (decision 010). */
     RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   })

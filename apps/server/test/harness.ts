@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import pg from 'pg';
-import { buildApp, type AppDeps } from '../src/app.ts';
+import { buildApp, type App, type AppDeps } from '../src/app.ts';
 import { openPglite, openPostgres, schema, type Database, type Db } from '../src/db/client.ts';
 import { loadEnv, type Env } from '../src/env.ts';
 import type { Reconciler } from '../src/modules/payments/reconciler.ts';
@@ -60,6 +60,8 @@ export interface TestContext {
   dataDir: string;
   /** The app's payment reconciler: tests call runOnce() instead of waiting for its interval. */
   reconciler: Reconciler;
+  /** The app's session reminder job (issue 21): tests call runOnce() with their clock. */
+  sessionReminders: App['sessionReminders'];
   close(): Promise<void>;
 }
 
@@ -82,7 +84,7 @@ export async function createTestApp(
   });
   const database = await createTestDatabase();
   const storage = deps.storage ?? createLocalStorage(env.uploadDir);
-  const { app, reconciler } = await buildApp({
+  const { app, reconciler, sessionReminders } = await buildApp({
     env,
     database,
     storage,
@@ -101,6 +103,7 @@ export async function createTestApp(
     storage,
     dataDir,
     reconciler,
+    sessionReminders,
     close: async () => {
       await app.close();
       await database.close();

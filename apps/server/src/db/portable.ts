@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { THUMB_WIDTH } from '../modules/uploads/image-processing.ts';
-import { IMAGE_KEY_PATTERN, type ImageStorage } from '../modules/uploads/storage.ts';
+import { IMAGE_KEY_PATTERN, MATERIAL_KEY_PATTERN, type ImageStorage } from '../modules/uploads/storage.ts';
 
 /**
  * A portable copy of a SkillHive database and its images (docs/OPERATIONS.md "Back up and
@@ -80,6 +80,8 @@ async function appliedMigrations(db: Db): Promise<ExportManifest['migrations']> 
 
 /** The stored keys of an upload: the display image and its thumbnail. */
 function imageKeys(key: string): string[] {
+  // A class material's file (issue 21) is one object; an upload has a display image and a thumbnail.
+  if (MATERIAL_KEY_PATTERN.test(key)) return [key];
   return [key, key.replace(/\.webp$/, `-${THUMB_WIDTH}.webp`)];
 }
 
@@ -118,6 +120,13 @@ export async function exportDatabase(
       const keys = order.includes('uploads')
         ? (await rows<{ key: string }>(tx, sql`select key from uploads order by key`)).map((r) => r.key)
         : [];
+      if (order.includes('class_materials')) {
+        const files = await rows<{ key: string }>(
+          tx,
+          sql`select distinct file_key as key from class_materials where file_key is not null order by 1`,
+        );
+        keys.push(...files.map((r) => r.key));
+      }
       return { tables: written, migrations: await appliedMigrations(tx), uploadKeys: keys };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
@@ -234,8 +243,12 @@ export async function importDatabase(db: Db, storage: ImageStorage, dir: string)
   });
 
   for (const key of await readdir(path.join(dir, 'images'))) {
-    if (!IMAGE_KEY_PATTERN.test(key)) continue;
-    await storage.put(key, await readFile(path.join(dir, 'images', key)), 'image/webp');
+    if (IMAGE_KEY_PATTERN.test(key)) {
+      await storage.put(key, await readFile(path.join(dir, 'images', key)), 'image/webp');
+    } else if (MATERIAL_KEY_PATTERN.test(key)) {
+      // Served with the type its row recorded at upload; the stored object's own type is not read.
+      await storage.put(key, await readFile(path.join(dir, 'images', key)), 'application/octet-stream');
+    }
   }
   return manifest;
 }

@@ -199,6 +199,53 @@ export const OPERATIONS: Record<string, OperationContract> = {
   'PATCH /api/classes/revisions/{id}/approve': { access: 'admin', errors: [409] },
   'PATCH /api/classes/revisions/{id}/reject': { access: 'admin', errors: [409] },
 
+  // Class content (issue 21): the class's teacher edits; paid students, the teacher and admins read.
+  'GET /api/classes/{id}/content': {
+    access: 'owner-or-admin',
+    who: 'a student whose enrolment in the class is paid (published items), its teacher, or an admin',
+    errors: [404],
+  },
+  'GET /api/classes/{id}/calendar.ics': {
+    access: 'owner-or-admin',
+    who: 'a student whose enrolment in the class is paid, its teacher, or an admin',
+    errors: [404],
+  },
+  'GET /api/classes/{id}/progress': {
+    access: 'owner-or-admin',
+    who: 'the teacher of the class, or an admin',
+    errors: [404],
+  },
+  'POST /api/classes/{id}/sessions': { access: 'teacher', who: 'the teacher of the class only', errors: [404, 409] },
+  'PUT /api/classes/{id}/sessions/order': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
+  'PATCH /api/class-sessions/{id}': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
+  'POST /api/class-sessions/{id}/publish': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
+  'DELETE /api/class-sessions/{id}': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
+  'PUT /api/class-sessions/{id}/attendance': {
+    access: 'owner',
+    who: 'a student whose enrolment in the class is paid, for their own mark',
+    errors: [404, 409],
+  },
+  'POST /api/classes/{id}/materials': { access: 'teacher', who: 'the teacher of the class only', errors: [404, 409] },
+  'POST /api/classes/{id}/materials/file': {
+    access: 'teacher',
+    who: 'the teacher of the class only',
+    errors: [404, 409, 413, 415, 503],
+  },
+  'PUT /api/classes/{id}/materials/order': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
+  'PATCH /api/materials/{id}': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
+  'POST /api/materials/{id}/publish': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
+  'DELETE /api/materials/{id}': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
+  'GET /api/materials/{id}/file': {
+    access: 'owner-or-admin',
+    who: 'a student whose enrolment in the class is paid (published materials), its teacher, or an admin',
+    errors: [404, 503],
+  },
+  'PUT /api/materials/{id}/completion': {
+    access: 'owner',
+    who: 'a student whose enrolment in the class is paid, for their own mark',
+    errors: [404],
+  },
+
   'GET /api/users/admin/{user}': { access: 'self-or-admin' },
   'PATCH /api/users/admin/{user}': { access: 'admin', errors: [409] },
   'GET /api/users/teacher/{email}': { access: 'self-or-admin' },

@@ -68,6 +68,29 @@ export function completeDocument(document: Json, publicUrl: string): Json {
       content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } },
     };
   }
+  // Class content (issue 21): a material's file and a class's calendar are not JSON.
+  const material = paths['/api/materials/{id}/file']?.get;
+  if (material) {
+    const binary = { schema: { type: 'string', format: 'binary' } };
+    (material.responses as Json)['200'] = {
+      description: "The material's file as an attachment, its type read from its bytes at upload",
+      headers: {
+        'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="…"' },
+        'Cache-Control': { schema: { type: 'string' }, description: 'private, no-store' },
+        'X-Content-Type-Options': { schema: { type: 'string' }, description: 'nosniff' },
+      },
+      content: Object.fromEntries(
+        ['application/pdf', 'image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [type, binary]),
+      ),
+    };
+  }
+  const calendar = paths['/api/classes/{id}/calendar.ics']?.get;
+  if (calendar) {
+    (calendar.responses as Json)['200'] = {
+      description: 'The published sessions as an iCalendar (RFC 5545) file, times in UTC',
+      content: { 'text/calendar': { schema: { type: 'string' } } },
+    };
+  }
   for (const [key, { contract, operation }] of Object.entries(AUTH_OPERATIONS)) {
     const [method = '', path = ''] = key.split(' ');
     const copy = structuredClone({ tags: ['auth'], ...operation });

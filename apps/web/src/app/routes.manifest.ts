@@ -144,6 +144,12 @@ export const DASHBOARD_PAGES = {
     module: 'routes/dashboard/my-enroll-class.tsx',
     access: 'signed-in',
   },
+  // Issue 21 §2: a paid class as its student opens it (sessions, materials, progress).
+  myEnrollClassDetails: {
+    path: '/dashboard/myEnrollClass/:id',
+    module: 'routes/dashboard/my-enroll-class-details.tsx',
+    access: 'signed-in',
+  },
   // Issue 18 §5: a person's own payments and a printable receipt per payment.
   paymentHistory: {
     path: '/dashboard/paymentHistory',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClassProgressSummary } from './content.ts';
 import {
   CATEGORIES,
   CLASS_REVISION_STATUSES,
@@ -200,5 +201,7 @@ export const ClassStats = z.object({
   paidStudents: z.number().int(),
   revenue: z.number(),
   perWeek: z.array(z.object({ week: z.string(), enrollments: z.number().int() })),
+  /** Class content (issue 21): sessions held, paid students and their average completion. */
+  progress: ClassProgressSummary,
 });
 export type ClassStats = z.infer<typeof ClassStats>;

@@ -55,6 +55,7 @@ export const REVIEW_MESSAGES = {
   ratingRange: 'Rating must be 1 to 5',
   detailsTooLong: `Review must be at most ${REVIEW_DETAILS_MAX} characters`,
   notPaid: 'Only students who paid for this class can review it',
+  notVerified: 'You can review this class once you have attended a session or finished a material',
   classNotFound: 'Class not found',
 } as const;
 

@@ -3,6 +3,7 @@
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './classes.ts';
+export * from './content.ts';
 export * from './enrollments.ts';
 export * from './mail.ts';
 export * from './payments.ts';

@@ -17,6 +17,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import type { ShortCache } from '../../lib/short-cache.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { classDecidedMail, queueMail } from '../mail/mail.service.ts';
+import * as content from '../content/content.service.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { findUserIdByEmail, wantsNotification } from '../users/contact.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
@@ -312,9 +313,10 @@ export async function getClassStats(db: Db, viewer: Viewer, id: string, now: Dat
   if (!isOwner(viewer, row) && !viewer.isAdmin)
     throw forbidden('Only the teacher of this class or an admin can see its figures');
   const first = new Date(weekStartUtc(now).getTime() - (STATS_WEEKS - 1) * 7 * DAY_MS);
-  const [totals, weeks] = await Promise.all([
+  const [totals, weeks, progress] = await Promise.all([
     enrollments.enrollmentTotalsOfClass(db, id),
     enrollments.enrollmentsPerWeekOfClass(db, id, first),
+    content.progressSummaryOfClass(db, id, now),
   ]);
   const byWeek = new Map(weeks.map((w) => [w.week, w.n]));
   const perWeek = Array.from({ length: STATS_WEEKS }, (_, i) => {
@@ -326,5 +328,6 @@ export async function getClassStats(db: Db, viewer: Viewer, id: string, now: Dat
     paidStudents: totals.paid,
     revenue: centsToDecimal(totals.revenueCents),
     perWeek,
+    progress,
   };
 }

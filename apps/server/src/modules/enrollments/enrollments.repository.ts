@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { EnrollmentStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
 import { enrollments } from '../../db/schema/enrollments.ts';
@@ -262,6 +262,15 @@ export async function hasPaidEnrollment(db: Db, studentId: string, classId: stri
     .where(and(eq(enrollments.studentId, studentId), eq(enrollments.classId, classId), eq(enrollments.status, 'paid')))
     .limit(1);
   return Boolean(row);
+}
+
+/** The students with a paid enrolment in a class (class content, issue 21): ids only, one each. */
+export async function listPaidStudentIds(db: Db, classId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ studentId: enrollments.studentId })
+    .from(enrollments)
+    .where(and(eq(enrollments.classId, classId), eq(enrollments.status, 'paid'), isNotNull(enrollments.studentId)));
+  return rows.flatMap((row) => (row.studentId ? [row.studentId] : []));
 }
 
 /** The paid lines of some payments (title as enrolled, what was paid for each), for receipts and GET /api/payments/:email. */

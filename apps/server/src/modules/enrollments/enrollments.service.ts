@@ -196,6 +196,11 @@ export function hasPaidFor(db: Db, studentId: string, classId: string): Promise<
   return repo.hasPaidEnrollment(db, studentId, classId);
 }
 
+/** Who may open a class's content and is told about it (issue 21): students whose line is paid now. */
+export function listPaidStudentIdsOfClass(db: Db, classId: string): Promise<string[]> {
+  return repo.listPaidStudentIds(db, classId);
+}
+
 export function listTitlesOfEnrollments(db: Db, ids: string[]): Promise<string[]> {
   return repo.listTitlesOfEnrollments(db, ids);
 }

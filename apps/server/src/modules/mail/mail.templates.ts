@@ -199,3 +199,66 @@ export function refundMail(input: {
     action: { label: 'See your classes', url: `${input.publicUrl}/dashboard/myEnrollClass` },
   });
 }
+
+/** How a session's start reads in a mail: the teacher's zone, named (the student's own is unknown here). */
+function sessionWhen(startsAt: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(startsAt);
+}
+
+/** A published session moved to another time (issue 21 §1): every paid student is told. */
+export function sessionRescheduledMail(input: {
+  publicUrl: string;
+  name: string;
+  classId: string;
+  classTitle: string;
+  sessionTitle: string;
+  before: { startsAt: Date; timeZone: string };
+  after: { startsAt: Date; timeZone: string; durationMinutes: number };
+}): RenderedMail {
+  return layout({
+    kind: 'session-rescheduled',
+    subject: `New time for "${input.sessionTitle}"`,
+    greeting: `Hello ${input.name},`,
+    paragraphs: [
+      `The session "${input.sessionTitle}" of ${input.classTitle} has a new time.`,
+      `It was: ${sessionWhen(input.before.startsAt, input.before.timeZone)}.`,
+      `It is now: ${sessionWhen(input.after.startsAt, input.after.timeZone)}, for ${input.after.durationMinutes} minutes.`,
+      'Your class page shows it in your own time zone, and its calendar file has the new time.',
+    ],
+    action: { label: 'Open the class', url: `${input.publicUrl}/dashboard/myEnrollClass/${input.classId}` },
+  });
+}
+
+/** A reminder SESSION_REMINDER_MINUTES before a session (issue 21 §4), once per student and start. */
+export function sessionReminderMail(input: {
+  publicUrl: string;
+  name: string;
+  classId: string;
+  classTitle: string;
+  sessionTitle: string;
+  startsAt: Date;
+  timeZone: string;
+  location: string | null;
+}): RenderedMail {
+  return layout({
+    kind: 'session-reminder',
+    subject: `Soon: "${input.sessionTitle}"`,
+    greeting: `Hello ${input.name},`,
+    paragraphs: [
+      `The session "${input.sessionTitle}" of ${input.classTitle} starts ${sessionWhen(input.startsAt, input.timeZone)}.`,
+      input.location
+        ? `Where: ${input.location}.`
+        : 'The meeting link appears on your class page shortly before the start.',
+    ],
+    action: { label: 'Open the class', url: `${input.publicUrl}/dashboard/myEnrollClass/${input.classId}` },
+  });
+}

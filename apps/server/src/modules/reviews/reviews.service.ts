@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { adjustClassCounters, classExists } from '../classes/classes.public.ts';
+import * as content from '../content/content.service.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import * as repo from './reviews.repository.ts';
 
@@ -56,6 +57,10 @@ export async function saveReview(
   if (!enrollments.isUuid(input.classId)) throw notFound('Class');
   if (!(await classExists(db, input.classId))) throw notFound('Class');
   if (!(await enrollments.hasPaidFor(db, viewer.id, input.classId))) throw conflict(REVIEW_MESSAGES.notPaid);
+  // Verified reviews (issue 21 §5, decision 021): with published content, paying is not enough.
+  if (!(await content.hasVerifiedProgress(db, viewer.id, input.classId))) {
+    throw conflict(REVIEW_MESSAGES.notVerified);
+  }
 
   return db.transaction(async (tx) => {
     // Two rounds at most: if a concurrent first post wins the insert, this one edits it.

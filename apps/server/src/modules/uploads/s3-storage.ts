@@ -7,7 +7,14 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { IMAGE_KEY_PATTERN, IMMUTABLE_CACHE_CONTROL, UPLOAD_ROUTE_PREFIX, type ImageStorage } from './storage.ts';
+import {
+  IMAGE_KEY_PATTERN,
+  IMMUTABLE_CACHE_CONTROL,
+  isStoredKey,
+  MATERIAL_KEY_PATTERN,
+  UPLOAD_ROUTE_PREFIX,
+  type ImageStorage,
+} from './storage.ts';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -20,8 +27,13 @@ export interface S3StorageOptions {
   publicUrl?: string | undefined;
 }
 
-/** The object name of an image: the content address itself, so `publicUrl + key` is its address. */
+/**
+ * The object name of an image: the content address itself, so `publicUrl + key` is its address.
+ * A class material's file goes under `materials/`, a prefix a bucket's public read must leave out
+ * (docs/OPERATIONS.md): it is served only through GET /api/materials/:id/file.
+ */
 export function objectKeyFor(key: string): string {
+  if (MATERIAL_KEY_PATTERN.test(key)) return `materials/${key}`;
   if (!IMAGE_KEY_PATTERN.test(key)) throw new Error(`invalid image key ${key}`);
   return key;
 }
@@ -79,7 +91,7 @@ export function createS3Storage(options: S3StorageOptions, client: S3Client = cr
       );
     },
     async get(key) {
-      if (!IMAGE_KEY_PATTERN.test(key)) return null;
+      if (!isStoredKey(key)) return null;
       try {
         const object = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key: objectKeyFor(key) }));
         if (!object.Body) return null;

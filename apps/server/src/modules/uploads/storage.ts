@@ -3,7 +3,10 @@ import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/pro
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
-/** Where image bytes live. Keys are content addresses ("<sha256>.webp"), so writes are idempotent. */
+/**
+ * Where image bytes (and class materials' files) live. Keys are content addresses ("<sha256>.webp",
+ * "m-<sha256>.pdf"), so writes are idempotent.
+ */
 export interface ImageStorage {
   put(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /** A stream of the stored bytes, or null when the key is unknown. */
@@ -16,13 +19,22 @@ export interface ImageStorage {
 
 export const UPLOAD_ROUTE_PREFIX = '/api/uploads/images/';
 export const IMAGE_KEY_PATTERN = /^[a-f0-9]{64}(?:-\d+)?\.webp$/;
+/**
+ * A class material's file (issue 21), stored as uploaded under its content address. Never served
+ * by the public image route: only GET /api/materials/:id/file reads it, for those allowed.
+ */
+export const MATERIAL_KEY_PATTERN = /^m-[a-f0-9]{64}\.(?:pdf|png|jpg|webp|gif)$/;
+/** Any key the storage holds: an image or a material file. */
+export function isStoredKey(key: string): boolean {
+  return IMAGE_KEY_PATTERN.test(key) || MATERIAL_KEY_PATTERN.test(key);
+}
 /** Keys are content addresses, so a stored image never changes: browsers and CDNs may keep it. */
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** Images in a local directory (UPLOAD_DIR), served by our own route. */
 export function createLocalStorage(dir: string): ImageStorage {
   const fileOf = (key: string) => {
-    if (!IMAGE_KEY_PATTERN.test(key)) throw new Error(`invalid image key ${key}`);
+    if (!isStoredKey(key)) throw new Error(`invalid storage key ${key}`);
     return path.join(dir, key.slice(0, 2), key);
   };
   return {
@@ -35,7 +47,7 @@ export function createLocalStorage(dir: string): ImageStorage {
       await rename(tmp, file);
     },
     async get(key) {
-      if (!IMAGE_KEY_PATTERN.test(key)) return null;
+      if (!isStoredKey(key)) return null;
       // Open first, then measure and read through the open file: the collector may delete the
       // file at any moment, and a stream that opened a path later would fail with nobody listening.
       let file: FileHandle;

@@ -34,7 +34,7 @@ export function ClassPurchase({
     return (
       <div className="flex flex-col items-start gap-2" data-testid="class-enrolled">
         <p className="badge badge-success badge-lg">Enrolled</p>
-        <Link to={paths.dashboard.myEnrollClass} className="btn btn-primary">
+        <Link to={paths.dashboard.myEnrollClassDetails(classId)} className="btn btn-primary">
           Go to your class
         </Link>
       </div>

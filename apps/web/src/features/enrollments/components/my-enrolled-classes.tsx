@@ -92,11 +92,14 @@ function EnrollmentCard({ item }: { item: Enrollment }) {
         <p className="grow-0 font-semibold">{formatPrice(item.price)}</p>
         {paid ? (
           <>
-            {/* Issue 20 §5: the way into the class (its page now; the class content issue fills it). */}
             <div className="flex flex-wrap items-center gap-2">
               <p className="grow-0 font-medium text-success">Enrolled</p>
-              <Link to={paths.classPage(item.enrollId)} className="btn btn-primary btn-sm" aria-describedby={titleId}>
-                Go to class
+              <Link
+                to={paths.dashboard.myEnrollClassDetails(item.enrollId)}
+                className="btn btn-primary btn-sm"
+                aria-describedby={titleId}
+              >
+                Open class
               </Link>
             </div>
             <ReviewFormLoader classId={item.enrollId} classTitle={item.title} />

@@ -6,6 +6,7 @@ import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { BarChartCard } from '../../../components/ui/bar-chart-card.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
+const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });
 const weekFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
 
 /** "2025-W07" stays as is; an ISO date becomes "10 Feb". */
@@ -14,7 +15,10 @@ function weekLabel(week: string): string {
   return /^\d{4}-\d{2}-\d{2}/.test(week) && !Number.isNaN(date.getTime()) ? weekFormat.format(date) : week;
 }
 
-/** GET /api/classes/:id/stats: enrolled and paid students, revenue and enrolments per week. */
+/**
+ * GET /api/classes/:id/stats: enrolled and paid students, revenue, enrolments per week, and the
+ * class content's progress (issue 21 §3: sessions held, average completion of paid students).
+ */
 export function ClassStatsPanel({ classId }: { classId: string }) {
   const query = useQuery(classStatsQueryOptions(useUserScope(), classId));
   return (
@@ -29,6 +33,11 @@ export function ClassStatsPanel({ classId }: { classId: string }) {
               <StatCard label="Enrolled students" value={data.enrolledStudents} />
               <StatCard label="Paid students" value={data.paidStudents} />
               <StatCard label="Revenue" value={formatPrice(data.revenue)} />
+              <StatCard
+                label="Sessions held"
+                value={`${data.progress.sessionsHeld} of ${data.progress.publishedSessions}`}
+              />
+              <StatCard label="Average completion" value={percent.format(data.progress.averageCompletion)} />
             </StatGrid>
             <BarChartCard
               title="Enrolments per week"

@@ -1,0 +1,124 @@
+// Owned by modules/content (decision 015): only that module's repository code imports this file.
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { classes } from './classes.ts';
+import { createdAt, updatedAt } from './columns.ts';
+import { users } from './users.ts';
+
+/**
+ * A class's live sessions (issue 21 §1), in the teacher's order. The start is an instant; the zone
+ * it was entered in is kept so the editor shows the teacher's wall-clock time back. A draft
+ * (published_at null) is seen only by its teacher and admins.
+ */
+export const classSessions = pgTable(
+  'class_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    classId: uuid('class_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    title: text('title').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    timeZone: text('time_zone').notNull(),
+    durationMinutes: integer('duration_minutes').notNull(),
+    meetingUrl: text('meeting_url'),
+    location: text('location'),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('class_sessions_class_idx').on(t.classId, t.position),
+    // The reminder job looks for published sessions starting soon.
+    index('class_sessions_published_start_idx')
+      .on(t.startsAt)
+      .where(sql`${t.publishedAt} is not null`),
+    check('class_sessions_duration', sql`${t.durationMinutes} between 1 and 1440`),
+    check('class_sessions_meeting_https', sql`${t.meetingUrl} is null or ${t.meetingUrl} like 'https://%'`),
+    check('class_sessions_place', sql`${t.meetingUrl} is not null or ${t.location} is not null`),
+  ],
+);
+
+/**
+ * A class's materials, in the teacher's order: a link (https) or an uploaded file kept in the
+ * storage under a content address (`file_key`), served only through GET /api/materials/:id/file.
+ */
+export const classMaterials = pgTable(
+  'class_materials',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    classId: uuid('class_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    title: text('title').notNull(),
+    url: text('url'),
+    fileKey: text('file_key'),
+    fileName: text('file_name'),
+    contentType: text('content_type'),
+    bytes: integer('bytes'),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('class_materials_class_idx').on(t.classId, t.position),
+    index('class_materials_file_idx').on(t.fileKey),
+    check('class_materials_link_or_file', sql`(${t.url} is null) <> (${t.fileKey} is null)`),
+    check('class_materials_url_https', sql`${t.url} is null or ${t.url} like 'https://%'`),
+  ],
+);
+
+/** A student's own mark that they attended a session (issue 21 §3). */
+export const sessionAttendance = pgTable(
+  'session_attendance',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => classSessions.id, { onDelete: 'cascade' }),
+    studentId: text('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.studentId] }), index('session_attendance_student_idx').on(t.studentId)],
+);
+
+/** A student's own mark that they finished a material (issue 21 §3). */
+export const materialCompletions = pgTable(
+  'material_completions',
+  {
+    materialId: uuid('material_id')
+      .notNull()
+      .references(() => classMaterials.id, { onDelete: 'cascade' }),
+    studentId: text('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.materialId, t.studentId] }),
+    index('material_completions_student_idx').on(t.studentId),
+  ],
+);
+
+/**
+ * Reminders sent (issue 21 §4): one per session, student and start time, written in the
+ * transaction that queues the mail, so the job sends each reminder once on any number of
+ * instances, and a session moved to another time is reminded of again.
+ */
+export const sessionReminders = pgTable(
+  'session_reminders',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => classSessions.id, { onDelete: 'cascade' }),
+    studentId: text('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.studentId, t.startsAt] })],
+);

@@ -1,0 +1,394 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import ical from 'ical-generator';
+import { z } from 'zod';
+import { IdParam } from '@skillhive/shared/contracts/common';
+import {
+  ClassContent,
+  ClassMaterial,
+  ClassProgress,
+  ClassSession,
+  DeletedResponse,
+  ProgressMarkResponse,
+} from '@skillhive/shared/contracts/content';
+import {
+  CONTENT_MESSAGES,
+  LinkMaterialFormBody,
+  MATERIAL_FILE_FIELD,
+  MaterialFileFormBody,
+  ProgressMarkBody,
+  PublishBody,
+  ReorderBody,
+  SaveSessionBody,
+  UpdateMaterialBody,
+} from '@skillhive/shared/rules/content-forms';
+import { AppError, ErrorCode } from '../../lib/app-error.ts';
+import { requireTeacher, requireViewer } from '../../lib/authorize.ts';
+import * as content from './content.service.ts';
+
+/** Who may call each route is in plugins/openapi-access.ts; the checks are in content.service.ts. */
+export async function contentRoutes(app: FastifyInstance, opts: { deps: content.ContentDeps }) {
+  const { deps } = opts;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['content'];
+
+  typed.get(
+    '/api/classes/:id/content',
+    {
+      schema: {
+        tags,
+        operationId: 'getClassContent',
+        summary:
+          "A class's sessions and materials: every item for its teacher and admins, the published ones with the caller's own progress marks for a student whose enrolment is paid; the meeting link only to the teacher, and to paid students from MEETING_LINK_OPEN_MINUTES before a session to its end",
+        params: IdParam,
+        response: { 200: ClassContent },
+      },
+    },
+    async (request) => content.getContent(deps, await requireViewer(request), request.params.id),
+  );
+
+  typed.get(
+    '/api/classes/:id/progress',
+    {
+      schema: {
+        tags,
+        operationId: 'getClassProgress',
+        summary:
+          'Attendance and completion per paid student, sessions held and the average completion of a class (its teacher, or an admin)',
+        params: IdParam,
+        response: { 200: ClassProgress },
+      },
+    },
+    async (request) => content.getProgress(deps, await requireViewer(request), request.params.id),
+  );
+
+  typed.get(
+    '/api/classes/:id/calendar.ics',
+    {
+      schema: {
+        tags,
+        operationId: 'getClassCalendar',
+        summary: "The class's published sessions as an iCalendar file (same callers as the class's content)",
+        params: IdParam,
+        produces: ['text/calendar'],
+      },
+    },
+    async (request, reply) => {
+      const viewer = await requireViewer(request);
+      const { classTitle, sessions } = await content.calendarOf(deps, viewer, request.params.id);
+      const calendar = ical({ name: classTitle, prodId: { company: 'SkillHive', product: 'class-content' } });
+      for (const s of sessions) {
+        calendar.createEvent({
+          id: `${s.id}@skillhive`,
+          start: s.start,
+          end: s.end,
+          summary: `${s.title} — ${classTitle}`,
+          location: s.location ?? s.meetingUrl ?? undefined,
+          url: s.url,
+          description: s.meetingUrl ? `Meeting link: ${s.meetingUrl}` : `Class page: ${s.url}`,
+          lastModified: s.updatedAt,
+          stamp: s.updatedAt,
+        });
+      }
+      return reply
+        .header('content-type', 'text/calendar; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="class.ics"')
+        .header('cache-control', 'private, no-store')
+        .send(calendar.toString());
+    },
+  );
+
+  // ---- Sessions (the class's teacher) ----
+
+  typed.post(
+    '/api/classes/:id/sessions',
+    {
+      schema: {
+        tags,
+        operationId: 'createClassSession',
+        summary:
+          'Add a session as a draft at the end of the list; the start is a local date and time (YYYY-MM-DDTHH:mm) in the IANA time zone given (its teacher only)',
+        params: IdParam,
+        body: SaveSessionBody,
+        response: { 201: ClassSession },
+      },
+    },
+    async (request, reply) => {
+      const viewer = await requireTeacher(request);
+      return reply.status(201).send(await content.createSession(deps, viewer, request.params.id, request.body));
+    },
+  );
+
+  typed.put(
+    '/api/classes/:id/sessions/order',
+    {
+      schema: {
+        tags,
+        operationId: 'reorderClassSessions',
+        summary: "Put the class's sessions in a new order: every session id once (its teacher only)",
+        params: IdParam,
+        body: ReorderBody,
+        response: { 200: z.array(ClassSession) },
+      },
+    },
+    async (request) =>
+      content.reorderSessions(deps, await requireTeacher(request), request.params.id, request.body.ids),
+  );
+
+  typed.patch(
+    '/api/class-sessions/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'updateClassSession',
+        summary:
+          "Edit a session (the whole form); moving a published session's time e-mails its paid students (its teacher only)",
+        params: IdParam,
+        body: SaveSessionBody,
+        response: { 200: ClassSession },
+      },
+    },
+    async (request) => content.updateSession(deps, await requireTeacher(request), request.params.id, request.body),
+  );
+
+  typed.post(
+    '/api/class-sessions/:id/publish',
+    {
+      schema: {
+        tags,
+        operationId: 'publishClassSession',
+        summary: 'Publish a draft session (published: true) or take it back to draft (its teacher only)',
+        params: IdParam,
+        body: PublishBody,
+        response: { 200: ClassSession },
+      },
+    },
+    async (request) =>
+      content.publishSession(deps, await requireTeacher(request), request.params.id, request.body.published),
+  );
+
+  typed.delete(
+    '/api/class-sessions/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteClassSession',
+        summary: 'Delete a session and its attendance marks (its teacher only)',
+        params: IdParam,
+        response: { 200: DeletedResponse },
+      },
+    },
+    async (request) => content.deleteSession(deps, await requireTeacher(request), request.params.id),
+  );
+
+  typed.put(
+    '/api/class-sessions/:id/attendance',
+    {
+      schema: {
+        tags,
+        operationId: 'markSessionAttended',
+        summary:
+          'Mark (done: true) or unmark your own attendance of a published session that has started (a student whose enrolment is paid)',
+        params: IdParam,
+        body: ProgressMarkBody,
+        response: { 200: ProgressMarkResponse },
+      },
+    },
+    async (request) => content.markAttendance(deps, await requireViewer(request), request.params.id, request.body.done),
+  );
+
+  // ---- Materials ----
+
+  typed.post(
+    '/api/classes/:id/materials',
+    {
+      schema: {
+        tags,
+        operationId: 'createLinkMaterial',
+        summary: 'Add a link (https) as a draft material at the end of the list (its teacher only)',
+        params: IdParam,
+        body: LinkMaterialFormBody,
+        response: { 201: ClassMaterial },
+      },
+    },
+    async (request, reply) => {
+      const viewer = await requireTeacher(request);
+      return reply.status(201).send(await content.createLinkMaterial(deps, viewer, request.params.id, request.body));
+    },
+  );
+
+  // Multipart only here, in a scope of its own: no other route of this module accepts it.
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      throwFileSizeLimit: true,
+      limits: { fileSize: deps.materialMaxBytes, files: 1, fields: 2, parts: 3, fieldSize: 1024, headerPairs: 50 },
+    });
+    const scoped = scope.withTypeProvider<ZodTypeProvider>();
+    scoped.post(
+      '/api/classes/:id/materials/file',
+      {
+        schema: {
+          tags,
+          operationId: 'uploadMaterialFile',
+          summary: `Upload a PDF or an image (PNG, JPEG, WebP, GIF) as a draft material: multipart with the field "title" first and the file in "${MATERIAL_FILE_FIELD}"; the type is read from the bytes (a program renamed .pdf is refused, 415), at most MATERIAL_MAX_MB (413) (its teacher only)`,
+          consumes: ['multipart/form-data'],
+          params: IdParam,
+          response: { 201: ClassMaterial },
+        },
+      },
+      async (request, reply) => {
+        const viewer = await requireTeacher(request);
+        // Refused before a byte of the file is read.
+        await content.assertTeachesClass(deps, viewer, request.params.id);
+        if (!request.isMultipart()) {
+          throw new AppError(
+            ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+            `Send the file as multipart/form-data in the field "${MATERIAL_FILE_FIELD}"`,
+          );
+        }
+        let title: unknown;
+        let upload: { fileName: string; bytes: Buffer } | undefined;
+        try {
+          for await (const part of request.parts()) {
+            if (part.type === 'field' && part.fieldname === 'title') title = part.value;
+            else if (part.type === 'file' && part.fieldname === MATERIAL_FILE_FIELD && !upload) {
+              upload = { fileName: part.filename, bytes: await part.toBuffer() };
+            } else if (part.type === 'file') await part.toBuffer();
+          }
+        } catch (error) {
+          if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') {
+            throw new AppError(
+              ErrorCode.PAYLOAD_TOO_LARGE,
+              CONTENT_MESSAGES.fileTooLarge(Math.round((deps.materialMaxBytes / 1024 / 1024) * 10) / 10),
+            );
+          }
+          throw error;
+        }
+        const fields = MaterialFileFormBody.safeParse({ title });
+        if (!fields.success) {
+          const message = fields.error.issues[0]?.message ?? CONTENT_MESSAGES.titleRequired;
+          throw new AppError(ErrorCode.VALIDATION, message, { fields: { title: message } });
+        }
+        if (!upload || upload.bytes.length === 0) {
+          throw new AppError(ErrorCode.VALIDATION, CONTENT_MESSAGES.fileRequired, {
+            fields: { [MATERIAL_FILE_FIELD]: CONTENT_MESSAGES.fileRequired },
+          });
+        }
+        const material = await content.createFileMaterial(deps, viewer, request.params.id, {
+          title: fields.data.title,
+          fileName: upload.fileName,
+          bytes: upload.bytes,
+        });
+        return reply.status(201).send(material);
+      },
+    );
+  });
+
+  typed.put(
+    '/api/classes/:id/materials/order',
+    {
+      schema: {
+        tags,
+        operationId: 'reorderClassMaterials',
+        summary: "Put the class's materials in a new order: every material id once (its teacher only)",
+        params: IdParam,
+        body: ReorderBody,
+        response: { 200: z.array(ClassMaterial) },
+      },
+    },
+    async (request) =>
+      content.reorderMaterials(deps, await requireTeacher(request), request.params.id, request.body.ids),
+  );
+
+  typed.patch(
+    '/api/materials/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'updateMaterial',
+        summary: "Rename a material, or change a link's address (its teacher only)",
+        params: IdParam,
+        body: UpdateMaterialBody,
+        response: { 200: ClassMaterial },
+      },
+    },
+    async (request) => content.updateMaterial(deps, await requireTeacher(request), request.params.id, request.body),
+  );
+
+  typed.post(
+    '/api/materials/:id/publish',
+    {
+      schema: {
+        tags,
+        operationId: 'publishMaterial',
+        summary: 'Publish a draft material (published: true) or take it back to draft (its teacher only)',
+        params: IdParam,
+        body: PublishBody,
+        response: { 200: ClassMaterial },
+      },
+    },
+    async (request) =>
+      content.publishMaterial(deps, await requireTeacher(request), request.params.id, request.body.published),
+  );
+
+  typed.delete(
+    '/api/materials/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteMaterial',
+        summary:
+          'Delete a material, its completion marks and (when no other material has the same bytes) its file (its teacher only)',
+        params: IdParam,
+        response: { 200: DeletedResponse },
+      },
+    },
+    async (request) => content.deleteMaterial(deps, await requireTeacher(request), request.params.id),
+  );
+
+  typed.get(
+    '/api/materials/:id/file',
+    {
+      schema: {
+        tags,
+        operationId: 'downloadMaterial',
+        summary:
+          "Download a material's file, as an attachment with the type read from its bytes at upload (a student whose enrolment is paid, for published materials; the class's teacher; admins)",
+        params: IdParam,
+        produces: ['application/pdf', 'image/png', 'image/jpeg', 'image/webp', 'image/gif'],
+      },
+    },
+    async (request, reply) => {
+      const viewer = await requireViewer(request);
+      const file = await content.openMaterialFile(deps, viewer, request.params.id);
+      const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+      reply
+        .header('content-type', file.contentType)
+        .header(
+          'content-disposition',
+          `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        )
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store');
+      if (file.size > 0) reply.header('content-length', String(file.size));
+      return reply.send(file.body);
+    },
+  );
+
+  typed.put(
+    '/api/materials/:id/completion',
+    {
+      schema: {
+        tags,
+        operationId: 'markMaterialDone',
+        summary:
+          'Mark (done: true) or unmark your own completion of a published material (a student whose enrolment is paid)',
+        params: IdParam,
+        body: ProgressMarkBody,
+        response: { 200: ProgressMarkResponse },
+      },
+    },
+    async (request) => content.markCompletion(deps, await requireViewer(request), request.params.id, request.body.done),
+  );
+}

@@ -1,0 +1,142 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ClassContent, ClassMaterial, ClassProgress, ClassSession } from '@skillhive/shared/contracts/content';
+import type { LinkMaterialFormBody, SaveSessionBody } from '@skillhive/shared/rules/content-forms';
+import { MATERIAL_FILE_FIELD } from '@skillhive/shared/rules/content-forms';
+import { API_BASE, ApiError, apiClient, tokenStorage } from '../../../lib/api-client.ts';
+import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
+
+/** A class's content is per person (a student sees their own marks): keyed under their root. */
+export const contentKeys = {
+  all: (userId: string) => [...userScopeKey(userId), 'content'] as const,
+  ofClass: (userId: string, classId: string) => [...contentKeys.all(userId), classId] as const,
+  progress: (userId: string, classId: string) => [...contentKeys.all(userId), classId, 'progress'] as const,
+};
+
+const enc = encodeURIComponent;
+
+/** GET /api/classes/:id/content (paid students, the teacher, admins). */
+export const classContentQueryOptions = (user: UserScope | null, classId: string) =>
+  queryOptions({
+    queryKey: contentKeys.ofClass(user?.id ?? '', classId),
+    queryFn: ({ signal }) => apiClient.get<ClassContent>(`/classes/${enc(classId)}/content`, { secured: true, signal }),
+    enabled: user !== null,
+    // The meeting link opens at a time: look again every minute while the page is open.
+    refetchInterval: 60_000,
+  });
+
+/** GET /api/classes/:id/progress (the teacher, admins). */
+export const classProgressQueryOptions = (user: UserScope | null, classId: string) =>
+  queryOptions({
+    queryKey: contentKeys.progress(user?.id ?? '', classId),
+    queryFn: ({ signal }) =>
+      apiClient.get<ClassProgress>(`/classes/${enc(classId)}/progress`, { secured: true, signal }),
+    enabled: user !== null,
+  });
+
+/** Every change to a class's content refetches what this person sees of it (and its progress). */
+function useContentMutation<Input, Output>(classId: string, run: (input: Input) => Promise<Output>) {
+  const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
+  return useMutation({
+    mutationFn: run,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: contentKeys.ofClass(userId, classId) }),
+  });
+}
+
+export function useCreateSession(classId: string) {
+  return useContentMutation(classId, (body: SaveSessionBody) =>
+    apiClient.post<ClassSession>(`/classes/${enc(classId)}/sessions`, body, { secured: true }),
+  );
+}
+
+export function useUpdateSession(classId: string) {
+  return useContentMutation(classId, ({ id, body }: { id: string; body: SaveSessionBody }) =>
+    apiClient.patch<ClassSession>(`/class-sessions/${enc(id)}`, body, { secured: true }),
+  );
+}
+
+export type ContentKind = 'session' | 'material';
+
+const itemPath = (kind: ContentKind, id: string) =>
+  kind === 'session' ? `/class-sessions/${enc(id)}` : `/materials/${enc(id)}`;
+
+export function usePublishItem(classId: string) {
+  return useContentMutation(classId, ({ kind, id, published }: { kind: ContentKind; id: string; published: boolean }) =>
+    apiClient.post<unknown>(`${itemPath(kind, id)}/publish`, { published }, { secured: true }),
+  );
+}
+
+export function useDeleteItem(classId: string) {
+  return useContentMutation(classId, ({ kind, id }: { kind: ContentKind; id: string }) =>
+    apiClient.delete<{ deletedCount: number }>(itemPath(kind, id), { secured: true }),
+  );
+}
+
+export function useReorder(classId: string) {
+  return useContentMutation(classId, ({ kind, ids }: { kind: ContentKind; ids: string[] }) =>
+    apiClient.put<unknown>(
+      `/classes/${enc(classId)}/${kind === 'session' ? 'sessions' : 'materials'}/order`,
+      { ids },
+      {
+        secured: true,
+      },
+    ),
+  );
+}
+
+export function useCreateLinkMaterial(classId: string) {
+  return useContentMutation(classId, (body: LinkMaterialFormBody) =>
+    apiClient.post<ClassMaterial>(`/classes/${enc(classId)}/materials`, body, { secured: true }),
+  );
+}
+
+/** POST /api/classes/:id/materials/file: the title, then the file (multipart). */
+async function uploadMaterial(classId: string, input: { title: string; file: File }): Promise<ClassMaterial> {
+  const form = new FormData();
+  form.append('title', input.title);
+  form.append(MATERIAL_FILE_FIELD, input.file);
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = tokenStorage.get();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}/classes/${enc(classId)}/materials/file`, {
+      method: 'POST',
+      body: form,
+      headers,
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError({
+      status: 0,
+      code: 'network_error',
+      message: 'We could not reach SkillHive. Check your connection and try again.',
+    });
+  }
+  const body = (await response.json().catch(() => null)) as
+    (ClassMaterial & { error?: undefined }) | { error?: { code: string; message: string } } | null;
+  if (!response.ok) {
+    throw new ApiError({
+      status: response.status,
+      code: body?.error?.code ?? `http_${response.status}`,
+      message: body?.error?.message ?? 'The upload failed. Please try again.',
+    });
+  }
+  return body as ClassMaterial;
+}
+
+export function useUploadMaterial(classId: string) {
+  return useContentMutation(classId, (input: { title: string; file: File }) => uploadMaterial(classId, input));
+}
+
+/** A student's own marks. */
+export function useMarkProgress(classId: string) {
+  return useContentMutation(classId, ({ kind, id, done }: { kind: ContentKind; id: string; done: boolean }) =>
+    apiClient.put<{ done: boolean }>(
+      kind === 'session' ? `/class-sessions/${enc(id)}/attendance` : `/materials/${enc(id)}/completion`,
+      { done },
+      { secured: true },
+    ),
+  );
+}

@@ -1,0 +1,454 @@
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { useQuery } from '@tanstack/react-query';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import type { ClassMaterial, ClassSession } from '@skillhive/shared/contracts/content';
+import {
+  ACCEPTED_MATERIAL_TYPES,
+  LinkMaterialFormBody,
+  MaterialFileFormBody,
+  SessionFormBody,
+} from '@skillhive/shared/rules/content-forms';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { notify } from '../../../lib/toast.ts';
+import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
+import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
+import { useUserScope } from '../../auth/api/use-user-scope.ts';
+import {
+  classContentQueryOptions,
+  useCreateLinkMaterial,
+  useCreateSession,
+  useDeleteItem,
+  usePublishItem,
+  useReorder,
+  useUpdateSession,
+  useUploadMaterial,
+  type ContentKind,
+} from '../api/content.ts';
+import { formatBytes, formatDuration, formatSessionStart, timeZoneOptions, viewerTimeZone } from './session-time.ts';
+
+/**
+ * The teacher's "Sessions and materials" editor on my-class/:id (issue 21 §1): add, edit, reorder,
+ * publish and delete sessions and materials; everything starts as a draft students do not see.
+ */
+export function ContentEditor({ classId }: { classId: string }) {
+  const query = useQuery(classContentQueryOptions(useUserScope(), classId));
+  return (
+    <section aria-labelledby="content-editor-heading" className="flex flex-col gap-4">
+      <h2 id="content-editor-heading" className="text-xl font-semibold">
+        Sessions and materials
+      </h2>
+      <p className="text-sm text-muted">
+        New items are drafts: students who paid see them once you publish them. Times show in your time zone.
+      </p>
+      <QueryState query={query} what="the sessions and materials">
+        {(content) => (
+          <div className="grid gap-6 lg:grid-cols-2">
+            <SessionsPart classId={classId} sessions={content.sessions} />
+            <MaterialsPart classId={classId} materials={content.materials} />
+          </div>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+function SessionsPart({ classId, sessions }: { classId: string; sessions: ClassSession[] }) {
+  const [editing, setEditing] = useState<string | null>(null);
+  return (
+    <div className="flex flex-col gap-3">
+      <h3 className="text-lg font-semibold">Sessions ({sessions.length})</h3>
+      {sessions.length === 0 ? <p className="text-muted">No sessions yet.</p> : null}
+      <ol className="flex flex-col gap-2" aria-label="Sessions">
+        {sessions.map((session, index) =>
+          editing === session._id ? (
+            <li key={session._id} className="rounded-box border border-base-300 p-3">
+              <SessionForm classId={classId} session={session} onDone={() => setEditing(null)} />
+            </li>
+          ) : (
+            <ItemRow
+              key={session._id}
+              classId={classId}
+              kind="session"
+              id={session._id}
+              title={session.title}
+              published={session.published}
+              ids={sessions.map((s) => s._id)}
+              index={index}
+              onEdit={() => setEditing(session._id)}
+            >
+              <time dateTime={session.startsAt}>{formatSessionStart(session.startsAt)}</time>
+              {' · '}
+              {formatDuration(session.durationMinutes)}
+              {' · '}
+              {session.location ?? 'Online'}
+            </ItemRow>
+          ),
+        )}
+      </ol>
+      <details className="rounded-box border border-base-300 p-3">
+        <summary className="cursor-pointer font-medium">Add a session</summary>
+        <div className="pt-3">
+          <SessionForm classId={classId} />
+        </div>
+      </details>
+    </div>
+  );
+}
+
+function MaterialsPart({ classId, materials }: { classId: string; materials: ClassMaterial[] }) {
+  return (
+    <div className="flex flex-col gap-3">
+      <h3 className="text-lg font-semibold">Materials ({materials.length})</h3>
+      {materials.length === 0 ? <p className="text-muted">No materials yet.</p> : null}
+      <ol className="flex flex-col gap-2" aria-label="Materials">
+        {materials.map((material, index) => (
+          <ItemRow
+            key={material._id}
+            classId={classId}
+            kind="material"
+            id={material._id}
+            title={material.title}
+            published={material.published}
+            ids={materials.map((m) => m._id)}
+            index={index}
+          >
+            {material.kind === 'file' ? (
+              <a href={material.url} className="link" download>
+                {material.fileName} {formatBytes(material.bytes)}
+              </a>
+            ) : (
+              <a href={material.url} className="link break-all" target="_blank" rel="noreferrer noopener">
+                {material.url}
+              </a>
+            )}
+          </ItemRow>
+        ))}
+      </ol>
+      <details className="rounded-box border border-base-300 p-3">
+        <summary className="cursor-pointer font-medium">Upload a PDF or an image</summary>
+        <div className="pt-3">
+          <UploadForm classId={classId} />
+        </div>
+      </details>
+      <details className="rounded-box border border-base-300 p-3">
+        <summary className="cursor-pointer font-medium">Add a link</summary>
+        <div className="pt-3">
+          <LinkForm classId={classId} />
+        </div>
+      </details>
+    </div>
+  );
+}
+
+/** One session or material with its actions; moving swaps it with its neighbour. */
+function ItemRow(props: {
+  classId: string;
+  kind: ContentKind;
+  id: string;
+  title: string;
+  published: boolean;
+  ids: string[];
+  index: number;
+  onEdit?: () => void;
+  children: ReactNode;
+}) {
+  const { classId, kind, id, title, published, ids, index } = props;
+  const titleId = useId();
+  const publish = usePublishItem(classId);
+  const remove = useDeleteItem(classId);
+  const reorder = useReorder(classId);
+  const [confirm, dialog] = useConfirm();
+  const fail = (what: string) => (error: unknown) => notify.error(errorMessage(error, `Could not ${what}.`));
+
+  const move = (by: -1 | 1) => {
+    const next = [...ids];
+    const [moved] = next.splice(index, 1);
+    next.splice(index + by, 0, moved!);
+    reorder.mutate({ kind, ids: next }, { onError: fail('change the order') });
+  };
+  const busy = publish.isPending || remove.isPending || reorder.isPending;
+  return (
+    <li
+      aria-labelledby={titleId}
+      className="flex flex-col gap-2 rounded-box border border-base-300 bg-base-100 p-3"
+      data-testid={`${kind}-item`}
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span id={titleId} className="font-semibold break-words">
+          {title}
+        </span>
+        <span className={`badge ${published ? 'badge-success' : 'badge-ghost'}`}>
+          {published ? 'Published' : 'Draft'}
+        </span>
+      </div>
+      <p className="text-sm break-words text-muted">{props.children}</p>
+      <div className="flex flex-wrap gap-2">
+        <BusyButton
+          busy={publish.isPending}
+          disabled={busy}
+          className={`btn-sm ${published ? 'btn-outline' : 'btn-primary'}`}
+          aria-describedby={titleId}
+          onClick={() =>
+            publish.mutate(
+              { kind, id, published: !published },
+              {
+                onSuccess: () => notify.success(published ? 'Back to draft' : 'Published'),
+                onError: fail('publish it'),
+              },
+            )
+          }
+        >
+          {published ? 'Unpublish' : 'Publish'}
+        </BusyButton>
+        {props.onEdit ? (
+          <button type="button" className="btn btn-sm btn-outline" aria-describedby={titleId} onClick={props.onEdit}>
+            Edit
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className="btn btn-sm btn-ghost"
+          disabled={busy || index === 0}
+          aria-describedby={titleId}
+          onClick={() => move(-1)}
+        >
+          Move up
+        </button>
+        <button
+          type="button"
+          className="btn btn-sm btn-ghost"
+          disabled={busy || index === ids.length - 1}
+          aria-describedby={titleId}
+          onClick={() => move(1)}
+        >
+          Move down
+        </button>
+        <BusyButton
+          busy={remove.isPending}
+          disabled={busy}
+          className="btn-sm btn-ghost text-error"
+          aria-label={`Delete ${title}`}
+          onClick={() =>
+            void confirm(CONFIRM_PRESETS.delete).then((result) => {
+              if (result === 'confirmed') remove.mutate({ kind, id }, { onError: fail('delete it') });
+            })
+          }
+        >
+          Delete
+        </BusyButton>
+      </div>
+      {dialog}
+    </li>
+  );
+}
+
+type SessionFormInput = z.input<typeof SessionFormBody>;
+
+/** Add a session, or edit one (`session` given); the start is a local time in the chosen zone. */
+function SessionForm({ classId, session, onDone }: { classId: string; session?: ClassSession; onDone?: () => void }) {
+  const create = useCreateSession(classId);
+  const update = useUpdateSession(classId);
+  const [formError, setFormError] = useState<string | null>(null);
+  const zones = useMemo(() => timeZoneOptions().map((zone) => ({ value: zone, label: zone.replace(/_/g, ' ') })), []);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<SessionFormInput, unknown, SessionFormBody>({
+    resolver: zodResolver(SessionFormBody),
+    defaultValues: session
+      ? {
+          title: session.title,
+          startsAt: session.localStart,
+          timeZone: session.timeZone,
+          durationMinutes: session.durationMinutes,
+          meetingUrl: session.hasMeetingUrl ? (session.meetingUrl ?? '') : '',
+          location: session.location ?? '',
+        }
+      : { title: '', startsAt: '', timeZone: viewerTimeZone(), durationMinutes: 60, meetingUrl: '', location: '' },
+  });
+
+  const submit = handleSubmit((body) => {
+    setFormError(null);
+    const onError = (error: unknown) => {
+      const fields = (error as { fields?: Record<string, string> }).fields;
+      for (const [name, message] of Object.entries(fields ?? {})) {
+        if (name in body) setError(name as keyof SessionFormBody, { message });
+      }
+      setFormError(errorMessage(error, 'The session could not be saved.'));
+    };
+    if (session) {
+      update.mutate(
+        { id: session._id, body },
+        {
+          onSuccess: () => {
+            notify.success(session.published ? 'Session saved; enrolled students are told of a new time' : 'Saved');
+            onDone?.();
+          },
+          onError,
+        },
+      );
+    } else {
+      create.mutate(body, {
+        onSuccess: () => {
+          notify.success('Session added as a draft');
+          reset();
+        },
+        onError,
+      });
+    }
+  });
+
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      className="flex flex-col gap-3"
+      aria-label={session ? 'Edit session' : 'Add a session'}
+    >
+      <TextField label="Session title" error={errors.title?.message} {...register('title')} />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <TextField label="Starts at" type="datetime-local" error={errors.startsAt?.message} {...register('startsAt')} />
+        <SelectField label="Time zone" options={zones} error={errors.timeZone?.message} {...register('timeZone')} />
+      </div>
+      <TextField
+        label="Duration (minutes)"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={1440}
+        error={errors.durationMinutes?.message}
+        {...register('durationMinutes')}
+      />
+      <TextField
+        label="Meeting link"
+        type="url"
+        placeholder="https://"
+        hint="Students who paid see it shortly before the start."
+        error={errors.meetingUrl?.message}
+        {...register('meetingUrl')}
+      />
+      <TextField label="Or a location" error={errors.location?.message} {...register('location')} />
+      {formError ? (
+        <p role="alert" className="text-sm font-medium text-error">
+          {formError}
+        </p>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <BusyButton type="submit" busy={create.isPending || update.isPending} className="btn-primary btn-sm">
+          {session ? 'Save session' : 'Add session'}
+        </BusyButton>
+        {onDone ? (
+          <button type="button" className="btn btn-ghost btn-sm" onClick={onDone}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+type LinkFormInput = z.input<typeof LinkMaterialFormBody>;
+
+function LinkForm({ classId }: { classId: string }) {
+  const create = useCreateLinkMaterial(classId);
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<LinkFormInput, unknown, LinkMaterialFormBody>({
+    resolver: zodResolver(LinkMaterialFormBody),
+    defaultValues: { title: '', url: '' },
+  });
+  const submit = handleSubmit((body) => {
+    setFormError(null);
+    create.mutate(body, {
+      onSuccess: () => {
+        notify.success('Link added as a draft');
+        reset();
+      },
+      onError: (error) => setFormError(errorMessage(error, 'The link could not be added.')),
+    });
+  });
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-3" aria-label="Add a link">
+      <TextField label="Link title" error={errors.title?.message} {...register('title')} />
+      <TextField label="Address" type="url" placeholder="https://" error={errors.url?.message} {...register('url')} />
+      {formError ? (
+        <p role="alert" className="text-sm font-medium text-error">
+          {formError}
+        </p>
+      ) : null}
+      <BusyButton type="submit" busy={create.isPending} className="btn-primary btn-sm self-start">
+        Add link
+      </BusyButton>
+    </form>
+  );
+}
+
+type UploadFormInput = z.input<typeof MaterialFileFormBody> & { file: FileList | null };
+
+/** A PDF or an image; the server reads the type from the bytes and refuses anything else. */
+function UploadForm({ classId }: { classId: string }) {
+  const upload = useUploadMaterial(classId);
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<UploadFormInput>({ defaultValues: { title: '', file: null } });
+  const submit = handleSubmit((values) => {
+    setFormError(null);
+    const fields = MaterialFileFormBody.safeParse({ title: values.title });
+    if (!fields.success) {
+      setError('title', { message: fields.error.issues[0]?.message });
+      return;
+    }
+    const file = values.file?.[0];
+    if (!file) {
+      setError('file', { message: 'Choose a PDF or an image to upload' });
+      return;
+    }
+    upload.mutate(
+      { title: fields.data.title, file },
+      {
+        onSuccess: () => {
+          notify.success('File uploaded as a draft');
+          reset();
+        },
+        onError: (error) => setFormError(errorMessage(error, 'The file could not be uploaded.')),
+      },
+    );
+  });
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-3" aria-label="Upload a material">
+      <TextField label="Material title" error={errors.title?.message} {...register('title')} />
+      <TextField
+        label="File (PDF or image)"
+        type="file"
+        accept={ACCEPTED_MATERIAL_TYPES.join(',')}
+        className="file-input"
+        error={errors.file?.message}
+        {...register('file')}
+      />
+      {formError ? (
+        <p role="alert" className="text-sm font-medium text-error">
+          {formError}
+        </p>
+      ) : null}
+      <BusyButton type="submit" busy={upload.isPending} className="btn-primary btn-sm self-start">
+        Upload
+      </BusyButton>
+    </form>
+  );
+}
