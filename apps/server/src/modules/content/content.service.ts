@@ -576,12 +576,13 @@ export async function markCompletion(
 }
 
 async function computeProgress(db: Db, classId: string, now: Date): Promise<ClassProgress> {
-  const [sessions, materials, marks, studentIds, held] = await Promise.all([
+  const [sessions, materials, marks, studentIds, held, enrolled] = await Promise.all([
     repo.listSessionsOfClass(db, classId, { publishedOnly: true }),
     repo.listMaterialsOfClass(db, classId, { publishedOnly: true }),
     repo.listMarksOfClass(db, classId),
     enrollments.listPaidStudentIdsOfClass(db, classId),
     repo.countHeldSessions(db, classId, now),
+    enrollments.countPaidEnrollmentsOfClass(db, classId),
   ]);
   const items = sessions.length + materials.length;
   const students = await Promise.all(
@@ -604,7 +605,9 @@ async function computeProgress(db: Db, classId: string, now: Date): Promise<Clas
     publishedSessions: sessions.length,
     publishedMaterials: materials.length,
     sessionsHeld: held.held,
-    studentsEnrolled: students.length,
+    // Paid enrolments, a deleted student's kept line included (the class's figures do not change
+    // when a student leaves); the per-student rows and the average are of the students who remain.
+    studentsEnrolled: enrolled,
     averageCompletion: Math.round(average * 1000) / 1000,
     students,
   };

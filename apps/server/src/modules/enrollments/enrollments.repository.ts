@@ -273,6 +273,18 @@ export async function listPaidStudentIds(db: Db, classId: string): Promise<strin
   return rows.flatMap((row) => (row.studentId ? [row.studentId] : []));
 }
 
+/**
+ * Paid enrolments of a class, deleted students' pseudonymised lines included: the class's enrolled
+ * figure, which a student deleting their account does not change (financial records are kept).
+ */
+export async function countPaidEnrollments(db: Db, classId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(enrollments)
+    .where(and(eq(enrollments.classId, classId), eq(enrollments.status, 'paid')));
+  return row?.n ?? 0;
+}
+
 /** The paid lines of some payments (title as enrolled, what was paid for each), for receipts and GET /api/payments/:email. */
 export async function listLinesOfPayments(
   db: Db,

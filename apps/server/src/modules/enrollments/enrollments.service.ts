@@ -196,6 +196,11 @@ export function hasPaidFor(db: Db, studentId: string, classId: string): Promise<
   return repo.hasPaidEnrollment(db, studentId, classId);
 }
 
+/** A class's paid enrolments, those of deleted students included (the progress summary's "students enrolled"). */
+export function countPaidEnrollmentsOfClass(db: Db, classId: string): Promise<number> {
+  return repo.countPaidEnrollments(db, classId);
+}
+
 /** Who may open a class's content and is told about it (issue 21): students whose line is paid now. */
 export function listPaidStudentIdsOfClass(db: Db, classId: string): Promise<string[]> {
   return repo.listPaidStudentIds(db, classId);
