@@ -147,7 +147,8 @@ function sampleClassIds(plan: GenPlan, count: number): string[] {
 }
 
 async function catalogueMissing(client: Client): Promise<string | undefined> {
-  if (!(await hasRoute(client, 'GET', catalogue.page1))) return 'GET /api/classes: the server under test has no such route';
+  if (!(await hasRoute(client, 'GET', catalogue.page1)))
+    return 'GET /api/classes: the server under test has no such route';
   const answer = await client.request('GET', catalogue.page1);
   if (answer.status !== 200)
     return `GET /api/classes answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`;
@@ -207,7 +208,14 @@ async function flowScenario(
     if (!(await hasRoute(client, method, route))) missing.push(`${method} ${route}`);
   const title = 'enrol → intent → confirm → payment';
   if (missing.length > 0)
-    return [skipped('purchase-flow', title, 'four POSTs per flow', `the server under test has no route for ${missing.join(', ')}`)];
+    return [
+      skipped(
+        'purchase-flow',
+        title,
+        'four POSTs per flow',
+        `the server under test has no route for ${missing.join(', ')}`,
+      ),
+    ];
   // Tokens for the flow students are issued with the server's own token service and secret — the
   // same HS256 token POST /api/jwt returns — so that a thousand argon2 sign-ins do not dominate
   // the setup. The enrolments scenario uses the real sign-in → /api/jwt path.
@@ -672,7 +680,7 @@ async function benchDatabase(
                 'student-enrolments',
                 "a student's enrolments",
                 `GET ${enrolledPath}`,
-                'GET /api/enrolled/:email is not implemented yet (no route)',
+                'GET /api/enrolled/:email: the server under test has no such route',
               ),
             );
           }
