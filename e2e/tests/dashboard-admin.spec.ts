@@ -58,6 +58,7 @@ test.describe('admin dashboard journey', () => {
       'All Classes',
       // Refund requests and refunds by payment (issue 18 §3).
       'Refunds',
+      'Coupons',
       'Audit Log',
       // No SMTP server in the e2e run: mail waits in the outbox, which admins read here.
       'Mailbox',

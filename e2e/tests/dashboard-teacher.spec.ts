@@ -47,6 +47,7 @@ test.describe('teacher dashboard journey', () => {
       'Teacher Home',
       'Add a Class',
       'My Classes',
+      'My Coupons',
       // A teacher may also study: their learning section too (issue 20 §2).
       'Student Home',
       'My Enrolled Classes',

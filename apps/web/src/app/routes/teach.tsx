@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { notify } from '../../lib/toast.ts';
@@ -14,11 +14,20 @@ import {
   myTeacherRequestQueryOptions,
   useCreateTeacherRequest,
 } from '../../features/teacher-requests/api/teacher-requests.ts';
-import { TeacherRequestForm } from '../../features/teacher-requests/components/teacher-request-form.tsx';
 import { TeacherRequestStatus } from '../../features/teacher-requests/components/teacher-request-status.tsx';
 import { ErrorState } from '../../components/ui/status-states.tsx';
 import { CATEGORY_LABELS, EXPERIENCE_LABELS } from '@skillhive/shared/rules/constants';
 import { SITE_PAGES } from '../routes.manifest.ts';
+
+/**
+ * The application form (and react-hook-form with it) is downloaded only by a signed-in person who
+ * can apply: a visitor reads what it asks (WhatWeAsk) and signs in first.
+ */
+const TeacherRequestForm = lazy(() =>
+  import('../../features/teacher-requests/components/teacher-request-form.tsx').then((module) => ({
+    default: module.TeacherRequestForm,
+  })),
+);
 
 /**
  * What the application asks, shown to visitors before they sign in (issue 20 §6), so nobody
@@ -141,21 +150,29 @@ function ApplicationPanel() {
   return (
     <div className="flex flex-col gap-5">
       <VerifyEmailNotice />
-      <TeacherRequestForm
-        applicant={{ name: user.displayName, email: user.email, photoURL: user.photoURL }}
-        onSubmit={async (values) => {
-          try {
-            await createRequest.mutateAsync(values);
-          } catch (error) {
-            if (!isEmailNotVerified(error)) throw error;
-            // The session may predate a change of address: let the notice above catch up.
-            void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
-            throw new ApiError({ status: 403, code: EMAIL_NOT_VERIFIED, message: verifyEmailMessage(user.email) });
-          }
-          setApplyingAgain(false);
-          notify.success('Your application has been submitted.');
-        }}
-      />
+      <Suspense
+        fallback={
+          <p role="status" className="text-muted">
+            Loading the application form…
+          </p>
+        }
+      >
+        <TeacherRequestForm
+          applicant={{ name: user.displayName, email: user.email, photoURL: user.photoURL }}
+          onSubmit={async (values) => {
+            try {
+              await createRequest.mutateAsync(values);
+            } catch (error) {
+              if (!isEmailNotVerified(error)) throw error;
+              // The session may predate a change of address: let the notice above catch up.
+              void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+              throw new ApiError({ status: 403, code: EMAIL_NOT_VERIFIED, message: verifyEmailMessage(user.email) });
+            }
+            setApplyingAgain(false);
+            notify.success('Your application has been submitted.');
+          }}
+        />
+      </Suspense>
     </div>
   );
 }
