@@ -89,13 +89,20 @@ function SessionsPart({ classId, sessions }: { classId: string; sessions: ClassS
           ),
         )}
       </ol>
-      <details className="rounded-box border border-base-300 p-3">
-        <summary className="cursor-pointer font-medium">Add a session</summary>
-        <div className="pt-3">
-          <SessionForm classId={classId} />
-        </div>
-      </details>
+      <AddItem summary="Add a session">
+        <SessionForm classId={classId} />
+      </AddItem>
     </div>
+  );
+}
+
+/** A closed "add" section under a list: the form opens when its summary is pressed. */
+function AddItem({ summary, children }: { summary: string; children: ReactNode }) {
+  return (
+    <details className="rounded-box border border-base-300 p-3">
+      <summary className="cursor-pointer font-medium">{summary}</summary>
+      <div className="pt-3">{children}</div>
+    </details>
   );
 }
 
@@ -128,18 +135,12 @@ function MaterialsPart({ classId, materials }: { classId: string; materials: Cla
           </ItemRow>
         ))}
       </ol>
-      <details className="rounded-box border border-base-300 p-3">
-        <summary className="cursor-pointer font-medium">Upload a PDF or an image</summary>
-        <div className="pt-3">
-          <UploadForm classId={classId} />
-        </div>
-      </details>
-      <details className="rounded-box border border-base-300 p-3">
-        <summary className="cursor-pointer font-medium">Add a link</summary>
-        <div className="pt-3">
-          <LinkForm classId={classId} />
-        </div>
-      </details>
+      <AddItem summary="Upload a PDF or an image">
+        <UploadForm classId={classId} />
+      </AddItem>
+      <AddItem summary="Add a link">
+        <LinkForm classId={classId} />
+      </AddItem>
     </div>
   );
 }
