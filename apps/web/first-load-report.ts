@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { Logger, Plugin } from 'vite';
-import { EVERY_PAGE_DATA, ROUTE_DATA } from './src/app/first-render-urls.ts';
+import { EVERY_PAGE_DATA, ROUTE_DATA, ROUTE_IMAGES } from './src/app/first-render-urls.ts';
 import {
   DASHBOARD_LAYOUT_MODULE,
   GUARD_MODULES,
@@ -14,11 +14,12 @@ export const FIRST_LOAD_BUDGET_KB = 150;
 
 /**
  * Written beside index.html: for each public route, `modules` — the chunks its lazy route module
- * needs beyond those index.html already preloads — and `data` — the API reads its first render
- * waits for (the manifest's `firstRender`, as URLs by src/app/first-render-urls.ts). The server puts
- * them into the index.html it answers that route with (`<link rel="modulepreload">`,
- * `<link rel="preload" as="fetch">`, apps/server/src/plugins/static-web.ts), so the browser
- * fetches the page's code and data with the shell instead of after running it.
+ * needs beyond those index.html already preloads —, `data` — the API reads its first render
+ * waits for (the manifest's `firstRender`, as URLs by src/app/first-render-urls.ts) — and `images`
+ * — the image it paints largest at first (ROUTE_IMAGES there). The server puts them into the
+ * index.html it answers that route with (`<link rel="modulepreload">`, `<link rel="preload"
+ * as="fetch">`, `<link rel="preload" as="image">`, apps/server/src/plugins/static-web.ts), so the
+ * browser fetches the page's code, data and main image with the shell instead of after running it.
  */
 export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
 
@@ -81,11 +82,13 @@ export function firstLoadReport(): Plugin {
       };
       const chunkOf = (module: string) =>
         [...chunks].find(([, c]) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(`src/app/${module}`))?.[0];
+      // FIRST_LOAD_FILES=1 lists each page's files with their sizes, largest questions first.
+      const listFiles = process.env['FIRST_LOAD_FILES'] === '1';
       const shell = closure([...chunks].filter(([, c]) => c.isEntry).map(([file]) => file));
 
       const publicLines: string[] = [];
       const guardedLines: string[] = [];
-      const preloads: Record<string, { modules: string[]; data: string[] }> = {};
+      const preloads: Record<string, { modules: string[]; data: string[]; images: string[] }> = {};
       for (const page of PAGE_LIST) {
         const routeChunks = moduleChain(page).map(chunkOf);
         if (routeChunks.some((chunk) => !chunk)) {
@@ -94,7 +97,11 @@ export function firstLoadReport(): Plugin {
         }
         const files = closure(routeChunks as string[], new Set(shell));
         const kb = [...files].reduce((sum, file) => sum + sizeOf(file), 0);
-        const line = `  ${page.path.padEnd(34)} ${kb.toFixed(1).padStart(6)} KB gzip  ${files.size} files`;
+        const line =
+          `  ${page.path.padEnd(34)} ${kb.toFixed(1).padStart(6)} KB gzip  ${files.size} files` +
+          (listFiles
+            ? [...files].map((file) => `\n      ${sizeOf(file).toFixed(1).padStart(6)}  ${file}`).join('')
+            : '');
         if (page.access !== 'public') {
           guardedLines.push(line);
           continue;
@@ -102,6 +109,7 @@ export function firstLoadReport(): Plugin {
         preloads[page.path] = {
           modules: [...files].filter((file) => !shell.has(file)).map((file) => base + file),
           data: ROUTE_DATA[page.path] ?? [],
+          images: ROUTE_IMAGES[page.path] ?? [],
         };
         const over = kb > FIRST_LOAD_BUDGET_KB;
         publicLines.push(`${line}${over ? '  OVER BUDGET' : ''}`);

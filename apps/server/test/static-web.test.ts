@@ -15,7 +15,11 @@ writeFileSync(
 writeFileSync(
   path.join(webRoot, 'route-preloads.json'),
   JSON.stringify({
-    '/': { modules: ['/assets/home-Ab12.js'], data: ['/api/reviews?page=1&limit=10'] },
+    '/': {
+      modules: ['/assets/home-Ab12.js'],
+      data: ['/api/reviews?page=1&limit=10'],
+      images: ['/images/slides/first.svg'],
+    },
     '/allClassAllowed': {
       modules: ['/assets/all-classes-Cd34.js', '/assets/money-Ef56.js'],
       data: ['/api/classes?sort=newest&page=1&limit=12'],
@@ -114,7 +118,20 @@ describe('static web app', () => {
     expect(await preloads('/dashboard/profile')).toEqual([]);
     expect(await preloads('/allClassAllowedX')).toEqual([]);
     const home = await ctx.app.inject('/');
-    expect(home.body).toMatch(/<link rel="modulepreload"[^>]+>\s*<link rel="preload"[^>]+>\s*<\/head>/);
+    expect(home.body).toMatch(/<link rel="modulepreload"[^>]+>\s*(<link rel="preload"[^>]+>\s*){2}<\/head>/);
+  });
+
+  it("names a public route's largest first image as an image preload, with or without a query string", async () => {
+    const imagePreloads = async (url: string) =>
+      [
+        ...(await ctx.app.inject(url)).body.matchAll(
+          /<link rel="preload" as="image" fetchpriority="high" href="([^"]+)">/g,
+        ),
+      ].map((m) => m[1]);
+    expect(await imagePreloads('/')).toEqual(['/images/slides/first.svg']);
+    expect(await imagePreloads('/?utm=x')).toEqual(['/images/slides/first.svg']);
+    expect(await imagePreloads('/allClassAllowed')).toEqual([]);
+    expect(await imagePreloads('/dashboard/profile')).toEqual([]);
   });
 
   it("names a public route's first-render data as fetch preloads, only when it is visited without a query string", async () => {
@@ -158,6 +175,13 @@ describe('static web app', () => {
       expect(await homeWith('{ not json')).toBe(built);
       // A data URL that could close the attribute makes the list unreadable too.
       expect(await homeWith(JSON.stringify({ '/': { modules: [], data: ['/api/reviews?x="><script>'] } }))).toBe(built);
+      // An image from elsewhere, or one that could close the attribute, makes it unreadable too.
+      expect(
+        await homeWith(JSON.stringify({ '/': { modules: [], data: [], images: ['//elsewhere.example/a.svg'] } })),
+      ).toBe(built);
+      expect(await homeWith(JSON.stringify({ '/': { modules: [], data: [], images: ['/images/a".svg'] } }))).toBe(
+        built,
+      );
       // The list of the previous release (route → chunks) is not read as this one.
       expect(await homeWith('{"/": ["/assets/home-Ab12.js"]}')).toBe(built);
     } finally {

@@ -7,9 +7,9 @@ import { z } from 'zod';
 
 /**
  * Written by the web build beside index.html (apps/web/first-load-report.ts): for each public
- * route, the script chunks its lazy route module needs beyond those index.html preloads, and the
+ * route, the script chunks its lazy route module needs beyond those index.html preloads, the
  * API reads its first render waits for (declared in apps/web/src/app/routes.manifest.ts, turned
- * into URLs by apps/web/src/app/first-render-urls.ts).
+ * into URLs by apps/web/src/app/first-render-urls.ts) and the image it paints largest at first.
  */
 const ROUTE_PRELOADS_FILE = 'route-preloads.json';
 const routePreloadsSchema = z.record(
@@ -19,6 +19,8 @@ const routePreloadsSchema = z.record(
     modules: z.array(z.string().regex(/^\/assets\/[\w.-]+\.js$/)),
     // An API URL; `:name` is filled with the route's parameter of that name.
     data: z.array(z.string().regex(/^\/api\/[\w/:-]+(\?[\w=&.,%-]*)?$/)),
+    // An image of the build's own (public/images), the page's largest first paint.
+    images: z.array(z.string().regex(/^\/images\/[\w/.-]+\.(svg|png|jpg|webp|avif)$/)).default([]),
   }),
 );
 
@@ -112,6 +114,8 @@ type SpaPage = (pathname: string, search: string) => Promise<string>;
  * after the shell has run and asked for them (one round trip less before the page can render).
  * Visited without a query string, it also names the API reads that page's first render waits for
  * as `<link rel="preload" as="fetch">` (decision 008); with one, the page asks for other data.
+ * Its largest first image (the home page's first hero slide) is `<link rel="preload" as="image">`:
+ * the browser cannot discover it before the page's code has rendered the `<img>`.
  * A route with parameters (/classes/:id) has them filled into its data URLs, and the page's own
  * title, description and Open Graph tags from `pageMeta`.
  * Read once at start-up, like the rest of the build, which a rebuild replaces along with a restart.
@@ -134,7 +138,7 @@ function spaPages(
   }
   const parsed = routePreloadsSchema.safeParse(json);
   if (!parsed.success) {
-    log.warn(`${file} is not a route → { modules, data } map; pages are served without route preloads`);
+    log.warn(`${file} is not a route → { modules, data, images } map; pages are served without route preloads`);
     return plain;
   }
   const withLinks = (html: string, links: string[]) =>
@@ -144,6 +148,9 @@ function spaPages(
   // The schema admits no quote or angle bracket; & is the one character to escape.
   const dataLinksOf = (data: string[]) =>
     data.map((url) => `<link rel="preload" as="fetch" crossorigin href="${url.replaceAll('&', '&amp;')}">`);
+  // The page's largest first paint (its LCP image), fetched beside the code rather than after it.
+  const imageLinksOf = (images: string[]) =>
+    images.map((url) => `<link rel="preload" as="image" fetchpriority="high" href="${url}">`);
 
   const pages = new Map<string, { withData: string; withoutData: string }>();
   const patterns: {
@@ -152,15 +159,15 @@ function spaPages(
     modules: string[];
     data: string[];
   }[] = [];
-  for (const [route, { modules, data }] of Object.entries(parsed.data)) {
+  for (const [route, { modules, data, images }] of Object.entries(parsed.data)) {
     const match = routeMatcher(route);
     if (match) {
       patterns.push({ route, match, modules, data });
       continue;
     }
     pages.set(routeOf(route), {
-      withData: withLinks(indexHtml, [...moduleLinksOf(modules), ...dataLinksOf(data)]),
-      withoutData: withLinks(indexHtml, moduleLinksOf(modules)),
+      withData: withLinks(indexHtml, [...moduleLinksOf(modules), ...imageLinksOf(images), ...dataLinksOf(data)]),
+      withoutData: withLinks(indexHtml, [...moduleLinksOf(modules), ...imageLinksOf(images)]),
     });
   }
   return async (pathname, search) => {

@@ -3,7 +3,8 @@ import { sessionRequest } from '../features/auth/api/get-session.ts';
 import { latestReviewsRequest } from '../features/reviews/api/get-reviews.ts';
 import { catalogueRequest, DEFAULT_CATALOGUE_PARAMS } from '../features/classes/api/get-classes.ts';
 import { publicClassRequest } from '../features/classes/api/get-public-class.ts';
-import { EVERY_PAGE_READS, PUBLIC_PAGES, type FirstRenderRead } from './routes.manifest.ts';
+import { HERO_SLIDES } from '../features/home/hero-slides.ts';
+import { EVERY_PAGE_READS, PUBLIC_PAGES, SITE_PAGES, type FirstRenderRead } from './routes.manifest.ts';
 
 /*
  * Read at build time (first-load-report.ts) and by tests, never by the app: importing it from the
@@ -40,3 +41,12 @@ export const ROUTE_DATA: Record<string, string[]> = Object.fromEntries(
     page.firstRender.map((read) => FIRST_RENDER_URLS[read]),
   ]),
 );
+
+/**
+ * The image a public page paints largest at first (its LCP element), named in that page's HTML as
+ * `<link rel="preload" as="image">` so it downloads beside the code instead of after the code has
+ * run and rendered the `<img>`: the home page's first hero slide, which is always the first.
+ */
+export const ROUTE_IMAGES: Record<string, string[]> = {
+  [SITE_PAGES.home.path]: [HERO_SLIDES[0].image],
+};

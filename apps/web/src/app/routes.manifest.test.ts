@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { matchRoutes, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { paths } from '../config/paths.ts';
-import { EVERY_PAGE_DATA, FIRST_RENDER_URLS, ROUTE_DATA } from './first-render-urls.ts';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { EVERY_PAGE_DATA, FIRST_RENDER_URLS, ROUTE_DATA, ROUTE_IMAGES } from './first-render-urls.ts';
+import { HERO_SLIDES } from '../features/home/hero-slides.ts';
 import { buildRoutes, lazyModule } from './router.tsx';
 import {
   DASHBOARD_LAYOUT_MODULE,
@@ -85,6 +88,12 @@ describe('route manifest', () => {
       '/classes/:id': [FIRST_RENDER_URLS.publicClass],
     });
     expect(FIRST_RENDER_URLS.publicClass).toBe('/api/classes/:id/public');
+  });
+
+  it("preloads the home page's first hero slide, an image the build ships", () => {
+    expect(ROUTE_IMAGES).toEqual({ '/': [HERO_SLIDES[0].image] });
+    for (const image of Object.values(ROUTE_IMAGES).flat())
+      expect(existsSync(path.join(import.meta.dirname, '../../public', image)), image).toBe(true);
   });
 
   it('is where every path of config/paths.ts comes from, and every page has one', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HERO_SLIDES, slideTarget } from './hero-carousel.tsx';
+import { HERO_SLIDES } from '../hero-slides.ts';
+import { slideTarget } from './hero-carousel.tsx';
 
 describe('hero slide links (issue 20 §4)', () => {
   it('lead to a category, never to a free-text search', () => {

@@ -4,6 +4,10 @@ import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { MAILBOX_PAGE_SIZE, mailboxQueryOptions } from '../api/mailbox.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
+import { useAppConfig } from '../../auth/api/get-app-config.ts';
+import { EmptyState } from '../../../components/ui/status-states.tsx';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths.ts';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const URL_PATTERN = /(https?:\/\/[^\s<>"]+)/g;
@@ -31,18 +35,43 @@ function MailText({ text }: { text: string }) {
  * writes waits in the outbox, and admins read it here.
  */
 export function Mailbox() {
-  const page = usePageParam();
-  const user = useUserScope();
-  const query = useQuery(mailboxQueryOptions(user, page));
+  const config = useAppConfig();
+  // A production server, or one with a mail server, keeps no mailbox: its menu has no link here.
+  const off = config.data?.mailbox === false;
   return (
     <div className="flex flex-col gap-5">
       <title>Mailbox — SkillHive</title>
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-bold sm:text-3xl">Mailbox</h1>
-        <p className="text-muted">
-          No mail server is configured, so the e-mails SkillHive writes wait here. Set SMTP_URL to send them.
-        </p>
+        {off ? null : (
+          <p className="text-muted">
+            No mail server is configured, so the e-mails SkillHive writes wait here. Set SMTP_URL to send them.
+          </p>
+        )}
       </div>
+      {off ? (
+        <EmptyState title="This server sends its e-mail">
+          <p className="text-muted">
+            The mailbox exists only on a development server without a mail server (SMTP_URL); here every e-mail goes to
+            its recipient.
+          </p>
+          <Link to={paths.dashboard.adminHome} className="btn btn-primary">
+            Back to Admin Home
+          </Link>
+        </EmptyState>
+      ) : config.isPending ? null : (
+        <MailList />
+      )}
+    </div>
+  );
+}
+
+function MailList() {
+  const page = usePageParam();
+  const user = useUserScope();
+  const query = useQuery(mailboxQueryOptions(user, page));
+  return (
+    <>
       <PagedQueryState query={query} what="the mailbox" empty="No e-mail has been written yet.">
         {(data) => (
           <>
@@ -69,6 +98,6 @@ export function Mailbox() {
           </>
         )}
       </PagedQueryState>
-    </div>
+    </>
   );
 }
