@@ -1,14 +1,12 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import useEmblaCarousel, { type UseEmblaCarouselType } from 'embla-carousel-react';
+import type { EmblaCarouselType, EmblaOptionsType } from 'embla-carousel';
 import { usePrefersReducedMotion } from './use-prefers-reduced-motion.ts';
 
-type CarouselOptions = NonNullable<Parameters<typeof useEmblaCarousel>[0]>;
-type EmblaCarouselType = NonNullable<UseEmblaCarouselType[1]>;
-
 /**
- * When Embla starts. It measures the slides as it starts, which costs a whole-page layout when
- * that happens in the task that first renders the page (Lighthouse counted it as blocking time);
- * until it starts, the slides show as a plain row with the first one in view.
+ * When Embla starts — and its code is downloaded: nothing of it is in a page's first load (about
+ * 7 KB gzip off the home page). It measures the slides as it starts, which costs a whole-page
+ * layout when that happens in the task that first renders the page (Lighthouse counted it as
+ * blocking time); until it starts, the slides show as a plain row with the first one in view.
  * - `painted`: right after the first frame that shows the carousel (the layout is then done);
  * - `near-viewport`: when the carousel comes within one viewport height of being seen — for a
  *   carousel below the fold, which may never need to move.
@@ -41,19 +39,45 @@ function useStartSignal(node: HTMLElement | null, when: CarouselStart, started: 
 }
 
 /**
+ * Embla on the viewport once `started`: its code is imported then, the carousel made on the
+ * viewport element and destroyed with it (and made again if the options change: plain values
+ * only). If the code cannot be downloaded (offline), the slides stay the plain row they render
+ * as, first slide in view.
+ */
+function useEmbla(viewport: HTMLElement | null, started: boolean, options: EmblaOptionsType) {
+  const [api, setApi] = useState<EmblaCarouselType | undefined>(undefined);
+  const optionsKey = JSON.stringify(options);
+  useEffect(() => {
+    if (!started || !viewport) return;
+    let carousel: EmblaCarouselType | undefined;
+    let gone = false;
+    import('embla-carousel')
+      .then(({ default: EmblaCarousel }) => {
+        if (gone) return;
+        carousel = EmblaCarousel(viewport, JSON.parse(optionsKey) as EmblaOptionsType);
+        setApi(carousel);
+      })
+      .catch(() => undefined);
+    return () => {
+      gone = true;
+      carousel?.destroy();
+      setApi(undefined);
+    };
+  }, [started, viewport, optionsKey]);
+  return api;
+}
+
+/**
  * Embla with the behaviour both carousels need: previous/next that always wrap around (even
  * when Embla cannot loop because everything fits), arrow keys, the selected index for labels,
  * and instant jumps under prefers-reduced-motion. Embla starts as `start` says.
  */
-export function useCarousel(options: CarouselOptions = {}, start: CarouselStart = 'painted') {
-  const [emblaRef, api] = useEmblaCarousel({ loop: true, align: 'start', ...options });
+export function useCarousel(options: EmblaOptionsType = {}, start: CarouselStart = 'painted') {
   const [viewport, viewportRef] = useState<HTMLElement | null>(null);
   const [started, setStarted] = useState(false);
   const startNow = useCallback(() => setStarted(true), []);
   useStartSignal(viewport, start, started, startNow);
-  useEffect(() => {
-    emblaRef(started ? viewport : null);
-  }, [emblaRef, started, viewport]);
+  const api = useEmbla(viewport, started, { loop: true, align: 'start', ...options });
   const reducedMotion = usePrefersReducedMotion();
   const [selected, setSelected] = useState(0);
   const [snapCount, setSnapCount] = useState(0);
