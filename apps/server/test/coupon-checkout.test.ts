@@ -63,13 +63,20 @@ async function newCoupon(terms: Partial<coupons.NewCoupon> = {}): Promise<{ id: 
   return { id, code };
 }
 
+/**
+ * The uses admins and teachers are shown, and the coupon's redemption rows. The counter column is
+ * kept for coupons with a limit only (decision 019 §4): there it equals the rows too.
+ */
 async function usesOf(couponId: string) {
-  const [row] = await rawRows<{ uses: number; redemptions: number }>(
+  const [row] = await rawRows<{ counter: number; limited: boolean; redemptions: number }>(
     ctx.db,
-    sql`select uses, (select count(*)::int from coupon_redemptions r where r.coupon_id = c.id) as redemptions
+    sql`select uses as counter, max_uses is not null as limited,
+          (select count(*)::int from coupon_redemptions r where r.coupon_id = c.id) as redemptions
         from coupons c where c.id = ${couponId}`,
   );
-  return row;
+  if (row?.limited) expect(row.counter).toBe(row.redemptions);
+  const shown = await coupons.findShownCoupon(ctx.db, couponId);
+  return { uses: shown?.uses, redemptions: row?.redemptions };
 }
 
 async function paidCentsOf(enrollmentIds: string[]) {

@@ -77,13 +77,20 @@ class Refused extends Error {
   }
 }
 
+/**
+ * The uses admins and teachers are shown, and the coupon's redemption rows. The counter column is
+ * kept for coupons with a limit only (decision 019 §4): there it equals the rows too.
+ */
 async function usesOf(couponId: string) {
-  const [row] = await rawRows<{ uses: number; redemptions: number }>(
+  const [row] = await rawRows<{ counter: number; limited: boolean; redemptions: number }>(
     ctx.db,
-    sql`select uses, (select count(*)::int from coupon_redemptions r where r.coupon_id = c.id) as redemptions
+    sql`select uses as counter, max_uses is not null as limited,
+          (select count(*)::int from coupon_redemptions r where r.coupon_id = c.id) as redemptions
         from coupons c where c.id = ${couponId}`,
   );
-  return row;
+  if (row?.limited) expect(row.counter).toBe(row.redemptions);
+  const shown = await coupons.findShownCoupon(ctx.db, couponId);
+  return { uses: shown?.uses, redemptions: row?.redemptions };
 }
 
 describe('coupon codes', () => {
@@ -114,9 +121,19 @@ describe('redeeming a coupon', () => {
     const id = await newCoupon('ONCE-EACH');
     expect(await redeem(id, students[0]!)).toBe('redeemed');
     expect(await redeem(id, students[0]!)).toBe('alreadyUsed');
-    expect(await coupons.hasRedeemed(ctx.db, id, students[0]!.id)).toBe(true);
-    expect(await coupons.hasRedeemed(ctx.db, id, students[1]!.id)).toBe(false);
+    const byCode = { code: normaliseCouponCode('once-each') };
+    expect((await coupons.findCouponForStudent(ctx.db, byCode, students[0]!.id))?.redeemedByStudent).toBe(true);
+    expect((await coupons.findCouponForStudent(ctx.db, { id }, students[1]!.id))?.redeemedByStudent).toBe(false);
+    expect(await coupons.findCouponForStudent(ctx.db, { code: 'NO-SUCH-CODE' }, students[0]!.id)).toBeNull();
     expect(await usesOf(id)).toEqual({ uses: 1, redemptions: 1 });
+  });
+
+  it('counts every use of a coupon without a limit when checkouts redeem it at once', async () => {
+    const id = await newCoupon('MANY-AT-ONCE');
+    const answers = await Promise.all(students.map((student) => redeem(id, student)));
+    expect(answers).toEqual(['redeemed', 'redeemed', 'redeemed']);
+    expect(await redeem(id, students[1]!)).toBe('alreadyUsed');
+    expect(await usesOf(id)).toEqual({ uses: 3, redemptions: 3 });
   });
 
   it('gives the last use to exactly one of the checkouts racing for it', async () => {
@@ -135,6 +152,9 @@ describe('redeeming a coupon', () => {
     await rawRows(ctx.db, sql`update coupons set disabled_at = now() where id = ${disabled} returning id`);
     expect(await redeem(disabled, students[0]!)).toBe('unavailable');
     expect(await usesOf(disabled)).toEqual({ uses: 0, redemptions: 0 });
+    const expiredWithLimit = await newCoupon('GONE-LIMITED', { expiresAt: NOW, maxUses: 5 });
+    expect(await redeem(expiredWithLimit, students[0]!)).toBe('unavailable');
+    expect(await usesOf(expiredWithLimit)).toEqual({ uses: 0, redemptions: 0 });
   });
 });
 

@@ -201,8 +201,12 @@ export const testGatewayRefunds = pgTable('test_gateway_refunds', {
  * Discount codes (issue 18 §4): an admin's are valid site-wide (`teacher_id` null), a teacher's
  * only for that teacher's classes. `code` is stored as the student types it after
  * `normaliseCouponCode` (trimmed, upper-case), so the unique index is case-insensitive. `value` is
- * a whole percentage (1–100) or an amount in integer cents. `uses` counts redemptions and never
- * passes `max_uses`: it is raised only by the conditional update that inserts the redemption.
+ * a whole percentage (1–100) or an amount in integer cents. `uses` is the counter that guards
+ * `max_uses`, kept for coupons with a limit only: raised by the conditional update that follows
+ * the redemption, it equals the redemption rows and never passes the limit. A coupon without a
+ * limit does not keep it (it stays as it was, 0 for a coupon created since): its uses are its
+ * redemption rows, and no checkout waits on its row (decision 019 §4; `couponUses` in
+ * coupons.repository.ts gives the uses shown for both).
  * No foreign keys to users: coupons and their redemptions are money records (DESIGN §4).
  */
 export const coupons = pgTable(
@@ -236,7 +240,8 @@ export const coupons = pgTable(
 
 /**
  * One row per coupon use, written with the payment it discounted: a student uses a coupon once
- * (primary key), and `coupons.uses` equals the number of these rows.
+ * (primary key). These rows are the coupon's uses; for a coupon with a limit `coupons.uses`
+ * equals their number.
  */
 export const couponRedemptions = pgTable(
   'coupon_redemptions',

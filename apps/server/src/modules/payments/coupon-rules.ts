@@ -20,7 +20,10 @@ export interface CouponTerms {
   expiresAt: Date | null;
   /** null: no limit. */
   maxUses: number | null;
-  /** Redemptions so far (a use is counted when a payment is recorded). */
+  /**
+   * Uses counted against `maxUses` (a use is counted when a payment is recorded); read only when
+   * there is a limit — a coupon without one keeps no counter (coupons.repository `redeemCoupon`).
+   */
   uses: number;
   /** The teacher whose classes it is limited to; null: an admin's, valid site-wide. */
   teacherId: string | null;

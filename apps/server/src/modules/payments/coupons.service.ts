@@ -58,7 +58,7 @@ export async function createCoupon(
     createdBy: viewer.id,
   });
   if (!id) throw conflict(COUPON_MESSAGES.codeTaken);
-  const row = await repo.findCouponById(deps.db, id);
+  const row = await repo.findShownCoupon(deps.db, id);
   if (!row) throw notFound('Coupon');
   return toCoupon(row);
 }
@@ -121,8 +121,16 @@ export async function couponForCart(
   db: Db,
   input: { code: string; studentId: string; cart: readonly CouponCartLine[]; now: Date },
 ): Promise<CartCoupon> {
-  const row = await repo.findCouponByCode(db, normaliseCouponCode(input.code));
-  const redeemedByStudent = row ? await repo.hasRedeemed(db, row.id, input.studentId) : false;
+  const found = await repo.findCouponForStudent(db, { code: normaliseCouponCode(input.code) }, input.studentId);
+  return usableCoupon(found, input);
+}
+
+function usableCoupon(
+  found: { row: repo.CouponRow; redeemedByStudent: boolean } | null,
+  input: { cart: readonly CouponCartLine[]; now: Date },
+): CartCoupon {
+  const row = found?.row ?? null;
+  const redeemedByStudent = found?.redeemedByStudent ?? false;
   const answer = applyCoupon(row, { now: input.now, redeemedByStudent, cart: input.cart });
   if (!answer.ok) throw couponRefusal(answer.message);
   return toCartCoupon(row!, answer.adjustment);
@@ -133,11 +141,10 @@ export async function couponOfIntentStillUsable(
   db: Db,
   input: { couponId: string; studentId: string; cart: readonly CouponCartLine[]; now: Date },
 ): Promise<CartCoupon> {
-  const row = isUuid(input.couponId) ? await repo.findCouponById(db, input.couponId) : null;
-  const redeemedByStudent = row ? await repo.hasRedeemed(db, row.id, input.studentId) : false;
-  const answer = applyCoupon(row, { now: input.now, redeemedByStudent, cart: input.cart });
-  if (!answer.ok) throw couponRefusal(answer.message);
-  return toCartCoupon(row!, answer.adjustment);
+  const found = isUuid(input.couponId)
+    ? await repo.findCouponForStudent(db, { id: input.couponId }, input.studentId)
+    : null;
+  return usableCoupon(found, input);
 }
 
 /**

@@ -348,8 +348,9 @@ export async function fulfilPayment(
       );
       // The use is counted with the payment, exactly once (coupons.repository redeemCoupon); a use
       // lost to a concurrent checkout (the last one taken, expired, disabled) rolls all of it back
-      // and the charge is refunded by settleCharge. Last in the transaction: the coupon's row stays
-      // locked until the commit, so every checkout with the same code queues here as briefly as can be.
+      // and the charge is refunded by settleCharge. Last in the transaction: a coupon with a limit
+      // keeps its row locked until the commit, so checkouts with the same code queue here as briefly
+      // as can be (one without a limit locks nothing: they do not queue at all).
       if (coupon) {
         const redeemed = await redeemCoupon(tx, {
           couponId: coupon.id,
