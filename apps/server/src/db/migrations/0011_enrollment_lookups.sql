@@ -1,0 +1,2 @@
+CREATE INDEX "enrollments_reserved_by_idx" ON "enrollments" USING btree ("reserved_by") WHERE "enrollments"."reserved_by" is not null;--> statement-breakpoint
+CREATE INDEX "enrollments_payment_idx" ON "enrollments" USING btree ("payment_id") WHERE "enrollments"."payment_id" is not null;
