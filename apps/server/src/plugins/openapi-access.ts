@@ -37,7 +37,7 @@ export interface OperationContract {
   errors?: readonly number[];
   /** A list answering its total count in X-Total-Count (DESIGN §3). */
   list?: true;
-  /** A list whose total may be a floor, said by X-Total-Count-Capped (a search's "5 000+", decision 018). */
+  /** A list whose total may be a floor, said by X-Total-Count-Capped (a search's "1,000+", decision 018). */
   cappedTotal?: true;
 }
 
@@ -340,7 +340,7 @@ const TOTAL_COUNT_HEADER_OBJECT = {
 
 const TOTAL_COUNT_CAPPED_HEADER_OBJECT = {
   description:
-    'Sent as "true" when X-Total-Count is a floor rather than a count: a search counts its matches only up to 5 000, and more than that match ("5 000+"). Absent when X-Total-Count is exact.',
+    'Sent as "true" when X-Total-Count is a floor rather than a count: a search counts its matches only up to 1 000, and more than that match ("1,000+"). Absent when X-Total-Count is exact.',
   required: false,
   schema: { type: 'string', enum: ['true'] },
 };

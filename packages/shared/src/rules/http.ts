@@ -36,6 +36,6 @@ export const TOTAL_COUNT_HEADER = 'x-total-count';
 
 /**
  * Sent as "true" with X-Total-Count when the total is a floor, not a count: a search counts its
- * matches only up to a cap (5 000), and more than that many match ("5 000+ classes").
+ * matches only up to a cap (1 000), and more than that many match ("1,000+ classes").
  */
 export const TOTAL_COUNT_CAPPED_HEADER = 'x-total-count-capped';

@@ -195,7 +195,7 @@ async function smallTierPage(
  * The first read of a search: up to `cap` + 1 of all its matches, through the GIN index of
  * accepted classes, each with its tier. With `cap` or fewer, that is every match: the page is
  * ordered from them and `matches` is their number. With more, `ids` is null and `matches` is
- * `cap` + 1 (the total reads "5 000+"): the caller reads the tiers instead.
+ * `cap` + 1 (the total reads "1,000+"): the caller reads the tiers instead.
  */
 async function allMatchesPage(
   db: Db,
@@ -312,8 +312,8 @@ export async function countCatalogue(db: Db, filter: CatalogueFilter): Promise<n
 }
 
 /**
- * How many classes match, counted no further than `cap` (a search's total: "5 000+ classes"
- * reads 5 000 rows, not all 90 000 that a common word matches).
+ * How many classes match, counted no further than `cap` (a search's total in another order than
+ * relevance: "1,000+ classes" reads 1 001 rows, not all 90 000 that a common word matches).
  */
 export async function countAtMost(db: Db, filter: CatalogueFilter, cap: number): Promise<number> {
   const matches = db

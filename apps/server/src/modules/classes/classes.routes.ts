@@ -27,7 +27,7 @@ import { getPublicClass } from './class-page.service.ts';
 import * as revisions from './class-revisions.service.ts';
 import * as service from './classes.service.ts';
 
-/** X-Total-Count, and X-Total-Count-Capped when that total is a search's floor ("5 000+", decision 018). */
+/** X-Total-Count, and X-Total-Count-Capped when that total is a search's floor ("1,000+", decision 018). */
 function totalHeaders(page: service.CataloguePage): Record<string, string> {
   const headers: Record<string, string> = { [TOTAL_COUNT_HEADER]: String(page.total) };
   if (page.totalCapped) headers[TOTAL_COUNT_CAPPED_HEADER] = 'true';

@@ -139,7 +139,7 @@ export async function listClasses(
     filter.maxPriceCents ?? null,
     filter.minRating ?? null,
   ]);
-  // A search counts its matches only up to one past the cap: more than that reads as "5 000+".
+  // A search counts its matches only up to one past the cap: more than that reads as "1,000+".
   let rows: repo.ClassRow[];
   let counted: number;
   if (tsquery && filter.sort === 'relevance') {
