@@ -69,8 +69,7 @@ function catalogueWhere(filter: CatalogueFilter, tier?: SearchTier): SQL | undef
 /**
  * Relevance (decision 018, "Tiers"): the classes whose title and teacher's name hold every word
  * searched come first, then those found only through their description; within a tier, the more
- * popular first. Each tier is read in the order of (status, enrollment_count desc, id desc), so a
- * page reads about as many rows as it skips and shows, however many classes match.
+ * popular first (enrollment_count desc, id desc), an order an index can serve (searchPage).
  */
 export const SEARCH_TIERS = ['primary', 'description'] as const;
 export type SearchTier = (typeof SEARCH_TIERS)[number];
