@@ -24,6 +24,8 @@ export async function captureRequestSql(
   client: Client,
   captureFile: string,
   pathname: string,
+  /** How long to wait after the answer for late records (the server records before it sends). */
+  settleMs = 100,
 ): Promise<CapturedQuery[]> {
   const sizeOf = () => {
     try {
@@ -35,7 +37,7 @@ export async function captureRequestSql(
   const before = sizeOf();
   const answer = await client.request('GET', pathname);
   if (answer.status !== 200) throw new Error(`GET ${pathname} answered ${answer.status} during SQL capture`);
-  await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, settleMs));
   const text = sizeOf() > before ? readFileSync(captureFile).subarray(before).toString('utf8') : '';
   return text
     .split('\n')
@@ -49,7 +51,7 @@ export function describeSql(queries: CapturedQuery[]): string[] {
 }
 
 /** The server's pg pool size (openPostgres' default in apps/server/src/db/client.ts). */
-const SERVER_POOL_SIZE = 10;
+export const SERVER_POOL_SIZE = 10;
 
 /**
  * The database limit: the captured queries of one catalogue page, replayed in a loop through the

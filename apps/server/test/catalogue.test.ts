@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Category } from '@skillhive/shared/rules/constants';
 import { schema } from '../src/db/client.ts';
-import { catalogueQuery, type CatalogueFilter } from '../src/modules/classes/classes.repository.ts';
+import { catalogueQuery, searchTierQuery, type CatalogueFilter } from '../src/modules/classes/classes.repository.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
 
 let ctx: TestContext;
@@ -318,16 +318,17 @@ describe('query plans at scale', () => {
       // list, which the planner otherwise (rightly) prices as a scan of every new row.
       await ctx.db.execute(sql`vacuum analyze classes`);
 
-      const explain = async (filter: Partial<CatalogueFilter>) => {
-        const query = catalogueQuery(ctx.db, { status: 'accepted', sort: 'newest', limit: 12, offset: 0, ...filter });
+      const explainQuery = async (query: SQLWrapper) => {
         const result = (await ctx.db.execute(sql`explain (format json) ${query}`)) as unknown as {
           rows: { 'QUERY PLAN': [{ Plan: Record<string, unknown> }] }[];
         };
         return planNodes(result.rows[0]!['QUERY PLAN'][0].Plan);
       };
+      const base: CatalogueFilter = { status: 'accepted', sort: 'newest', limit: 12, offset: 0 };
+      const explain = (filter: Partial<CatalogueFilter>) =>
+        explainQuery(catalogueQuery(ctx.db, { ...base, ...filter }));
       const cases: [string, Partial<CatalogueFilter>, string][] = [
         ['first page', {}, 'classes_status_created_idx'],
-        ['search', { tsquery: 'quantum:*', sort: 'relevance' }, 'classes_search_idx'],
         ['category page', { category: 'data-science' }, 'classes_status_category_created_idx'],
         ['cheapest first', { sort: 'price-asc' }, 'classes_status_price_idx'],
         ['most popular', { sort: 'popular' }, 'classes_status_popular_idx'],
@@ -335,17 +336,34 @@ describe('query plans at scale', () => {
       for (const [name, filter, index] of cases) {
         const nodes = await explain(filter);
         const seqScans = nodes.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'classes');
-        expect(seqScans, `${name}: ${JSON.stringify(nodes.map((n) => n['Node Type']))}`).toEqual([]);
+        expect(seqScans, `${name}: ${JSON.stringify(nodes.map((n) => [n['Node Type'], n['Index Name']]))}`).toEqual([]);
         expect(
           nodes.map((n) => n['Index Name']),
-          name,
+          `${name}: ${JSON.stringify(nodes.map((n) => [n['Node Type'], n['Index Name']]))}`,
         ).toContain(index);
       }
+
+      // A search by relevance walks a tier that most classes match in the order of popularity,
+      // reading the index alone (decision 018).
+      const walk = await explainQuery(
+        searchTierQuery(ctx.db, { ...base, tsquery: 'bulk:*', sort: 'relevance' }, 'primary', 12, 0),
+      );
+      expect(walk.map((n) => [n['Node Type'], n['Index Name']])).toContainEqual([
+        'Index Only Scan',
+        'classes_accepted_popular_search_idx',
+      ]);
 
       // The API answers the same search.
       const { items, total } = await list('?q=quantum&limit=100');
       expect(total).toBe(10);
       expect(items.every((i) => String(i.description).includes('quantum'))).toBe(true);
+
+      // Past 1 000 matches a search says "at least 1 000" and still ranks by popularity: 4 000 accepted classes say "bulk".
+      const broad = await list('?q=bulk');
+      expect(broad.total).toBe(1000);
+      expect(broad.res.headers['x-total-count-capped']).toBe('true');
+      expect(broad.items.map((i) => i.totalEnrollment)).toEqual([96, 96, 96, 96, 96, 96, 96, 96, 96, 96, 96, 96]);
+      expect((await list('?q=quantum')).res.headers['x-total-count-capped']).toBeUndefined();
     },
   );
 });

@@ -37,6 +37,8 @@ export interface OperationContract {
   errors?: readonly number[];
   /** A list answering its total count in X-Total-Count (DESIGN §3). */
   list?: true;
+  /** A list whose total may be a floor, said by X-Total-Count-Capped (a search's "1,000+", decision 018). */
+  cappedTotal?: true;
 }
 
 const WHO: Record<Access, string> = {
@@ -176,7 +178,7 @@ export const OPERATIONS: Record<string, OperationContract> = {
   'GET /api/uploads/images/{key}': { access: 'public', errors: [503] },
 
   'POST /api/classes': { access: 'teacher' },
-  'GET /api/classes': { access: 'public-viewer-aware', list: true },
+  'GET /api/classes': { access: 'public-viewer-aware', list: true, cappedTotal: true },
   'GET /api/classes/teacher/{email}': {
     access: 'self-or-admin',
     who: 'that teacher (their own e-mail), or an admin',
@@ -336,6 +338,13 @@ const TOTAL_COUNT_HEADER_OBJECT = {
   schema: { type: 'integer', minimum: 0 },
 };
 
+const TOTAL_COUNT_CAPPED_HEADER_OBJECT = {
+  description:
+    'Sent as "true" when X-Total-Count is a floor rather than a count: a search counts its matches only up to 1 000, and more than that match ("1,000+"). Absent when X-Total-Count is exact.',
+  required: false,
+  schema: { type: 'string', enum: ['true'] },
+};
+
 type Json = Record<string, unknown>;
 
 export function errorResponse(status: number): Json {
@@ -381,6 +390,9 @@ export function applyContract(operation: Json, contract: OperationContract, meth
   if (contract.list) {
     const ok = responses['200'];
     if (ok) ok.headers = { ...(ok.headers as Json | undefined), 'X-Total-Count': TOTAL_COUNT_HEADER_OBJECT };
+    if (ok && contract.cappedTotal) {
+      ok.headers = { ...(ok.headers as Json), 'X-Total-Count-Capped': TOTAL_COUNT_CAPPED_HEADER_OBJECT };
+    }
   }
   for (const [status, response] of Object.entries(responses)) {
     if (response.description === 'Default Response') response.description = Number(status) < 300 ? 'Success' : 'Error';

@@ -5365,6 +5365,8 @@ export interface operations {
                 headers: {
                     /** @description How many items the whole list holds, across all pages. */
                     "X-Total-Count": number;
+                    /** @description Sent as "true" when X-Total-Count is a floor rather than a count: a search counts its matches only up to 1 000, and more than that match ("1,000+"). Absent when X-Total-Count is exact. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -37,8 +37,19 @@ describe('apiClient', () => {
   it('reads lists with X-Total-Count and drops empty query values', async () => {
     fetchMock.mockResolvedValue(jsonResponse([{ _id: '1' }], { headers: { 'X-Total-Count': '42' } }));
     const result = await apiClient.list('/classes', { query: { q: '', page: 2, limit: 12, category: undefined } });
-    expect(result).toEqual({ items: [{ _id: '1' }], total: 42 });
+    expect(result).toEqual({ items: [{ _id: '1' }], total: 42, totalCapped: false });
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/classes?page=2&limit=12');
+  });
+
+  it('reads a total that is a floor from X-Total-Count-Capped', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse([{ _id: '1' }], { headers: { 'X-Total-Count': '1000', 'X-Total-Count-Capped': 'true' } }),
+    );
+    expect(await apiClient.list('/classes', { query: { q: 'design' } })).toEqual({
+      items: [{ _id: '1' }],
+      total: 1000,
+      totalCapped: true,
+    });
   });
 
   it('turns the error body into an ApiError with code, message and fields', async () => {

@@ -1,6 +1,6 @@
 import { ACCESS_TOKEN_KEY } from '@skillhive/shared/rules/constants';
 import type { ErrorBody } from '@skillhive/shared/contracts/errors';
-import { type ErrorCode, TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
+import { type ErrorCode, TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 
 /** Every API route lives under /api on the same origin (DESIGN §2). */
 export const API_BASE = '/api';
@@ -123,6 +123,8 @@ export interface ApiResponse<T> {
   data: T;
   /** X-Total-Count of paginated lists, when the server sent one. */
   total: number | null;
+  /** X-Total-Count-Capped: the total is a floor ("1 000+"), not a count (a search, decision 018). */
+  totalCapped: boolean;
   status: number;
 }
 
@@ -220,7 +222,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       data = type.includes('json') ? JSON.parse(text) : text;
     }
   }
-  return { data: data as T, total, status: response.status };
+  const totalCapped = response.headers.get(TOTAL_COUNT_CAPPED_HEADER) === 'true';
+  return { data: data as T, total, totalCapped, status: response.status };
 }
 
 type NoMethod = Omit<RequestOptions, 'method' | 'body'>;
@@ -230,11 +233,11 @@ export const apiClient = {
   async get<T>(path: string, options?: NoMethod): Promise<T> {
     return (await apiRequest<T>(path, { ...options, method: 'GET' })).data;
   },
-  /** A paginated list: the array body plus X-Total-Count. */
-  async list<T>(path: string, options?: NoMethod): Promise<{ items: T[]; total: number }> {
-    const { data, total } = await apiRequest<T[]>(path, { ...options, method: 'GET' });
+  /** A paginated list: the array body plus X-Total-Count (and whether that total is a floor). */
+  async list<T>(path: string, options?: NoMethod): Promise<{ items: T[]; total: number; totalCapped: boolean }> {
+    const { data, total, totalCapped } = await apiRequest<T[]>(path, { ...options, method: 'GET' });
     const items = Array.isArray(data) ? data : [];
-    return { items, total: total ?? items.length };
+    return { items, total: total ?? items.length, totalCapped };
   },
   async post<T>(path: string, body?: unknown, options?: NoMethod): Promise<T> {
     return (await apiRequest<T>(path, { ...options, method: 'POST', body })).data;

@@ -33,3 +33,9 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** Lists are paged with ?page=&limit= (DESIGN §3); the total travels in this header. */
 export const TOTAL_COUNT_HEADER = 'x-total-count';
+
+/**
+ * Sent as "true" with X-Total-Count when the total is a floor, not a count: a search counts its
+ * matches only up to a cap (1 000), and more than that many match ("1,000+ classes").
+ */
+export const TOTAL_COUNT_CAPPED_HEADER = 'x-total-count-capped';

@@ -55,6 +55,15 @@ export const classes = pgTable(
       .generatedAlwaysAs(
         sql`setweight(to_tsvector('english', coalesce("title", '')), 'A') || setweight(to_tsvector('english', coalesce("teacher_name", '')), 'B') || setweight(to_tsvector('english', coalesce("description", '')), 'C')`,
       ),
+    /**
+     * The title (A) and the teacher's name (B) alone: a search lists the classes that match here
+     * first, and those found only through their description after (decision 018, "Tiers").
+     */
+    searchPrimary: tsvector('search_primary')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('english', coalesce("title", '')), 'A') || setweight(to_tsvector('english', coalesce("teacher_name", '')), 'B')`,
+      ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -68,6 +77,11 @@ export const classes = pgTable(
     index('classes_status_popular_idx').on(t.status, t.enrollmentCount.desc(), t.id.desc()),
     index('classes_teacher_created_idx').on(t.teacherId, t.createdAt.desc()),
     index('classes_search_idx').using('gin', t.search),
+    // What the public searches: accepted classes only, so neither the total nor a match needs the status from the row.
+    index('classes_accepted_search_idx')
+      .using('gin', t.search)
+      .where(sql`${t.status} = 'accepted'`),
+    index('classes_search_primary_idx').using('gin', t.searchPrimary),
   ],
 );
 

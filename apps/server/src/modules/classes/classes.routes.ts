@@ -19,13 +19,20 @@ import {
 } from '@skillhive/shared/contracts/classes';
 import { CreateClassBody, UpdateClassBody } from '@skillhive/shared/rules/class-form';
 import { DeletedCountResponse, EmailParam, IdParam, InsertedIdResponse } from '@skillhive/shared/contracts/common';
-import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
+import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import type { Db } from '../../db/client.ts';
 import { requireAdmin, requireSelfOrAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
 import { getPublicClass } from './class-page.service.ts';
 import * as revisions from './class-revisions.service.ts';
 import * as service from './classes.service.ts';
+
+/** X-Total-Count, and X-Total-Count-Capped when that total is a search's floor ("1,000+", decision 018). */
+function totalHeaders(page: service.CataloguePage): Record<string, string> {
+  const headers: Record<string, string> = { [TOTAL_COUNT_HEADER]: String(page.total) };
+  if (page.totalCapped) headers[TOTAL_COUNT_CAPPED_HEADER] = 'true';
+  return headers;
+}
 
 /** Classes, their moderation and the catalogue (spec §3, §4, §7; DESIGN §1.7, §4). */
 export async function classesRoutes(
@@ -85,13 +92,13 @@ export async function classesRoutes(
           query.limit,
         ]);
         return catalogueCache.sendPage(request, reply, key, async () => {
-          const { items, total } = await service.listClasses(db, storage, viewer, query, catalogueCache.totals);
-          return { body: CatalogueBody.parse(items), headers: { [TOTAL_COUNT_HEADER]: String(total) } };
+          const page = await service.listClasses(db, storage, viewer, query, catalogueCache.totals);
+          return { body: CatalogueBody.parse(page.items), headers: totalHeaders(page) };
         });
       }
-      const { items, total } = await service.listClasses(db, storage, viewer, query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      const page = await service.listClasses(db, storage, viewer, query);
+      reply.headers(totalHeaders(page));
+      return page.items;
     },
   );
 

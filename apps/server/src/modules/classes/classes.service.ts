@@ -25,7 +25,13 @@ import { resolveUploadedImageKey } from '../uploads/uploads.service.ts';
 import * as revisions from './class-revisions.repository.ts';
 import { proposeRevision } from './class-revisions.service.ts';
 import * as repo from './classes.repository.ts';
-import { CORRECTIONS_PER_WORD, correctableWords, parseSearch, toTsqueryExpression } from './search-query.ts';
+import {
+  CORRECTIONS_PER_WORD,
+  correctableWords,
+  parseSearch,
+  SEARCH_TOTAL_CAP,
+  toTsqueryExpression,
+} from './search-query.ts';
 
 const STATS_WEEKS = 12;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -108,12 +114,12 @@ export async function listClasses(
   query: ClassListQuery,
   /** Shares counts between the catalogue's pages (plugins/catalogue-cache.ts); else counts each time. */
   totals?: ShortCache<number>,
-): Promise<{ items: ClassItem[]; total: number }> {
+): Promise<CataloguePage> {
   const status = viewer?.isAdmin ? (query.status ?? null) : 'accepted';
   const q = query.q || undefined;
   const tsquery = q ? await buildSearchExpression(db, q) : undefined;
   // Only separators (say "&&"): there is no word to find.
-  if (tsquery === null) return { items: [], total: 0 };
+  if (tsquery === null) return { items: [], total: 0, totalCapped: false };
   const filter: repo.CatalogueFilter = {
     status,
     category: query.category,
@@ -133,11 +139,36 @@ export async function listClasses(
     filter.maxPriceCents ?? null,
     filter.minRating ?? null,
   ]);
-  const [rows, total] = await Promise.all([
-    repo.catalogueQuery(db, filter),
-    totals ? totals.get(totalKey, () => repo.countCatalogue(db, filter)) : repo.countCatalogue(db, filter),
-  ]);
-  return { items: rows.map((row) => toClassItem(row, storage)), total };
+  // A search counts its matches only up to one past the cap: more than that reads as "1,000+".
+  let rows: repo.ClassRow[];
+  let counted: number;
+  if (tsquery && filter.sort === 'relevance') {
+    // Its first read counts the matches and, when there are at most the cap, orders the page too.
+    ({ rows, matches: counted } = await repo.searchPage(db, filter, SEARCH_TOTAL_CAP));
+  } else {
+    const countTotal = () =>
+      tsquery ? repo.countAtMost(db, filter, SEARCH_TOTAL_CAP + 1) : repo.countCatalogue(db, filter);
+    [rows, counted] = await Promise.all([
+      repo.catalogueQuery(db, filter),
+      totals ? totals.get(totalKey, countTotal) : countTotal(),
+    ]);
+  }
+  const totalCapped = counted > SEARCH_TOTAL_CAP;
+  return {
+    items: rows.map((row) => toClassItem(row, storage)),
+    total: totalCapped ? SEARCH_TOTAL_CAP : counted,
+    totalCapped,
+  };
+}
+
+/**
+ * A page of the catalogue. A search's total stops at SEARCH_TOTAL_CAP: past it, `totalCapped` says
+ * that at least that many match (decision 018).
+ */
+export interface CataloguePage {
+  items: ClassItem[];
+  total: number;
+  totalCapped: boolean;
 }
 
 /** Every category with its number of accepted classes (0 for none), in the order of CATEGORIES. */

@@ -9,6 +9,8 @@ export const SEARCH_WORDS_MAX = 8;
 export const CORRECTABLE_WORD_MIN = 3;
 /** Known words tried for one misspelled word. */
 export const CORRECTIONS_PER_WORD = 2;
+/** A search counts its matches up to this many; past it, the total reads "1,000+" (decision 018). */
+export const SEARCH_TOTAL_CAP = 1_000;
 
 /** One word of a query: `-word` excludes it; `a or b` lets either match. */
 export interface SearchWord {

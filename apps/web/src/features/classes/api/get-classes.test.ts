@@ -61,4 +61,10 @@ describe('pageWindow', () => {
     expect(pageWindow(5, 10)).toEqual([1, 'gap', 4, 5, 6, 'gap', 10]);
     expect(pageWindow(2, 3)).toEqual([1, 2, 3]);
   });
+
+  it('names no last page when the total is a floor ("1,000+ classes")', () => {
+    expect(pageWindow(1, 84, true)).toEqual([1, 2, 'gap']);
+    expect(pageWindow(10, 84, true)).toEqual([1, 'gap', 9, 10, 11, 'gap']);
+    expect(pageWindow(84, 84, true)).toEqual([1, 'gap', 83, 84, 85, 'gap']);
+  });
 });

@@ -44,6 +44,8 @@ export function ClassCatalogue() {
   );
 
   const total = query.data?.total ?? 0;
+  // A search with more matches than the server counts: the total is a floor ("1,000+ classes").
+  const totalCapped = query.data?.totalCapped ?? false;
   const items = query.data?.items ?? [];
   const pageCount = Math.max(1, Math.ceil(total / CATALOGUE_PAGE_SIZE));
   const hasFilters =
@@ -63,7 +65,7 @@ export function ClassCatalogue() {
         ? 'No classes found.'
         : items.length === 0
           ? `No classes on page ${params.page}.`
-          : `Showing ${first}–${last} of ${total} ${total === 1 ? 'class' : 'classes'}`;
+          : `Showing ${first}–${last} of ${total.toLocaleString('en-US')}${totalCapped ? '+' : ''} ${total === 1 && !totalCapped ? 'class' : 'classes'}`;
 
   return (
     <div className="flex flex-col gap-6">
@@ -117,6 +119,7 @@ export function ClassCatalogue() {
           <Pagination
             page={params.page}
             pageCount={pageCount}
+            morePages={totalCapped}
             hrefFor={(page) => {
               const search = toSearchParams({ ...params, page }).toString();
               return search ? `${paths.allClasses}?${search}` : paths.allClasses;
