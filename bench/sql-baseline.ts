@@ -134,6 +134,30 @@ export async function runSqlBaseline(
   };
 }
 
+/** One connection to the bench database, running captured queries as the server's driver sent them. */
+async function oneConnection(
+  target: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string },
+): Promise<{ exec: (q: CapturedQuery) => Promise<unknown>; close: () => Promise<void> }> {
+  if (target.kind === 'postgres') {
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    return {
+      exec: (q) =>
+        client.query({
+          text: q.text,
+          values: q.values,
+          ...(q.rowMode === 'array' ? { rowMode: 'array' as const } : {}),
+        }),
+      close: () => client.end(),
+    };
+  }
+  const db = await PGlite.create(path.join(target.dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
+  return {
+    exec: (q) => db.query(q.text, q.values, q.rowMode === 'array' ? { rowMode: 'array' } : {}),
+    close: () => db.close(),
+  };
+}
+
 /**
  * Database time of each captured request on its own: its queries run `iterations` times in a row
  * on one connection (after a few unmeasured runs). The growth table shows it beside the HTTP
@@ -145,19 +169,7 @@ export async function timeQueries(
   sets: Record<string, CapturedQuery[]>,
   iterations = 100,
 ): Promise<Record<string, { p50: number; p99: number }>> {
-  let exec: (q: CapturedQuery) => Promise<unknown>;
-  let close: () => Promise<void>;
-  if (target.kind === 'postgres') {
-    const client = new pg.Client({ connectionString: target.url });
-    await client.connect();
-    exec = (q) =>
-      client.query({ text: q.text, values: q.values, ...(q.rowMode === 'array' ? { rowMode: 'array' as const } : {}) });
-    close = () => client.end();
-  } else {
-    const db = await PGlite.create(path.join(target.dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
-    exec = (q) => db.query(q.text, q.values, q.rowMode === 'array' ? { rowMode: 'array' } : {});
-    close = () => db.close();
-  }
+  const { exec, close } = await oneConnection(target);
   const out: Record<string, { p50: number; p99: number }> = {};
   try {
     for (const [name, queries] of Object.entries(sets)) {
@@ -186,19 +198,7 @@ export async function sampleQueries<K extends string>(
   sets: { kind: K; queries: CapturedQuery[] }[],
   repeats: number,
 ): Promise<{ kind: K; ms: number }[]> {
-  let exec: (q: CapturedQuery) => Promise<unknown>;
-  let close: () => Promise<void>;
-  if (target.kind === 'postgres') {
-    const client = new pg.Client({ connectionString: target.url });
-    await client.connect();
-    exec = (q) =>
-      client.query({ text: q.text, values: q.values, ...(q.rowMode === 'array' ? { rowMode: 'array' as const } : {}) });
-    close = () => client.end();
-  } else {
-    const db = await PGlite.create(path.join(target.dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
-    exec = (q) => db.query(q.text, q.values, q.rowMode === 'array' ? { rowMode: 'array' } : {});
-    close = () => db.close();
-  }
+  const { exec, close } = await oneConnection(target);
   const out: { kind: K; ms: number }[] = [];
   try {
     for (const set of sets) for (const q of set.queries) await exec(q);
