@@ -156,24 +156,26 @@ function spaPages(
   const patterns: {
     route: string;
     match: (pathname: string) => Record<string, string> | null;
-    modules: string[];
+    /** The links every visit of the route gets: its chunks and its first image. */
+    code: string[];
     data: string[];
   }[] = [];
   for (const [route, { modules, data, images }] of Object.entries(parsed.data)) {
+    const code = [...moduleLinksOf(modules), ...imageLinksOf(images)];
     const match = routeMatcher(route);
     if (match) {
-      patterns.push({ route, match, modules, data });
+      patterns.push({ route, match, code, data });
       continue;
     }
     pages.set(routeOf(route), {
-      withData: withLinks(indexHtml, [...moduleLinksOf(modules), ...imageLinksOf(images), ...dataLinksOf(data)]),
-      withoutData: withLinks(indexHtml, [...moduleLinksOf(modules), ...imageLinksOf(images)]),
+      withData: withLinks(indexHtml, [...code, ...dataLinksOf(data)]),
+      withoutData: withLinks(indexHtml, code),
     });
   }
   return async (pathname, search) => {
     const page = pages.get(routeOf(pathname));
     if (page) return search === '' ? page.withData : page.withoutData;
-    for (const { route, match, modules, data } of patterns) {
+    for (const { route, match, code, data } of patterns) {
       const params = match(routeOf(pathname));
       if (!params) continue;
       const safe = Object.values(params).every((value) => SAFE_PARAM.test(value));
@@ -181,7 +183,7 @@ function spaPages(
         safe && search === ''
           ? data.map((url) => url.replace(/:(\w+)/g, (_m, name: string) => params[name] ?? ''))
           : [];
-      let html = withLinks(indexHtml, [...moduleLinksOf(modules), ...dataLinksOf(filled)]);
+      let html = withLinks(indexHtml, [...code, ...dataLinksOf(filled)]);
       const found = safe && pageMeta ? await pageMeta(route, params).catch(() => null) : null;
       if (found) html = withPageMeta(html, absoluteImage(found, publicUrl), `${publicUrl}${pathname}`);
       return html;
