@@ -201,6 +201,8 @@ test.describe('admin dashboard journey', () => {
 
     // profile.
     await dashboardMenu(page).getByRole('link', { name: 'Profile' }).click();
+    // The page before (My Classes' cards, the users list) has definition lists too: wait for the profile.
+    await expect(page).toHaveURL('/dashboard/profile');
     await expectLoaded(page);
     await expect(page.locator('dl')).toContainText('Admin');
     await expect(page.locator('dl')).toContainText(DEMO.admin);

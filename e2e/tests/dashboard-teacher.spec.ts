@@ -153,6 +153,8 @@ test.describe('teacher dashboard journey', () => {
 
     // profile shows the teacher role.
     await dashboardMenu(page).getByRole('link', { name: 'Profile' }).click();
+    // The page before (My Classes' cards, the users list) has definition lists too: wait for the profile.
+    await expect(page).toHaveURL('/dashboard/profile');
     await expectLoaded(page);
     await expect(page.locator('dl')).toContainText('Teacher');
   });
