@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IdParam, PageQuery } from '@skillhive/shared/contracts/common';
 import { Coupon } from '@skillhive/shared/contracts/coupons';
-import { CreateCouponBody } from '@skillhive/shared/rules/coupons';
+import { CreateCouponBody } from '@skillhive/shared/rules/coupon-form';
 import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import type { Db } from '../../db/client.ts';
 import { requireAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';

@@ -1,10 +1,6 @@
 import type { Coupon } from '@skillhive/shared/contracts/coupons';
-import {
-  COUPON_MESSAGES,
-  normaliseCouponCode,
-  type CouponKind,
-  type CreateCouponBody,
-} from '@skillhive/shared/rules/coupons';
+import { COUPON_MESSAGES, normaliseCouponCode, type CouponKind } from '@skillhive/shared/rules/coupons';
+import type { CreateCouponBody } from '@skillhive/shared/rules/coupon-form';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';

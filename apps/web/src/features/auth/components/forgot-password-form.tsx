@@ -1,11 +1,15 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { RequestPasswordResetBody } from '@skillhive/shared/rules/auth-forms';
+import type { RequestPasswordResetBody } from '@skillhive/shared/rules/auth-forms';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { mailRequestFailureMessage } from '../verify-email.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+
+const forgotPasswordResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/auth-forms').then((rules) => rules.RequestPasswordResetBody),
+);
 
 type ForgotPasswordInput = { email: string };
 
@@ -28,7 +32,7 @@ export function ForgotPasswordForm({ onSubmit }: ForgotPasswordFormProps) {
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<ForgotPasswordInput, unknown, RequestPasswordResetBody>({
-    resolver: zodResolver(RequestPasswordResetBody),
+    resolver: forgotPasswordResolver,
     defaultValues: { email: '' },
   });
 
@@ -43,9 +47,17 @@ export function ForgotPasswordForm({ onSubmit }: ForgotPasswordFormProps) {
     }
   });
 
+  const alert = formError ?? errors.root?.message;
+
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Reset your password">
-      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
+    <form
+      noValidate
+      onSubmit={submit}
+      onFocus={forgotPasswordResolver.preload}
+      className="flex flex-col gap-4"
+      aria-label="Reset your password"
+    >
+      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
       {sentTo ? (
         <div role="status" className="alert alert-success">
           <span className="break-words">{resetLinkSentMessage(sentTo)}</span>

@@ -1,15 +1,19 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { LoginBody } from '@skillhive/shared/rules/login-form';
+import type { LoginBody } from '@skillhive/shared/rules/login-form';
 import { AUTH_MESSAGES } from '@skillhive/shared/rules/messages';
 import { isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
 type LoginInput = { email: string; password: string };
+
+const loginResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/login-form').then((rules) => rules.LoginBody),
+);
 
 /** Wrong e-mail or password are not told apart; everything else keeps its own message. */
 export function loginFailureMessage(error: unknown): string {
@@ -36,6 +40,11 @@ interface LoginFormProps {
   onSubmit: (values: LoginBody) => Promise<void>;
 }
 
+function preloadChecksAndClient() {
+  loginResolver.preload();
+  preloadAuthClient();
+}
+
 export function LoginForm({ onSubmit }: LoginFormProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const {
@@ -43,7 +52,7 @@ export function LoginForm({ onSubmit }: LoginFormProps) {
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<LoginInput, unknown, LoginBody>({
-    resolver: zodResolver(LoginBody),
+    resolver: loginResolver,
     defaultValues: { email: '', password: '' },
   });
 
@@ -57,9 +66,17 @@ export function LoginForm({ onSubmit }: LoginFormProps) {
     }
   });
 
+  const alert = formError ?? errors.root?.message;
+
   return (
-    <form noValidate onSubmit={submit} onFocus={preloadAuthClient} className="flex flex-col gap-4" aria-label="Sign in">
-      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
+    <form
+      noValidate
+      onSubmit={submit}
+      onFocus={preloadChecksAndClient}
+      className="flex flex-col gap-4"
+      aria-label="Sign in"
+    >
+      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
       <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
       <TextField
         label="Password"

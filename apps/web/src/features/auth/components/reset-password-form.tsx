@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { ResetPasswordBody } from '@skillhive/shared/rules/auth-forms';
+import type { ResetPasswordBody } from '@skillhive/shared/rules/auth-forms';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { MAIL_RATE_LIMITED } from '../verify-email.ts';
@@ -11,6 +10,11 @@ import { INVALID_RESET_TOKEN } from '../api/password-reset.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { NewPasswordFields } from '../../../components/ui/new-password-fields.tsx';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+
+const resetPasswordResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/auth-forms').then((rules) => rules.ResetPasswordBody),
+);
 
 type ResetPasswordInput = ConfirmedPassword & { token: string };
 
@@ -68,7 +72,7 @@ export function ResetPasswordForm({ token, linkError, onSubmit }: ResetPasswordF
     setError,
     formState: { errors, isSubmitting },
   } = useForm<ResetPasswordInput, unknown, ResetPasswordBody>({
-    resolver: withPasswordConfirmation(zodResolver(ResetPasswordBody)),
+    resolver: withPasswordConfirmation(resetPasswordResolver),
     defaultValues: { token: token ?? '', newPassword: '', confirmPassword: '' },
   });
 
@@ -107,9 +111,17 @@ export function ResetPasswordForm({ token, linkError, onSubmit }: ResetPasswordF
     );
   }
 
+  const alert = formError ?? errors.root?.message;
+
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Choose a new password">
-      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
+    <form
+      noValidate
+      onSubmit={submit}
+      onFocus={resetPasswordResolver.preload}
+      className="flex flex-col gap-4"
+      aria-label="Choose a new password"
+    >
+      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
       <NewPasswordFields
         hint={PASSWORD_RULE_HINT}
         password={{ ...register('newPassword'), error: errors.newPassword?.message }}

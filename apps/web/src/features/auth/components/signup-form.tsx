@@ -1,15 +1,24 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { SignUpBody, type SignUpInput } from '@skillhive/shared/rules/auth-forms';
+import type { SignUpBody, SignUpInput } from '@skillhive/shared/rules/auth-forms';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { PASSWORD_RULE_HINT } from '../password-confirmation.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { showSubmitError } from '../../../lib/form-errors.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
 const FIELDS = ['name', 'image', 'phone', 'email', 'password'] as const;
+
+const signUpResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/auth-forms').then((rules) => rules.SignUpBody),
+);
+
+function preloadChecksAndClient() {
+  signUpResolver.preload();
+  preloadAuthClient();
+}
 
 interface SignUpFormProps {
   onSubmit: (values: SignUpBody) => Promise<void>;
@@ -24,7 +33,7 @@ export function SignUpForm({ onSubmit }: SignUpFormProps) {
     setError,
     formState: { errors, isSubmitting },
   } = useForm<SignUpInput, unknown, SignUpBody>({
-    resolver: zodResolver(SignUpBody),
+    resolver: signUpResolver,
     defaultValues: { name: '', image: '', phone: '', email: '', password: '' },
   });
 
@@ -37,9 +46,17 @@ export function SignUpForm({ onSubmit }: SignUpFormProps) {
     }
   });
 
+  const alert = formError ?? errors.root?.message;
+
   return (
-    <form noValidate onSubmit={submit} onFocus={preloadAuthClient} className="flex flex-col gap-4" aria-label="Sign up">
-      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
+    <form
+      noValidate
+      onSubmit={submit}
+      onFocus={preloadChecksAndClient}
+      className="flex flex-col gap-4"
+      aria-label="Sign up"
+    >
+      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
       <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
       <TextField
         label="Photo URL"

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Coupon } from '@skillhive/shared/contracts/coupons';
-import type { CreateCouponBody } from '@skillhive/shared/rules/coupons';
+import type { CreateCouponBody } from '@skillhive/shared/rules/coupon-form';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';

@@ -1,9 +1,9 @@
 import { useId, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import type { Coupon } from '@skillhive/shared/contracts/coupons';
-import { COUPON_KINDS, CreateCouponBody, type CouponKind } from '@skillhive/shared/rules/coupons';
+import { COUPON_KINDS, type CouponKind } from '@skillhive/shared/rules/coupons';
+import type { CreateCouponBody } from '@skillhive/shared/rules/coupon-form';
 import { centsToDecimal, formatPrice } from '@skillhive/shared/rules/money';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
@@ -14,6 +14,7 @@ import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 import {
   COUPONS_PAGE_SIZE,
   couponsQueryOptions,
@@ -172,7 +173,9 @@ function toBody(values: CouponFormValues): Record<string, unknown> {
 }
 
 /** The shared CreateCouponBody (its messages) checks the form, after the inputs' values are shaped like the body. */
-const sharedResolver = zodResolver(CreateCouponBody);
+const sharedResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/coupon-form').then((rules) => rules.CreateCouponBody),
+);
 const couponResolver: Resolver<CouponFormValues, unknown, CreateCouponBody> = (values, context, options) =>
   sharedResolver(toBody(values) as never, context, options as never) as never;
 
@@ -209,12 +212,19 @@ function CreateCouponForm({ owner }: { owner: CouponOwner }) {
     });
   });
 
+  const alert = formError ?? errors.root?.message;
+
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3 rounded-box border border-base-300 p-4">
       <h2 id={headingId} className="text-xl font-bold">
         Create a coupon
       </h2>
-      <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-3 sm:grid-cols-2">
+      <form
+        onSubmit={(event) => void submit(event)}
+        onFocus={sharedResolver.preload}
+        noValidate
+        className="grid gap-3 sm:grid-cols-2"
+      >
         <TextField
           label="Code"
           autoComplete="off"
@@ -263,9 +273,9 @@ function CreateCouponForm({ owner }: { owner: CouponOwner }) {
             Create coupon
           </BusyButton>
         </div>
-        {formError ? (
+        {alert ? (
           <p role="alert" className="font-medium text-error sm:col-span-2">
-            {formError}
+            {alert}
           </p>
         ) : null}
       </form>

@@ -1,14 +1,18 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { CATEGORIES, CATEGORY_LABELS, EXPERIENCE_LABELS, EXPERIENCE_LEVELS } from '@skillhive/shared/rules/constants';
-import { CreateTeacherRequestBody } from '@skillhive/shared/rules/teach-form';
+import type { CreateTeacherRequestBody } from '@skillhive/shared/rules/teach-form';
 import type { z } from 'zod';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { showSubmitError } from '../../../lib/form-errors.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+
+const teacherRequestResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/teach-form').then((rules) => rules.CreateTeacherRequestBody),
+);
 
 type TeacherRequestInput = z.input<typeof CreateTeacherRequestBody>;
 
@@ -33,7 +37,7 @@ export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormPr
     setError,
     formState: { errors, isSubmitting },
   } = useForm<TeacherRequestInput, unknown, CreateTeacherRequestBody>({
-    resolver: zodResolver(CreateTeacherRequestBody),
+    resolver: teacherRequestResolver,
     // No fake defaults: the selects start on the empty "Select…" option.
     defaultValues: { title: '' },
   });
@@ -47,9 +51,17 @@ export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormPr
     }
   });
 
+  const alert = formError ?? errors.root?.message;
+
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-5" aria-label="Teacher application">
-      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
+    <form
+      noValidate
+      onSubmit={submit}
+      onFocus={teacherRequestResolver.preload}
+      className="flex flex-col gap-5"
+      aria-label="Teacher application"
+    >
+      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
       <div className="flex items-center gap-4 rounded-box bg-base-200 p-4">
         <FallbackImage
           kind="avatar"

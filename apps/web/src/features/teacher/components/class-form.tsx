@@ -1,14 +1,18 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { CATEGORIES, CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
-import { CreateClassBody } from '@skillhive/shared/rules/class-form';
+import type { CreateClassBody } from '@skillhive/shared/rules/class-form';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { ImageUploadField } from './image-upload-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { showSubmitError } from '../../../lib/form-errors.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+
+const classResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/class-form').then((rules) => rules.CreateClassBody),
+);
 
 type ClassFormInput = z.input<typeof CreateClassBody>;
 const FIELDS = ['title', 'price', 'description', 'image', 'category'] as const;
@@ -36,7 +40,7 @@ export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFor
     setError,
     formState: { errors, isSubmitting },
   } = useForm<ClassFormInput, unknown, CreateClassBody>({
-    resolver: zodResolver(CreateClassBody),
+    resolver: classResolver,
     defaultValues: {
       title: defaults?.title ?? '',
       price: defaults?.price === undefined ? '' : String(defaults.price),
@@ -55,9 +59,17 @@ export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFor
     }
   });
 
+  const alert = formError ?? errors.root?.message;
+
   return (
-    <form noValidate onSubmit={submit} className="flex max-w-3xl flex-col gap-4" aria-label={submitLabel}>
-      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
+    <form
+      noValidate
+      onSubmit={submit}
+      onFocus={classResolver.preload}
+      className="flex max-w-3xl flex-col gap-4"
+      aria-label={submitLabel}
+    >
+      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Name" name="name" value={teacher.name} readOnly />
         <TextField label="Email" name="email" type="email" value={teacher.email} readOnly />

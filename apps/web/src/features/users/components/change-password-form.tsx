@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { ChangePasswordBody } from '@skillhive/shared/rules/account-forms';
+import type { ChangePasswordBody } from '@skillhive/shared/rules/account-forms';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { useAuth } from '../../auth/auth-context.ts';
@@ -16,6 +15,11 @@ import { meKeys } from '../api/me.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { NewPasswordFields } from '../../../components/ui/new-password-fields.tsx';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+
+const changePasswordResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/account-forms').then((rules) => rules.ChangePasswordBody),
+);
 
 type ChangePasswordInput = ConfirmedPassword & { currentPassword: string };
 
@@ -40,7 +44,7 @@ export function ChangePasswordForm() {
     reset,
     formState: { errors, isSubmitting },
   } = useForm<ChangePasswordInput, unknown, ChangePasswordBody>({
-    resolver: withPasswordConfirmation(zodResolver(ChangePasswordBody)),
+    resolver: withPasswordConfirmation(changePasswordResolver),
     defaultValues: EMPTY,
   });
 
@@ -68,8 +72,15 @@ export function ChangePasswordForm() {
   });
 
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Change password">
+    <form
+      noValidate
+      onSubmit={submit}
+      onFocus={changePasswordResolver.preload}
+      className="flex flex-col gap-4"
+      aria-label="Change password"
+    >
       {outcome ? <FormMessage kind={outcome.kind}>{outcome.message}</FormMessage> : null}
+      {errors.root?.message ? <FormMessage kind="error">{errors.root.message}</FormMessage> : null}
       <TextField
         label="Current password"
         type="password"

@@ -1,9 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { DeleteOwnAccountBody } from '@skillhive/shared/rules/account-forms';
+import type { DeleteOwnAccountBody } from '@skillhive/shared/rules/account-forms';
 import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
@@ -14,6 +13,11 @@ import { useAuth } from '../../auth/auth-context.ts';
 import { deleteMyAccount } from '../api/me.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+
+const deleteAccountResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/account-forms').then((rules) => rules.DeleteOwnAccountBody),
+);
 
 type DeleteAccountInput = z.input<typeof DeleteOwnAccountBody>;
 
@@ -32,9 +36,13 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
     setError,
     formState: { errors, isSubmitting: deleting },
   } = useForm<DeleteAccountInput, unknown, DeleteOwnAccountBody>({
-    resolver: zodResolver(DeleteOwnAccountBody),
+    resolver: deleteAccountResolver,
     defaultValues: { password: '' },
   });
+
+  useEffect(() => {
+    if (open) deleteAccountResolver.preload();
+  }, [open]);
 
   const close = () => {
     if (deleting) return;
@@ -67,6 +75,8 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
     notify.success('Your account was deleted');
   });
 
+  const alert = formError ?? errors.root?.message;
+
   return (
     <FormDialog
       open={open}
@@ -75,7 +85,7 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
       onCancel={close}
       onSubmit={(event) => void submit(event)}
     >
-      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
+      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
       <TextField
         label="Password"
         type="password"

@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { UPLOAD_MAX_BYTES } from '@skillhive/shared/rules/constants';
-import { UpdateUserBody } from '@skillhive/shared/rules/account-forms';
+import type { UpdateUserBody } from '@skillhive/shared/rules/account-forms';
 import type { UserProfile } from '@skillhive/shared/contracts/users';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
@@ -13,6 +12,11 @@ import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { showSubmitError } from '../../../lib/form-errors.ts';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+
+const updateUserResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/account-forms').then((rules) => rules.UpdateUserBody),
+);
 
 type EditProfileInput = { name: string; phone: string; image: string };
 
@@ -24,7 +28,7 @@ const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/avif';
  * empty (a Google account has no phone); one it had cannot be emptied, as at sign-up.
  */
 function profileResolver(original: EditProfileInput): Resolver<EditProfileInput, unknown, UpdateUserBody> {
-  const resolve = zodResolver(UpdateUserBody) as unknown as Resolver<EditProfileInput, unknown, UpdateUserBody>;
+  const resolve = updateUserResolver as unknown as Resolver<EditProfileInput, unknown, UpdateUserBody>;
   return (values, context, options) => {
     const keep = (field: 'phone' | 'image') => values[field].trim() !== '' || original[field] !== '';
     const body = {
@@ -104,9 +108,17 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
   });
 
   const percent = uploading === null ? null : Math.round(uploading * 100);
+  const alert = formError ?? errors.root?.message;
+
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Edit profile">
-      {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
+    <form
+      noValidate
+      onSubmit={submit}
+      onFocus={updateUserResolver.preload}
+      className="flex flex-col gap-4"
+      aria-label="Edit profile"
+    >
+      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
       <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
       <TextField
         label="Phone"

@@ -1,13 +1,17 @@
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { ChangeEmailBody } from '@skillhive/shared/rules/account-forms';
+import type { ChangeEmailBody } from '@skillhive/shared/rules/account-forms';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { useChangeEmail } from '../../auth/api/account.ts';
 import { MAIL_RATE_LIMITED } from '../../auth/verify-email.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+
+const changeEmailResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/account-forms').then((rules) => rules.ChangeEmailBody),
+);
 
 type ChangeEmailInput = { newEmail: string };
 
@@ -32,7 +36,7 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
     reset,
     formState: { errors, isSubmitting },
   } = useForm<ChangeEmailInput, unknown, ChangeEmailBody>({
-    resolver: zodResolver(ChangeEmailBody),
+    resolver: changeEmailResolver,
     defaultValues: { newEmail: '' },
   });
 
@@ -58,6 +62,8 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
     }
   });
 
+  const alert = formError ?? errors.root?.message;
+
   return (
     <div className="flex flex-col gap-4">
       {linkError ? (
@@ -80,8 +86,14 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
         )}
       </p>
       {verified ? null : notice}
-      <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Change e-mail">
-        {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
+      <form
+        noValidate
+        onSubmit={submit}
+        onFocus={changeEmailResolver.preload}
+        className="flex flex-col gap-4"
+        aria-label="Change e-mail"
+      >
+        {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
         {sentTo ? (
           <FormMessage kind="success">We sent a link to {sentTo}. Your address changes when you follow it.</FormMessage>
         ) : null}
