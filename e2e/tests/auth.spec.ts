@@ -84,6 +84,27 @@ test.describe('login', () => {
     await expect(page).toHaveURL('/login');
   });
 
+  test('checks the form with code downloaded on first use, and says so when it cannot be downloaded', async ({
+    page,
+  }) => {
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
+    // The connection drops after the page has loaded: the form's checks cannot be downloaded.
+    await page.route('**/assets/*.js', (route) => route.abort('internetdisconnected'));
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      'This form could not be checked: the connection seems to be down. Check it and try again.',
+    );
+    await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeEnabled();
+
+    // Back online, the next attempt downloads them and checks the fields.
+    await page.unroute('**/assets/*.js');
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await expect(page.getByText('Email is required')).toBeVisible();
+    await expect(page.getByText('Password is required')).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+  });
+
   test('returns the user to the guarded page they came from', async ({ page }) => {
     await page.goto('/dashboard/profile');
     await expect(page).toHaveURL('/login');

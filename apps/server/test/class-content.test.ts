@@ -2,7 +2,7 @@ import ICAL from 'ical.js';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClassContent, ClassMaterial, ClassProgress, ClassSession } from '@skillhive/shared/contracts/content';
-import { CONTENT_MESSAGES } from '@skillhive/shared/rules/content-forms';
+import { CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
 import { REVIEW_MESSAGES } from '@skillhive/shared/rules/messages';
 import { schema } from '../src/db/client.ts';
 import { createTestApp, createUser, latestMail, type TestContext, type TestUser } from './harness.ts';

@@ -12,10 +12,9 @@ import {
   DeletedResponse,
   ProgressMarkResponse,
 } from '@skillhive/shared/contracts/content';
+import { CONTENT_MESSAGES, MATERIAL_FILE_FIELD } from '@skillhive/shared/rules/content';
 import {
-  CONTENT_MESSAGES,
   LinkMaterialFormBody,
-  MATERIAL_FILE_FIELD,
   MaterialFileFormBody,
   ProgressMarkBody,
   PublishBody,

@@ -8,14 +8,8 @@ import type {
   ClassSession,
   ContentRole,
 } from '@skillhive/shared/contracts/content';
-import {
-  ACCEPTED_MATERIAL_TYPES,
-  CONTENT_ITEMS_MAX,
-  CONTENT_MESSAGES,
-  type LinkMaterialFormBody,
-  type SaveSessionBody,
-  type UpdateMaterialBody,
-} from '@skillhive/shared/rules/content-forms';
+import { ACCEPTED_MATERIAL_TYPES, CONTENT_ITEMS_MAX, CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
+import type { LinkMaterialFormBody, SaveSessionBody, UpdateMaterialBody } from '@skillhive/shared/rules/content-forms';
 import { DELETED_STUDENT_NAME } from '@skillhive/shared/rules/constants';
 import { fromLocalDateTime, toLocalDateTime } from '@skillhive/shared/rules/time-zones';
 import type { Db } from '../../db/client.ts';

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClassContent, ClassMaterial, ClassProgress, ClassSession } from '@skillhive/shared/contracts/content';
 import type { LinkMaterialFormBody, SaveSessionBody } from '@skillhive/shared/rules/content-forms';
-import { MATERIAL_FILE_FIELD } from '@skillhive/shared/rules/content-forms';
+import { MATERIAL_FILE_FIELD } from '@skillhive/shared/rules/content';
 import { API_BASE, ApiError, apiClient, tokenStorage } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';

@@ -1,16 +1,16 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import type { ClassMaterial, ClassSession } from '@skillhive/shared/contracts/content';
-import {
-  ACCEPTED_MATERIAL_TYPES,
+import { ACCEPTED_MATERIAL_TYPES, CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
+import type {
   LinkMaterialFormBody,
   MaterialFileFormBody,
   SessionFormBody,
 } from '@skillhive/shared/rules/content-forms';
 import { errorMessage } from '../../../lib/api-client.ts';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 import { notify } from '../../../lib/toast.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
@@ -249,6 +249,10 @@ function ItemRow(props: {
 
 type SessionFormInput = z.input<typeof SessionFormBody>;
 
+const sessionResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/content-forms').then((rules) => rules.SessionFormBody),
+);
+
 /** Add a session, or edit one (`session` given); the start is a local time in the chosen zone. */
 function SessionForm({ classId, session, onDone }: { classId: string; session?: ClassSession; onDone?: () => void }) {
   const create = useCreateSession(classId);
@@ -262,7 +266,7 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
     setError,
     formState: { errors },
   } = useForm<SessionFormInput, unknown, SessionFormBody>({
-    resolver: zodResolver(SessionFormBody),
+    resolver: sessionResolver,
     defaultValues: session
       ? {
           title: session.title,
@@ -306,9 +310,11 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
     }
   });
 
+  const alert = formError ?? errors.root?.message;
   return (
     <form
       onSubmit={submit}
+      onFocus={sessionResolver.preload}
       noValidate
       className="flex flex-col gap-3"
       aria-label={session ? 'Edit session' : 'Add a session'}
@@ -336,9 +342,9 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
         {...register('meetingUrl')}
       />
       <TextField label="Or a location" error={errors.location?.message} {...register('location')} />
-      {formError ? (
+      {alert ? (
         <p role="alert" className="text-sm font-medium text-error">
-          {formError}
+          {alert}
         </p>
       ) : null}
       <div className="flex flex-wrap gap-2">
@@ -357,6 +363,10 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
 
 type LinkFormInput = z.input<typeof LinkMaterialFormBody>;
 
+const linkResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/content-forms').then((rules) => rules.LinkMaterialFormBody),
+);
+
 function LinkForm({ classId }: { classId: string }) {
   const create = useCreateLinkMaterial(classId);
   const [formError, setFormError] = useState<string | null>(null);
@@ -366,7 +376,7 @@ function LinkForm({ classId }: { classId: string }) {
     reset,
     formState: { errors },
   } = useForm<LinkFormInput, unknown, LinkMaterialFormBody>({
-    resolver: zodResolver(LinkMaterialFormBody),
+    resolver: linkResolver,
     defaultValues: { title: '', url: '' },
   });
   const submit = handleSubmit((body) => {
@@ -379,13 +389,20 @@ function LinkForm({ classId }: { classId: string }) {
       onError: (error) => setFormError(errorMessage(error, 'The link could not be added.')),
     });
   });
+  const alert = formError ?? errors.root?.message;
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-3" aria-label="Add a link">
+    <form
+      onSubmit={submit}
+      onFocus={linkResolver.preload}
+      noValidate
+      className="flex flex-col gap-3"
+      aria-label="Add a link"
+    >
       <TextField label="Link title" error={errors.title?.message} {...register('title')} />
       <TextField label="Address" type="url" placeholder="https://" error={errors.url?.message} {...register('url')} />
-      {formError ? (
+      {alert ? (
         <p role="alert" className="text-sm font-medium text-error">
-          {formError}
+          {alert}
         </p>
       ) : null}
       <BusyButton type="submit" busy={create.isPending} className="btn-primary btn-sm self-start">
@@ -396,6 +413,24 @@ function LinkForm({ classId }: { classId: string }) {
 }
 
 type UploadFormInput = z.input<typeof MaterialFileFormBody> & { file: FileList | null };
+type UploadFormValues = MaterialFileFormBody & { file: File };
+
+const materialTitleResolver = lazyZodResolver(() =>
+  import('@skillhive/shared/rules/content-forms').then((rules) => rules.MaterialFileFormBody),
+);
+
+/** The title through the shared schema, and a file chosen (the server reads its type from its bytes). */
+const uploadResolver: Resolver<UploadFormInput, unknown, UploadFormValues> = async (values, context, options) => {
+  const checked = await materialTitleResolver({ title: values.title }, context, {
+    ...options,
+    names: options.names?.filter((name) => name === 'title'),
+  });
+  const file = values.file?.[0];
+  const errors: FieldErrors<UploadFormInput> = { ...checked.errors };
+  if (!file) errors.file = { type: 'required', message: CONTENT_MESSAGES.fileRequired };
+  if (!file || Object.keys(errors).length > 0) return { values: {}, errors };
+  return { values: { ...(checked.values as MaterialFileFormBody), file }, errors: {} };
+};
 
 /** A PDF or an image; the server reads the type from the bytes and refuses anything else. */
 function UploadForm({ classId }: { classId: string }) {
@@ -405,23 +440,15 @@ function UploadForm({ classId }: { classId: string }) {
     register,
     handleSubmit,
     reset,
-    setError,
     formState: { errors },
-  } = useForm<UploadFormInput>({ defaultValues: { title: '', file: null } });
-  const submit = handleSubmit((values) => {
+  } = useForm<UploadFormInput, unknown, UploadFormValues>({
+    resolver: uploadResolver,
+    defaultValues: { title: '', file: null },
+  });
+  const submit = handleSubmit(({ title, file }) => {
     setFormError(null);
-    const fields = MaterialFileFormBody.safeParse({ title: values.title });
-    if (!fields.success) {
-      setError('title', { message: fields.error.issues[0]?.message });
-      return;
-    }
-    const file = values.file?.[0];
-    if (!file) {
-      setError('file', { message: 'Choose a PDF or an image to upload' });
-      return;
-    }
     upload.mutate(
-      { title: fields.data.title, file },
+      { title, file },
       {
         onSuccess: () => {
           notify.success('File uploaded as a draft');
@@ -431,8 +458,15 @@ function UploadForm({ classId }: { classId: string }) {
       },
     );
   });
+  const alert = formError ?? errors.root?.message;
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-3" aria-label="Upload a material">
+    <form
+      onSubmit={submit}
+      onFocus={materialTitleResolver.preload}
+      noValidate
+      className="flex flex-col gap-3"
+      aria-label="Upload a material"
+    >
       <TextField label="Material title" error={errors.title?.message} {...register('title')} />
       <TextField
         label="File (PDF or image)"
@@ -442,9 +476,9 @@ function UploadForm({ classId }: { classId: string }) {
         error={errors.file?.message}
         {...register('file')}
       />
-      {formError ? (
+      {alert ? (
         <p role="alert" className="text-sm font-medium text-error">
-          {formError}
+          {alert}
         </p>
       ) : null}
       <BusyButton type="submit" busy={upload.isPending} className="btn-primary btn-sm self-start">
