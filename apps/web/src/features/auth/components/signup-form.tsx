@@ -1,12 +1,12 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SignUpBody, type SignUpInput } from '@skillhive/shared/rules/auth-forms';
 import { TextField } from '../../../components/ui/form-field.tsx';
-import { PhoneField, PhotoUrlField } from '../../../components/ui/account-fields.tsx';
 import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { PASSWORD_RULE_HINT } from '../password-confirmation.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { useSubmitError } from '../../../lib/form-errors.ts';
+import { showSubmitError } from '../../../lib/form-errors.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 
 const FIELDS = ['name', 'image', 'phone', 'email', 'password'] as const;
@@ -17,6 +17,7 @@ interface SignUpFormProps {
 
 /** spec §5 sign-up: the shared schema's messages, written once (STYLE.md). */
 export function SignUpForm({ onSubmit }: SignUpFormProps) {
+  const [formError, setFormError] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -27,15 +28,37 @@ export function SignUpForm({ onSubmit }: SignUpFormProps) {
     defaultValues: { name: '', image: '', phone: '', email: '', password: '' },
   });
 
-  const { formError, attempt } = useSubmitError(setError, FIELDS, 'Sign-up failed. Please try again.');
-  const submit = handleSubmit((values) => attempt(() => onSubmit(values)));
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await onSubmit(values);
+    } catch (error) {
+      setFormError(showSubmitError(error, FIELDS, setError, 'Sign-up failed. Please try again.'));
+    }
+  });
 
   return (
     <form noValidate onSubmit={submit} onFocus={preloadAuthClient} className="flex flex-col gap-4" aria-label="Sign up">
       {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
       <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
-      <PhotoUrlField error={errors.image?.message} {...register('image')} />
-      <PhoneField error={errors.phone?.message} {...register('phone')} />
+      <TextField
+        label="Photo URL"
+        type="url"
+        inputMode="url"
+        autoComplete="photo"
+        placeholder="https://…"
+        error={errors.image?.message}
+        {...register('image')}
+      />
+      <TextField
+        label="Phone"
+        type="tel"
+        autoComplete="tel"
+        placeholder="+880 1712 345678"
+        hint="11 to 20 digits; spaces and dashes are fine."
+        error={errors.phone?.message}
+        {...register('phone')}
+      />
       <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
       <TextField
         label="Password"

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CATEGORIES, CATEGORY_LABELS, EXPERIENCE_LABELS, EXPERIENCE_LEVELS } from '@skillhive/shared/rules/constants';
@@ -5,7 +6,7 @@ import { CreateTeacherRequestBody } from '@skillhive/shared/rules/teach-form';
 import type { z } from 'zod';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { useSubmitError } from '../../../lib/form-errors.ts';
+import { showSubmitError } from '../../../lib/form-errors.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
@@ -25,6 +26,7 @@ interface TeacherRequestFormProps {
  * read-only (DESIGN §1.1 — the server takes them from the account, not from this form).
  */
 export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormProps) {
+  const [formError, setFormError] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -36,12 +38,14 @@ export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormPr
     defaultValues: { title: '' },
   });
 
-  const { formError, attempt } = useSubmitError(
-    setError,
-    EDITABLE,
-    'Your application could not be sent. Please try again.',
-  );
-  const submit = handleSubmit((values) => attempt(() => onSubmit(values)));
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await onSubmit(values);
+    } catch (error) {
+      setFormError(showSubmitError(error, EDITABLE, setError, 'Your application could not be sent. Please try again.'));
+    }
+  });
 
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-5" aria-label="Teacher application">

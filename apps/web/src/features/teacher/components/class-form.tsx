@@ -7,7 +7,7 @@ import { CreateClassBody } from '@skillhive/shared/rules/class-form';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { ImageUploadField } from './image-upload-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { useSubmitError } from '../../../lib/form-errors.ts';
+import { showSubmitError } from '../../../lib/form-errors.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 
 type ClassFormInput = z.input<typeof CreateClassBody>;
@@ -27,6 +27,7 @@ interface ClassFormProps {
  * decimal number by the schema.
  */
 export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFormProps) {
+  const [formError, setFormError] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
   const {
     register,
@@ -45,8 +46,14 @@ export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFor
     },
   });
 
-  const { formError, attempt } = useSubmitError(setError, FIELDS, 'The class could not be saved. Please try again.');
-  const submit = handleSubmit((values) => attempt(() => onSubmit(values)));
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await onSubmit(values);
+    } catch (error) {
+      setFormError(showSubmitError(error, FIELDS, setError, 'The class could not be saved. Please try again.'));
+    }
+  });
 
   return (
     <form noValidate onSubmit={submit} className="flex max-w-3xl flex-col gap-4" aria-label={submitLabel}>

@@ -7,12 +7,11 @@ import type { UserProfile } from '@skillhive/shared/contracts/users';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
-import { PhoneField, PhotoUrlField } from '../../../components/ui/account-fields.tsx';
 import { useUpdateUser } from '../../auth/api/account.ts';
 import { uploadImage } from '../../teacher/api/upload-image.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { useSubmitError } from '../../../lib/form-errors.ts';
+import { showSubmitError } from '../../../lib/form-errors.ts';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
 type EditProfileInput = { name: string; phone: string; image: string };
@@ -41,6 +40,7 @@ function profileResolver(original: EditProfileInput): Resolver<EditProfileInput,
 export function EditProfileForm({ profile }: { profile: UserProfile }) {
   const original: EditProfileInput = { name: profile.name, phone: profile.phone ?? '', image: profile.image ?? '' };
   const update = useUpdateUser();
+  const [formError, setFormError] = useState<string | null>(null);
   const [uploading, setUploading] = useState<number | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
@@ -92,21 +92,31 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
     }
   };
 
-  const { formError, attempt } = useSubmitError(setError, FIELDS, 'Your profile could not be saved. Please try again.');
-  const submit = handleSubmit((values) =>
-    attempt(async () => {
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
       await update.mutateAsync(values);
       reset({ name: values.name ?? '', phone: values.phone ?? '', image: values.image ?? '' });
       notify.success('Profile saved');
-    }),
-  );
+    } catch (error) {
+      setFormError(showSubmitError(error, FIELDS, setError, 'Your profile could not be saved. Please try again.'));
+    }
+  });
 
   const percent = uploading === null ? null : Math.round(uploading * 100);
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Edit profile">
       {formError ? <FormMessage kind="error">{formError}</FormMessage> : null}
       <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
-      <PhoneField error={errors.phone?.message} {...register('phone')} />
+      <TextField
+        label="Phone"
+        type="tel"
+        autoComplete="tel"
+        placeholder="+880 1712 345678"
+        hint="11 to 20 digits; spaces and dashes are fine."
+        error={errors.phone?.message}
+        {...register('phone')}
+      />
       <fieldset className="flex flex-col gap-3 rounded-box border border-base-300 p-4">
         <legend className="px-1 font-medium">Photo</legend>
         <div className="flex items-center gap-4">
@@ -153,7 +163,15 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
             />
           ) : null}
         </div>
-        <PhotoUrlField error={errors.image?.message} {...register('image')} />
+        <TextField
+          label="Photo URL"
+          type="url"
+          inputMode="url"
+          autoComplete="photo"
+          placeholder="https://…"
+          error={errors.image?.message}
+          {...register('image')}
+        />
       </fieldset>
       <BusyButton type="submit" className="btn-primary self-start" busy={isSubmitting} disabled={uploading !== null}>
         Save profile
