@@ -132,8 +132,6 @@ export function CatalogueFilters({ params, onChange }: CatalogueFiltersProps) {
 
 /** Price bounds in dollars, applied when a field is left (or Enter), so typing does not refetch per key. */
 function PriceRange({ params, onChange }: CatalogueFiltersProps) {
-  const minId = useId();
-  const maxId = useId();
   const errorId = useId();
   const text = (value: number | null) => (value === null ? '' : String(value));
   const [min, setMin] = useState(text(params.minPrice));
@@ -159,42 +157,26 @@ function PriceRange({ params, onChange }: CatalogueFiltersProps) {
     <fieldset className="flex flex-col gap-1">
       <legend className="mb-1 font-medium">Price (USD)</legend>
       <div className="flex items-center gap-2">
-        <label htmlFor={minId} className="sr-only">
-          Lowest price
-        </label>
-        <input
-          id={minId}
+        <PriceInput
           name="minPrice"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step="any"
+          label="Lowest price"
           placeholder="Min"
-          className="input w-full min-w-0"
           value={min}
-          aria-invalid={invalid || undefined}
-          aria-describedby={invalid ? errorId : undefined}
-          onChange={(event) => setMin(event.target.value)}
+          onValueChange={setMin}
           onBlur={apply}
+          invalid={invalid}
+          errorId={errorId}
         />
         <span aria-hidden="true">–</span>
-        <label htmlFor={maxId} className="sr-only">
-          Highest price
-        </label>
-        <input
-          id={maxId}
+        <PriceInput
           name="maxPrice"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step="any"
+          label="Highest price"
           placeholder="Max"
-          className="input w-full min-w-0"
           value={max}
-          aria-invalid={invalid || undefined}
-          aria-describedby={invalid ? errorId : undefined}
-          onChange={(event) => setMax(event.target.value)}
+          onValueChange={setMax}
           onBlur={apply}
+          invalid={invalid}
+          errorId={errorId}
         />
       </div>
       {invalid ? (
@@ -203,5 +185,45 @@ function PriceRange({ params, onChange }: CatalogueFiltersProps) {
         </p>
       ) : null}
     </fieldset>
+  );
+}
+
+interface PriceInputProps {
+  name: 'minPrice' | 'maxPrice';
+  /** Read by screen readers only: the legend and placeholder say it on screen. */
+  label: string;
+  placeholder: string;
+  value: string;
+  onValueChange: (value: string) => void;
+  onBlur: () => void;
+  /** The two bounds are invalid together; `errorId` says why. */
+  invalid: boolean;
+  errorId: string;
+}
+
+/** One bound of PriceRange. */
+function PriceInput({ name, label, placeholder, value, onValueChange, onBlur, invalid, errorId }: PriceInputProps) {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type="number"
+        inputMode="decimal"
+        min={0}
+        step="any"
+        placeholder={placeholder}
+        className="input w-full min-w-0"
+        value={value}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? errorId : undefined}
+        onChange={(event) => onValueChange(event.target.value)}
+        onBlur={onBlur}
+      />
+    </>
   );
 }
