@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import {
   CATEGORIES,
   CATEGORY_LABELS,
@@ -17,9 +17,6 @@ interface CatalogueFiltersProps {
 }
 
 export function CatalogueFilters({ params, onChange }: CatalogueFiltersProps) {
-  const categoryId = useId();
-  const sortId = useId();
-  const ratingId = useId();
   const [term, setTerm] = useState(params.q);
   /** The last q this component wrote, so its own URL update does not clobber newer typing. */
   const written = useRef(params.q);
@@ -66,67 +63,78 @@ export function CatalogueFilters({ params, onChange }: CatalogueFiltersProps) {
       <div className="sm:col-span-2 lg:col-span-1">
         <SearchCombobox label="Search classes" name="q" value={term} onValueChange={setTerm} />
       </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={categoryId} className="font-medium">
-          Category
-        </label>
-        <select
-          id={categoryId}
-          name="category"
-          className="select w-full"
-          value={params.category}
-          onChange={(event) => onChange({ category: event.target.value as Category | '', page: 1 })}
-        >
-          <option value="">All categories</option>
-          {CATEGORIES.map((category) => (
-            <option key={category} value={category}>
-              {CATEGORY_LABELS[category]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={sortId} className="font-medium">
-          Sort by
-        </label>
-        <select
-          id={sortId}
-          name="sort"
-          className="select w-full"
-          value={params.sort}
-          onChange={(event) => onChange({ sort: event.target.value as ClassSort, page: 1 })}
-        >
-          {CLASS_SORTS.filter((sort) => sort !== 'relevance' || params.q).map((sort) => (
-            <option key={sort} value={sort}>
-              {SORT_LABELS[sort]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        label="Category"
+        name="category"
+        value={params.category}
+        onValueChange={(value) => onChange({ category: value as Category | '', page: 1 })}
+      >
+        <option value="">All categories</option>
+        {CATEGORIES.map((category) => (
+          <option key={category} value={category}>
+            {CATEGORY_LABELS[category]}
+          </option>
+        ))}
+      </FilterSelect>
+      <FilterSelect
+        label="Sort by"
+        name="sort"
+        value={params.sort}
+        onValueChange={(value) => onChange({ sort: value as ClassSort, page: 1 })}
+      >
+        {CLASS_SORTS.filter((sort) => sort !== 'relevance' || params.q).map((sort) => (
+          <option key={sort} value={sort}>
+            {SORT_LABELS[sort]}
+          </option>
+        ))}
+      </FilterSelect>
       <PriceRange params={params} onChange={onChange} />
-      <div className="flex flex-col gap-1">
-        <label htmlFor={ratingId} className="font-medium">
-          Rating
-        </label>
-        <select
-          id={ratingId}
-          name="minRating"
-          className="select w-full"
-          value={params.minRating ?? ''}
-          onChange={(event) => onChange({ minRating: event.target.value ? Number(event.target.value) : null, page: 1 })}
-        >
-          <option value="">Any rating</option>
-          {RATING_FILTERS.map((stars) => (
-            <option key={stars} value={stars}>
-              {stars} stars &amp; up
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        label="Rating"
+        name="minRating"
+        value={params.minRating ?? ''}
+        onValueChange={(value) => onChange({ minRating: value ? Number(value) : null, page: 1 })}
+      >
+        <option value="">Any rating</option>
+        {RATING_FILTERS.map((stars) => (
+          <option key={stars} value={stars}>
+            {stars} stars &amp; up
+          </option>
+        ))}
+      </FilterSelect>
       <button type="submit" className="sr-only">
         Search
       </button>
     </form>
+  );
+}
+
+interface FilterSelectProps {
+  label: string;
+  name: keyof CatalogueParams;
+  value: string | number;
+  onValueChange: (value: string) => void;
+  children: ReactNode;
+}
+
+/** One of the catalogue's drop-down filters, applied as soon as it changes. */
+function FilterSelect({ label, name, value, onValueChange, children }: FilterSelectProps) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="font-medium">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        className="select w-full"
+        value={value}
+        onChange={(event) => onValueChange(event.target.value)}
+      >
+        {children}
+      </select>
+    </div>
   );
 }
 
