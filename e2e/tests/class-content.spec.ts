@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { DEMO, DEMO_PASSWORD, logIn, newUser, signUp } from '../fixtures/app.ts';
+import { DEMO, DEMO_PASSWORD, logIn } from '../fixtures/app.ts';
+import { payWithTestCard, signUpVerifiedStudent } from '../fixtures/checkout.ts';
 import { adminApi } from '../fixtures/admin-api.ts';
 import {
   apiSession,
@@ -8,7 +9,6 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
 } from '../fixtures/dashboard.ts';
-import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
 
 /** A small, well-formed PDF. */
 const PDF = Buffer.from(
@@ -73,17 +73,11 @@ test.describe('class content', () => {
     await expectNoAxeViolations(teacher);
 
     // A student signs up, pays with the test gateway and opens the class.
-    const student = newUser('content');
-    await signUp(page, student);
-    await verifyEmailViaMailbox(baseURL!, student.email);
+    const student = await signUpVerifiedStudent(page, baseURL!, 'content');
     await page.goto(`/dashboard/classDetails/${classId}`);
     await page.getByRole('button', { name: 'Pay Now' }).click();
     await expect(page).toHaveURL('/dashboard/payment');
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-    await page.getByLabel('CVC').fill('123');
-    await page.getByRole('button', { name: /^Pay \$/ }).click();
-    await expect(page).toHaveURL('/dashboard/myEnrollClass');
+    await payWithTestCard(page);
     await page.getByRole('article', { name: title }).getByRole('link', { name: 'Open class' }).click();
     await expect(page).toHaveURL(`/dashboard/myEnrollClass/${classId}`);
     await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { accountButton, fillLogin, newUser, signUp } from '../fixtures/app.ts';
+import { payWithTestCard } from '../fixtures/checkout.ts';
 import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
 
 /** The public class page (issue 20 §5), from a card to Enrolled. */
@@ -66,11 +67,7 @@ test.describe('the public class page', () => {
     await page.getByRole('button', { name: 'Pay Now' }).click();
     await expect(page).toHaveURL('/dashboard/payment');
     await expect(page.getByTestId('payment-total')).toHaveText(/^\$\d/);
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-    await page.getByLabel('CVC').fill('123');
-    await page.getByRole('button', { name: /^Pay \$/ }).click();
-    await expect(page).toHaveURL('/dashboard/myEnrollClass');
+    await payWithTestCard(page);
 
     // My Enrolled Classes: Enrolled, with the way into the class.
     const enrolled = page.locator('article').filter({ has: page.getByRole('heading', { name: title }) });

@@ -1,7 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { DEMO, logIn, newUser, signUp } from '../fixtures/app.ts';
-import { dashboardMenu, expectLoaded, expectNoAxeViolations } from '../fixtures/dashboard.ts';
-import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
+import { DEMO, logIn } from '../fixtures/app.ts';
+import {
+  openAdminPage,
+  openPaymentForFirstClass,
+  payWithTestCard,
+  signUpVerifiedStudent,
+} from '../fixtures/checkout.ts';
+import { expectLoaded, expectNoAxeViolations, openFromDashboardMenu } from '../fixtures/dashboard.ts';
 
 /**
  * Issue 18 §4: an admin creates a site-wide coupon on the Coupons page; a student applies it on the
@@ -20,14 +25,7 @@ test.describe('coupons', () => {
     const code = `E2E-${Date.now().toString(36).toUpperCase()}`;
 
     // The admin, in a browser of their own, creates a 20% coupon limited to 5 uses.
-    const adminContext = await browser.newContext({ baseURL: baseURL!, reducedMotion: 'reduce' });
-    const admin = await adminContext.newPage();
-    await logIn(admin, DEMO.admin);
-    await admin.goto('/dashboard/adminHome');
-    await dashboardMenu(admin).getByRole('link', { name: 'Coupons' }).click();
-    await expect(admin).toHaveURL('/dashboard/coupons');
-    await expectLoaded(admin);
-    await expect(admin.getByRole('heading', { level: 1, name: 'Coupons' })).toBeVisible();
+    const { admin, adminContext } = await openAdminPage(browser, baseURL!, 'Coupons', '/dashboard/coupons');
     // The shared schema's message for a code too short, before anything is sent.
     await admin.getByLabel('Code', { exact: true }).fill('ab');
     await admin.getByRole('button', { name: 'Create coupon' }).click();
@@ -44,20 +42,8 @@ test.describe('coupons', () => {
     await expectNoAxeViolations(admin);
 
     // The student puts a class in the cart and opens the payment page.
-    const student = newUser('coupon');
-    await signUp(page, student);
-    await verifyEmailViaMailbox(baseURL!, student.email);
-    await page.goto('/allClassAllowed');
-    const card = page
-      .locator('article')
-      .filter({ has: page.getByRole('link', { name: 'Enroll Now' }) })
-      .first();
-    const title = (await card.getByRole('heading').first().textContent())?.trim() ?? '';
-    await card.getByRole('link', { name: 'Enroll Now' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
-    await page.getByRole('button', { name: 'Pay Now' }).click();
-    await expect(page).toHaveURL('/dashboard/payment');
-    await expect(page.getByTestId('payment-total')).toHaveText(/^\$\d/);
+    await signUpVerifiedStudent(page, baseURL!, 'coupon');
+    const { title } = await openPaymentForFirstClass(page);
     const before = (await page.getByTestId('payment-total').textContent())?.trim() ?? '';
     const cents = (text: string) => Math.round(Number(text.replace(/[^0-9.]/g, '')) * 100);
 
@@ -77,11 +63,7 @@ test.describe('coupons', () => {
     await expectNoAxeViolations(page);
 
     // Pay with the test gateway's card that succeeds: the Pay button names the discounted total.
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-    await page.getByLabel('CVC').fill('123');
-    await page.getByRole('button', { name: `Pay $${(after / 100).toFixed(2)}` }).click();
-    await expect(page).toHaveURL('/dashboard/myEnrollClass');
+    await payWithTestCard(page, `Pay $${(after / 100).toFixed(2)}`);
 
     // The history and the receipt show the coupon and what was paid.
     await page.goto('/dashboard/paymentHistory');
@@ -105,11 +87,7 @@ test.describe('coupons', () => {
     test.setTimeout(90_000);
     const code = `TCH-${Date.now().toString(36).toUpperCase()}`;
     await logIn(page, DEMO.teacher);
-    await page.goto('/dashboard/teacherHome');
-    await dashboardMenu(page).getByRole('link', { name: 'My Coupons' }).click();
-    await expect(page).toHaveURL('/dashboard/myCoupons');
-    await expectLoaded(page);
-    await expect(page.getByRole('heading', { level: 1, name: 'My Coupons' })).toBeVisible();
+    await openFromDashboardMenu(page, '/dashboard/teacherHome', 'My Coupons', '/dashboard/myCoupons');
     await page.getByLabel('Code', { exact: true }).fill(code);
     await page.getByLabel('Kind').selectOption('fixed');
     await page.getByLabel('Amount off, in cents').fill('500');

@@ -1,12 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { newUser, signUp } from '../fixtures/app.ts';
+import { openPaymentForFirstClass, payWithTestCard, signUpVerifiedStudent } from '../fixtures/checkout.ts';
 import {
   dashboardMenu,
   expectLoaded,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
 } from '../fixtures/dashboard.ts';
-import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
 
 /**
  * Issue 18 §5: a student pays with the test gateway, finds the payment in their history, opens
@@ -17,9 +16,7 @@ test.describe('payment history and receipt', () => {
 
   test('pay, see the payment, open and print its receipt', async ({ page, baseURL }) => {
     test.setTimeout(120_000);
-    const student = newUser('buyer');
-    await signUp(page, student);
-    await verifyEmailViaMailbox(baseURL!, student.email);
+    const student = await signUpVerifiedStudent(page, baseURL!, 'buyer');
 
     // Nothing paid yet: the history says so and leads to the classes.
     await page.goto('/dashboard/paymentHistory');
@@ -28,24 +25,9 @@ test.describe('payment history and receipt', () => {
     await expect(page.getByRole('link', { name: 'Browse classes' })).toHaveAttribute('href', '/allClassAllowed');
 
     // Pay for the first class of the catalogue with the test gateway's card that succeeds.
-    await page.goto('/allClassAllowed');
-    const card = page
-      .locator('article')
-      .filter({ has: page.getByRole('link', { name: 'Enroll Now' }) })
-      .first();
-    const title = (await card.getByRole('heading').first().textContent())?.trim() ?? '';
-    await card.getByRole('link', { name: 'Enroll Now' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
-    await page.getByRole('button', { name: 'Pay Now' }).click();
-    await expect(page).toHaveURL('/dashboard/payment');
-    // The server's total, once the intent has answered.
-    await expect(page.getByTestId('payment-total')).toHaveText(/^\$\d/);
+    const { title } = await openPaymentForFirstClass(page);
     const total = (await page.getByTestId('payment-total').textContent())?.trim() ?? '';
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-    await page.getByLabel('CVC').fill('123');
-    await page.getByRole('button', { name: /^Pay \$/ }).click();
-    await expect(page).toHaveURL('/dashboard/myEnrollClass');
+    await payWithTestCard(page);
     const toast = page.getByText('Payment successful! Enjoy your classes.');
     await expect(toast).toBeVisible();
 

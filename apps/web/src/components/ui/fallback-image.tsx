@@ -36,3 +36,15 @@ export function FallbackImage({ src, kind = 'class', alt, ...props }: FallbackIm
     />
   );
 }
+
+/**
+ * A person's photo, square at `size` pixels: the avatar artwork when there is none, and no
+ * referrer sent (a provider's photo host need not learn which page shows it).
+ */
+export function Avatar({
+  size,
+  alt = '',
+  ...props
+}: Omit<FallbackImageProps, 'kind' | 'alt'> & { size: number; alt?: string }) {
+  return <FallbackImage kind="avatar" alt={alt} width={size} height={size} referrerPolicy="no-referrer" {...props} />;
+}

@@ -39,12 +39,20 @@ export const TEACHER_REQUEST_FILTERS = TEACHER_REQUEST_STATUSES;
 /** Archived classes are hidden from moderation (DESIGN §4); the filter offers the three of spec §4. */
 export const CLASS_FILTERS = CLASS_STATUSES.filter((s) => s !== 'archived');
 
-/** GET /api/teachers/teacher-requests?page=&limit=&status=&q= (admin). */
-export const teacherRequestsQueryOptions = (user: UserScope | null, params: StatusPageParams<TeacherRequestStatus>) =>
-  queryOptions({
-    queryKey: teacherRequestKeys.list(user?.id ?? '', params),
+/**
+ * A moderation list (GET <path>?page=&limit=&status=&q=, admin): one page of the filter's results,
+ * the previous page kept on screen while the next one loads.
+ */
+function moderationListQueryOptions<T>(
+  queryKey: readonly unknown[],
+  path: string,
+  user: UserScope | null,
+  params: StatusPageParams<string>,
+) {
+  return queryOptions({
+    queryKey,
     queryFn: ({ signal }) =>
-      apiClient.list<TeacherRequest>('/teachers/teacher-requests', {
+      apiClient.list<T>(path, {
         secured: true,
         signal,
         query: {
@@ -57,25 +65,20 @@ export const teacherRequestsQueryOptions = (user: UserScope | null, params: Stat
     enabled: user !== null,
     placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });
+}
+
+/** GET /api/teachers/teacher-requests?page=&limit=&status=&q= (admin). */
+export const teacherRequestsQueryOptions = (user: UserScope | null, params: StatusPageParams<TeacherRequestStatus>) =>
+  moderationListQueryOptions<TeacherRequest>(
+    teacherRequestKeys.list(user?.id ?? '', params),
+    '/teachers/teacher-requests',
+    user,
+    params,
+  );
 
 /** GET /api/classes?status=&q=&page=&limit= (admins may filter by status). */
 export const adminClassesQueryOptions = (user: UserScope | null, params: StatusPageParams<ClassStatus>) =>
-  queryOptions({
-    queryKey: classKeys.moderation(user?.id ?? '', params),
-    queryFn: ({ signal }) =>
-      apiClient.list<ClassItem>('/classes', {
-        secured: true,
-        signal,
-        query: {
-          page: params.page,
-          limit: ADMIN_PAGE_SIZE,
-          status: params.status || undefined,
-          q: params.q || undefined,
-        },
-      }),
-    enabled: user !== null,
-    placeholderData: keepPreviousDataOf(user?.id ?? ''),
-  });
+  moderationListQueryOptions<ClassItem>(classKeys.moderation(user?.id ?? '', params), '/classes', user, params);
 
 export const REVISIONS_PAGE_SIZE = 5;
 

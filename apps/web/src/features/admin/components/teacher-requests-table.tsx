@@ -18,7 +18,7 @@ import { PageControls, usePageParam } from '../../../components/ui/page-controls
 import { DecisionButtons } from './decision-buttons.tsx';
 import { StatusFilter } from './status-filter.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
-import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { Avatar } from '../../../components/ui/fallback-image.tsx';
 import { countOf } from '../../../lib/plural.ts';
 
 const STATUS_LABELS: Record<TeacherRequestStatus, string> = {
@@ -84,13 +84,10 @@ export function TeacherRequestsTable() {
                       <span className="block text-sm font-normal whitespace-nowrap text-muted">{request.email}</span>
                     </th>
                     <td>
-                      <FallbackImage
-                        kind="avatar"
+                      <Avatar
+                        size={48}
                         src={request.image}
                         alt={`Photo of ${request.name}`}
-                        width={48}
-                        height={48}
-                        referrerPolicy="no-referrer"
                         className="h-12 w-12 rounded-full object-cover"
                       />
                     </td>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import {
   CATEGORIES,
   CATEGORY_LABELS,
@@ -17,9 +17,6 @@ interface CatalogueFiltersProps {
 }
 
 export function CatalogueFilters({ params, onChange }: CatalogueFiltersProps) {
-  const categoryId = useId();
-  const sortId = useId();
-  const ratingId = useId();
   const [term, setTerm] = useState(params.q);
   /** The last q this component wrote, so its own URL update does not clobber newer typing. */
   const written = useRef(params.q);
@@ -66,63 +63,45 @@ export function CatalogueFilters({ params, onChange }: CatalogueFiltersProps) {
       <div className="sm:col-span-2 lg:col-span-1">
         <SearchCombobox label="Search classes" name="q" value={term} onValueChange={setTerm} />
       </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={categoryId} className="font-medium">
-          Category
-        </label>
-        <select
-          id={categoryId}
-          name="category"
-          className="select w-full"
-          value={params.category}
-          onChange={(event) => onChange({ category: event.target.value as Category | '', page: 1 })}
-        >
-          <option value="">All categories</option>
-          {CATEGORIES.map((category) => (
-            <option key={category} value={category}>
-              {CATEGORY_LABELS[category]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={sortId} className="font-medium">
-          Sort by
-        </label>
-        <select
-          id={sortId}
-          name="sort"
-          className="select w-full"
-          value={params.sort}
-          onChange={(event) => onChange({ sort: event.target.value as ClassSort, page: 1 })}
-        >
-          {CLASS_SORTS.filter((sort) => sort !== 'relevance' || params.q).map((sort) => (
-            <option key={sort} value={sort}>
-              {SORT_LABELS[sort]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        label="Category"
+        name="category"
+        value={params.category}
+        onValueChange={(value) => onChange({ category: value as Category | '', page: 1 })}
+      >
+        <option value="">All categories</option>
+        {CATEGORIES.map((category) => (
+          <option key={category} value={category}>
+            {CATEGORY_LABELS[category]}
+          </option>
+        ))}
+      </FilterSelect>
+      <FilterSelect
+        label="Sort by"
+        name="sort"
+        value={params.sort}
+        onValueChange={(value) => onChange({ sort: value as ClassSort, page: 1 })}
+      >
+        {CLASS_SORTS.filter((sort) => sort !== 'relevance' || params.q).map((sort) => (
+          <option key={sort} value={sort}>
+            {SORT_LABELS[sort]}
+          </option>
+        ))}
+      </FilterSelect>
       <PriceRange params={params} onChange={onChange} />
-      <div className="flex flex-col gap-1">
-        <label htmlFor={ratingId} className="font-medium">
-          Rating
-        </label>
-        <select
-          id={ratingId}
-          name="minRating"
-          className="select w-full"
-          value={params.minRating ?? ''}
-          onChange={(event) => onChange({ minRating: event.target.value ? Number(event.target.value) : null, page: 1 })}
-        >
-          <option value="">Any rating</option>
-          {RATING_FILTERS.map((stars) => (
-            <option key={stars} value={stars}>
-              {stars} stars &amp; up
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        label="Rating"
+        name="minRating"
+        value={params.minRating ?? ''}
+        onValueChange={(value) => onChange({ minRating: value ? Number(value) : null, page: 1 })}
+      >
+        <option value="">Any rating</option>
+        {RATING_FILTERS.map((stars) => (
+          <option key={stars} value={stars}>
+            {stars} stars &amp; up
+          </option>
+        ))}
+      </FilterSelect>
       <button type="submit" className="sr-only">
         Search
       </button>
@@ -130,10 +109,37 @@ export function CatalogueFilters({ params, onChange }: CatalogueFiltersProps) {
   );
 }
 
+interface FilterSelectProps {
+  label: string;
+  name: keyof CatalogueParams;
+  value: string | number;
+  onValueChange: (value: string) => void;
+  children: ReactNode;
+}
+
+/** One of the catalogue's drop-down filters, applied as soon as it changes. */
+function FilterSelect({ label, name, value, onValueChange, children }: FilterSelectProps) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="font-medium">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        className="select w-full"
+        value={value}
+        onChange={(event) => onValueChange(event.target.value)}
+      >
+        {children}
+      </select>
+    </div>
+  );
+}
+
 /** Price bounds in dollars, applied when a field is left (or Enter), so typing does not refetch per key. */
 function PriceRange({ params, onChange }: CatalogueFiltersProps) {
-  const minId = useId();
-  const maxId = useId();
   const errorId = useId();
   const text = (value: number | null) => (value === null ? '' : String(value));
   const [min, setMin] = useState(text(params.minPrice));
@@ -159,42 +165,26 @@ function PriceRange({ params, onChange }: CatalogueFiltersProps) {
     <fieldset className="flex flex-col gap-1">
       <legend className="mb-1 font-medium">Price (USD)</legend>
       <div className="flex items-center gap-2">
-        <label htmlFor={minId} className="sr-only">
-          Lowest price
-        </label>
-        <input
-          id={minId}
+        <PriceInput
           name="minPrice"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step="any"
+          label="Lowest price"
           placeholder="Min"
-          className="input w-full min-w-0"
           value={min}
-          aria-invalid={invalid || undefined}
-          aria-describedby={invalid ? errorId : undefined}
-          onChange={(event) => setMin(event.target.value)}
+          onValueChange={setMin}
           onBlur={apply}
+          invalid={invalid}
+          errorId={errorId}
         />
         <span aria-hidden="true">–</span>
-        <label htmlFor={maxId} className="sr-only">
-          Highest price
-        </label>
-        <input
-          id={maxId}
+        <PriceInput
           name="maxPrice"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step="any"
+          label="Highest price"
           placeholder="Max"
-          className="input w-full min-w-0"
           value={max}
-          aria-invalid={invalid || undefined}
-          aria-describedby={invalid ? errorId : undefined}
-          onChange={(event) => setMax(event.target.value)}
+          onValueChange={setMax}
           onBlur={apply}
+          invalid={invalid}
+          errorId={errorId}
         />
       </div>
       {invalid ? (
@@ -203,5 +193,45 @@ function PriceRange({ params, onChange }: CatalogueFiltersProps) {
         </p>
       ) : null}
     </fieldset>
+  );
+}
+
+interface PriceInputProps {
+  name: 'minPrice' | 'maxPrice';
+  /** Read by screen readers only: the legend and placeholder say it on screen. */
+  label: string;
+  placeholder: string;
+  value: string;
+  onValueChange: (value: string) => void;
+  onBlur: () => void;
+  /** The two bounds are invalid together; `errorId` says why. */
+  invalid: boolean;
+  errorId: string;
+}
+
+/** One bound of PriceRange. */
+function PriceInput({ name, label, placeholder, value, onValueChange, onBlur, invalid, errorId }: PriceInputProps) {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type="number"
+        inputMode="decimal"
+        min={0}
+        step="any"
+        placeholder={placeholder}
+        className="input w-full min-w-0"
+        value={value}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? errorId : undefined}
+        onChange={(event) => onValueChange(event.target.value)}
+        onBlur={onBlur}
+      />
+    </>
   );
 }

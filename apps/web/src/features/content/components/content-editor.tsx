@@ -301,10 +301,7 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
       );
     } else {
       create.mutate(body, {
-        onSuccess: () => {
-          notify.success('Session added as a draft');
-          reset();
-        },
+        onSuccess: draftAdded('Session added as a draft', reset),
         onError,
       });
     }
@@ -342,11 +339,7 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
         {...register('meetingUrl')}
       />
       <TextField label="Or a location" error={errors.location?.message} {...register('location')} />
-      {alert ? (
-        <p role="alert" className="text-sm font-medium text-error">
-          {alert}
-        </p>
-      ) : null}
+      <FormError message={alert} />
       <div className="flex flex-wrap gap-2">
         <BusyButton type="submit" busy={create.isPending || update.isPending} className="btn-primary btn-sm">
           {session ? 'Save session' : 'Add session'}
@@ -382,10 +375,7 @@ function LinkForm({ classId }: { classId: string }) {
   const submit = handleSubmit((body) => {
     setFormError(null);
     create.mutate(body, {
-      onSuccess: () => {
-        notify.success('Link added as a draft');
-        reset();
-      },
+      onSuccess: draftAdded('Link added as a draft', reset),
       onError: (error) => setFormError(errorMessage(error, 'The link could not be added.')),
     });
   });
@@ -400,11 +390,7 @@ function LinkForm({ classId }: { classId: string }) {
     >
       <TextField label="Link title" error={errors.title?.message} {...register('title')} />
       <TextField label="Address" type="url" placeholder="https://" error={errors.url?.message} {...register('url')} />
-      {alert ? (
-        <p role="alert" className="text-sm font-medium text-error">
-          {alert}
-        </p>
-      ) : null}
+      <FormError message={alert} />
       <BusyButton type="submit" busy={create.isPending} className="btn-primary btn-sm self-start">
         Add link
       </BusyButton>
@@ -450,10 +436,7 @@ function UploadForm({ classId }: { classId: string }) {
     upload.mutate(
       { title, file },
       {
-        onSuccess: () => {
-          notify.success('File uploaded as a draft');
-          reset();
-        },
+        onSuccess: draftAdded('File uploaded as a draft', reset),
         onError: (error) => setFormError(errorMessage(error, 'The file could not be uploaded.')),
       },
     );
@@ -476,14 +459,27 @@ function UploadForm({ classId }: { classId: string }) {
         error={errors.file?.message}
         {...register('file')}
       />
-      {alert ? (
-        <p role="alert" className="text-sm font-medium text-error">
-          {alert}
-        </p>
-      ) : null}
+      <FormError message={alert} />
       <BusyButton type="submit" busy={upload.isPending} className="btn-primary btn-sm self-start">
         Upload
       </BusyButton>
     </form>
   );
+}
+
+/** A session or material the server refused: said under its form, as an alert. */
+function FormError({ message }: { message: string | null | undefined }) {
+  return message ? (
+    <p role="alert" className="text-sm font-medium text-error">
+      {message}
+    </p>
+  ) : null;
+}
+
+/** A new session or material is stored as a draft: say so, and empty the form for the next one. */
+function draftAdded(message: string, reset: () => void) {
+  return () => {
+    notify.success(message);
+    reset();
+  };
 }

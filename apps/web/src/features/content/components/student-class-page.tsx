@@ -106,14 +106,7 @@ function SessionItem({ classId, session, now }: { classId: string; session: Clas
   const titleId = useId();
   const started = new Date(session.startsAt).getTime() <= now;
   return (
-    <li
-      aria-labelledby={titleId}
-      className="flex flex-col gap-2 rounded-box border border-base-300 bg-base-100 p-3"
-      data-testid="student-session"
-    >
-      <h3 id={titleId} className="font-semibold break-words">
-        {session.title}
-      </h3>
+    <ContentItem titleId={titleId} title={session.title} testId="student-session">
       <p className="text-sm">
         <time dateTime={session.startsAt}>{formatSessionStart(session.startsAt)}</time> ·{' '}
         {formatDuration(session.durationMinutes)}
@@ -145,7 +138,7 @@ function SessionItem({ classId, session, now }: { classId: string; session: Clas
       >
         {started ? 'I attended this session' : 'You can mark it attended once it has started'}
       </ProgressCheckbox>
-    </li>
+    </ContentItem>
   );
 }
 
@@ -194,14 +187,7 @@ function ProgressCheckbox(props: {
 function MaterialItem({ classId, material }: { classId: string; material: ClassMaterial }) {
   const titleId = useId();
   return (
-    <li
-      aria-labelledby={titleId}
-      className="flex flex-col gap-2 rounded-box border border-base-300 bg-base-100 p-3"
-      data-testid="student-material"
-    >
-      <h3 id={titleId} className="font-semibold break-words">
-        {material.title}
-      </h3>
+    <ContentItem titleId={titleId} title={material.title} testId="student-material">
       {material.kind === 'file' ? (
         <a href={material.url} className="btn btn-outline btn-sm self-start" download aria-describedby={titleId}>
           Download {material.fileName} ({formatBytes(material.bytes)})
@@ -227,6 +213,32 @@ function MaterialItem({ classId, material }: { classId: string; material: ClassM
       >
         Done
       </ProgressCheckbox>
+    </ContentItem>
+  );
+}
+
+/** A session or material of the class, named by its heading. */
+function ContentItem({
+  titleId,
+  title,
+  testId,
+  children,
+}: {
+  titleId: string;
+  title: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <li
+      aria-labelledby={titleId}
+      className="flex flex-col gap-2 rounded-box border border-base-300 bg-base-100 p-3"
+      data-testid={testId}
+    >
+      <h3 id={titleId} className="font-semibold break-words">
+        {title}
+      </h3>
+      {children}
     </li>
   );
 }

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { formatPrice } from '@skillhive/shared/rules/money';
+import type { ReactNode } from 'react';
 import type { AdminStats } from '@skillhive/shared/contracts/stats';
 import { adminStatsQueryOptions, formatCompactPrice, monthLabel } from '../../stats/api/stats.ts';
 import { QueryState } from '../../../components/ui/query-state.tsx';
@@ -28,10 +29,7 @@ function PlatformFigures({ stats }: { stats: AdminStats }) {
   const thisMonth = stats.byMonth.at(-1);
   return (
     <>
-      <section aria-labelledby="admin-home-users" className="flex flex-col gap-3">
-        <h2 id="admin-home-users" className="text-xl font-semibold">
-          Users
-        </h2>
+      <FiguresSection id="admin-home-users" title="Users">
         <StatGrid>
           <StatCard label="Users" value={users.total} />
           <StatCard label="Admins" value={users.admins} />
@@ -47,12 +45,9 @@ function PlatformFigures({ stats }: { stats: AdminStats }) {
             { label: 'Student', value: users.students },
           ]}
         />
-      </section>
+      </FiguresSection>
 
-      <section aria-labelledby="admin-home-classes" className="flex flex-col gap-3">
-        <h2 id="admin-home-classes" className="text-xl font-semibold">
-          Classes
-        </h2>
+      <FiguresSection id="admin-home-classes" title="Classes">
         <StatGrid>
           <StatCard label="Pending review" value={classes.pending} />
           <StatCard label="Accepted" value={classes.accepted} />
@@ -69,12 +64,9 @@ function PlatformFigures({ stats }: { stats: AdminStats }) {
             { label: 'Archived', value: classes.archived },
           ]}
         />
-      </section>
+      </FiguresSection>
 
-      <section aria-labelledby="admin-home-revenue" className="flex flex-col gap-3">
-        <h2 id="admin-home-revenue" className="text-xl font-semibold">
-          Revenue
-        </h2>
+      <FiguresSection id="admin-home-revenue" title="Revenue">
         <StatGrid>
           <StatCard label="Revenue" value={formatPrice(stats.total)} hint="All time, net of refunds" />
           <StatCard label="Paid enrolments" value={stats.paidEnrollments} />
@@ -93,7 +85,19 @@ function PlatformFigures({ stats }: { stats: AdminStats }) {
           emptyText="No payments in the last 12 months."
           colors={['#a14a07']}
         />
-      </section>
+      </FiguresSection>
     </>
+  );
+}
+
+/** One group of the platform's figures, named by its heading. */
+function FiguresSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-3">
+      <h2 id={id} className="text-xl font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }

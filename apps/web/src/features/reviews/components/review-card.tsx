@@ -1,21 +1,17 @@
 import type { Review } from '@skillhive/shared/contracts/reviews';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
-import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { Avatar } from '../../../components/ui/fallback-image.tsx';
 
 /** One learner's review: photo, name, class, stars and words (home carousel and /reviews). */
 export function ReviewCard({ review }: { review: Review }) {
   return (
     <figure className="flex h-full flex-col gap-4 rounded-box border border-base-300 bg-base-100 p-6 shadow-sm">
       <div className="flex items-center gap-4">
-        <FallbackImage
-          kind="avatar"
+        <Avatar
+          size={64}
           src={review.image}
-          alt=""
-          width={64}
-          height={64}
           loading="lazy"
           decoding="async"
-          referrerPolicy="no-referrer"
           className="h-16 w-16 rounded-full object-cover ring-2 ring-accent"
         />
         <figcaption className="min-w-0">

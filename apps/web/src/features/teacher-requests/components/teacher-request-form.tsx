@@ -7,7 +7,7 @@ import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { showSubmitError } from '../../../lib/form-errors.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
-import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { Avatar } from '../../../components/ui/fallback-image.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
 const teacherRequestResolver = lazyZodResolver(() =>
@@ -63,15 +63,7 @@ export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormPr
     >
       {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
       <div className="flex items-center gap-4 rounded-box bg-base-200 p-4">
-        <FallbackImage
-          kind="avatar"
-          src={applicant.photoURL}
-          alt=""
-          width={64}
-          height={64}
-          referrerPolicy="no-referrer"
-          className="h-16 w-16 rounded-full object-cover ring-2 ring-accent"
-        />
+        <Avatar size={64} src={applicant.photoURL} className="h-16 w-16 rounded-full object-cover ring-2 ring-accent" />
         <p className="text-sm text-muted">Your name, e-mail and photo come from your account.</p>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">

@@ -11,7 +11,7 @@ import { uploadImage } from '../../teacher/api/upload-image.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { showSubmitError } from '../../../lib/form-errors.ts';
-import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { Avatar } from '../../../components/ui/fallback-image.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
 const updateUserResolver = lazyZodResolver(() =>
@@ -132,13 +132,9 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
       <fieldset className="flex flex-col gap-3 rounded-box border border-base-300 p-4">
         <legend className="px-1 font-medium">Photo</legend>
         <div className="flex items-center gap-4">
-          <FallbackImage
-            kind="avatar"
+          <Avatar
+            size={64}
             src={photo}
-            alt=""
-            width={64}
-            height={64}
-            referrerPolicy="no-referrer"
             className="h-16 w-16 shrink-0 rounded-full object-cover ring-2 ring-accent"
             data-testid="profile-photo-preview"
           />

@@ -11,7 +11,7 @@ import { EmailSection } from './email-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
 import { NotificationsSection } from './notifications-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
-import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { Avatar } from '../../../components/ui/fallback-image.tsx';
 
 const ROLE_LABELS = { admin: 'Admin', teacher: 'Teacher', student: 'Student' } as const;
 
@@ -39,13 +39,10 @@ export function ProfilePage({ emailNotice }: ProfilePageProps) {
           <div className="flex max-w-3xl flex-col gap-6">
             <article className="card border border-base-300 bg-base-100 shadow-sm">
               <div className="card-body flex-col items-center gap-4 text-center sm:flex-row sm:items-start sm:text-left">
-                <FallbackImage
-                  kind="avatar"
+                <Avatar
+                  size={112}
                   src={data.image}
                   alt={`Photo of ${data.name}`}
-                  width={112}
-                  height={112}
-                  referrerPolicy="no-referrer"
                   className="h-28 w-28 shrink-0 rounded-full object-cover ring-4 ring-accent"
                 />
                 <dl className="grid min-w-0 flex-1 grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-left">
