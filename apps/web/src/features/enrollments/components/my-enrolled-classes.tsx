@@ -8,11 +8,11 @@ import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { ENROLLMENTS_PAGE_SIZE, enrollmentsQueryOptions } from '../api/enrollments.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
-import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
+import { usePageParam } from '../../../components/ui/page-controls.tsx';
 import { ReviewFormLoader } from './review-form-loader.tsx';
 import { RefundRequestControl } from './refund-request-control.tsx';
 import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
-import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { ClassCardGrid, ClassImageCard } from '../../../components/ui/class-image-card.tsx';
 
 /** myEnrollClass (spec §2): the total, and a card per enrolment; pending ones can be paid. */
 export function MyEnrolledClasses() {
@@ -41,21 +41,15 @@ export function MyEnrolledClasses() {
           </Link>
         </div>
       ) : (
-        <>
-          <ul className="grid gap-4 md:grid-cols-2 2xl:grid-cols-3">
-            {query.data.items.map((item) => (
-              <li key={item._id}>
-                <EnrollmentCard item={item} />
-              </li>
-            ))}
-          </ul>
-          <PageControls
-            page={page}
-            total={query.data.total}
-            limit={ENROLLMENTS_PAGE_SIZE}
-            label="Enrolled classes pages"
-          />
-        </>
+        <ClassCardGrid
+          items={query.data.items}
+          page={page}
+          total={query.data.total}
+          limit={ENROLLMENTS_PAGE_SIZE}
+          label="Enrolled classes pages"
+        >
+          {(item) => <EnrollmentCard item={item} />}
+        </ClassCardGrid>
       )}
     </div>
   );
@@ -65,69 +59,56 @@ function EnrollmentCard({ item }: { item: Enrollment }) {
   const titleId = useId();
   const paid = item.status === 'paid';
   return (
-    <article aria-labelledby={titleId} className="card h-full border border-base-300 bg-base-100 shadow-sm">
-      <figure className="aspect-video bg-base-200">
-        <FallbackImage
-          src={item.image}
-          alt=""
-          width={640}
-          height={360}
-          loading="lazy"
-          className="h-full w-full object-cover"
-        />
-      </figure>
-      <div className="card-body gap-2 p-4">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <h2 id={titleId} className="card-title text-lg">
-            {item.title}
-          </h2>
-          <span className={`badge ${ENROLLMENT_STATUS[item.status].badge}`}>
-            {ENROLLMENT_STATUS[item.status].label}
-          </span>
-        </div>
-        <p className="grow-0 text-muted">
-          <span className="sr-only">Teacher: </span>
-          {item.name}
+    <ClassImageCard
+      titleId={titleId}
+      title={item.title}
+      image={item.image}
+      badge={
+        <span className={`badge ${ENROLLMENT_STATUS[item.status].badge}`}>{ENROLLMENT_STATUS[item.status].label}</span>
+      }
+    >
+      <p className="grow-0 text-muted">
+        <span className="sr-only">Teacher: </span>
+        {item.name}
+      </p>
+      <p className="grow-0 font-semibold">{formatPrice(item.price)}</p>
+      {paid ? (
+        <>
+          <div className="flex flex-wrap items-center gap-2">
+            <p className="grow-0 font-medium text-success">Enrolled</p>
+            <Link
+              to={paths.dashboard.myEnrollClassDetails(item.enrollId)}
+              className="btn btn-primary btn-sm"
+              aria-describedby={titleId}
+            >
+              Open class
+            </Link>
+          </div>
+          <ReviewFormLoader classId={item.enrollId} classTitle={item.title} />
+          <RefundRequestControl item={item} describedBy={titleId} />
+        </>
+      ) : item.status === 'refunded' ? (
+        <p className="text-sm text-muted">
+          This class was refunded; you can enrol in it again from{' '}
+          <Link to={paths.classPage(item.enrollId)} className="link">
+            its page
+          </Link>
+          .
         </p>
-        <p className="grow-0 font-semibold">{formatPrice(item.price)}</p>
-        {paid ? (
-          <>
-            <div className="flex flex-wrap items-center gap-2">
-              <p className="grow-0 font-medium text-success">Enrolled</p>
-              <Link
-                to={paths.dashboard.myEnrollClassDetails(item.enrollId)}
-                className="btn btn-primary btn-sm"
-                aria-describedby={titleId}
-              >
-                Open class
-              </Link>
-            </div>
-            <ReviewFormLoader classId={item.enrollId} classTitle={item.title} />
-            <RefundRequestControl item={item} describedBy={titleId} />
-          </>
-        ) : item.status === 'refunded' ? (
-          <p className="text-sm text-muted">
-            This class was refunded; you can enrol in it again from{' '}
-            <Link to={paths.classPage(item.enrollId)} className="link">
-              its page
-            </Link>
-            .
-          </p>
-        ) : !item.available ? (
-          <div className="card-actions mt-auto flex-col items-start">
-            <p className="text-sm font-medium text-error">{PAYMENT_MESSAGES.classUnavailable}</p>
-            <Link to={paths.dashboard.payment} className="btn btn-outline btn-sm" aria-describedby={titleId}>
-              Remove from cart
-            </Link>
-          </div>
-        ) : (
-          <div className="card-actions mt-auto">
-            <Link to={paths.dashboard.payment} className="btn btn-primary btn-sm" aria-describedby={titleId}>
-              Buy Now
-            </Link>
-          </div>
-        )}
-      </div>
-    </article>
+      ) : !item.available ? (
+        <div className="card-actions mt-auto flex-col items-start">
+          <p className="text-sm font-medium text-error">{PAYMENT_MESSAGES.classUnavailable}</p>
+          <Link to={paths.dashboard.payment} className="btn btn-outline btn-sm" aria-describedby={titleId}>
+            Remove from cart
+          </Link>
+        </div>
+      ) : (
+        <div className="card-actions mt-auto">
+          <Link to={paths.dashboard.payment} className="btn btn-primary btn-sm" aria-describedby={titleId}>
+            Buy Now
+          </Link>
+        </div>
+      )}
+    </ClassImageCard>
   );
 }

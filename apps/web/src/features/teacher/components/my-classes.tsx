@@ -9,10 +9,10 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { TEACHER_CLASSES_PAGE_SIZE, teacherClassesQueryOptions, useDeleteClass } from '../api/classes.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
-import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
+import { usePageParam } from '../../../components/ui/page-controls.tsx';
 import { confirmDeleteOf, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
 import { ClassStatusBadge } from './class-status-badge.tsx';
-import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { ClassCardGrid, ClassImageCard } from '../../../components/ui/class-image-card.tsx';
 import { countOf } from '../../../lib/plural.ts';
 
 /** myClass (spec §2): the teacher's classes as cards, with Update, Delete and See Details. */
@@ -51,21 +51,17 @@ export function MyClasses() {
       ) : query.data.items.length === 0 ? (
         <p className="rounded-box bg-base-200 p-6">You have not added a class yet.</p>
       ) : (
-        <>
-          <ul className="grid gap-4 md:grid-cols-2 2xl:grid-cols-3">
-            {query.data.items.map((item) => (
-              <li key={item._id}>
-                <TeacherClassCard item={item} deleting={remove.isPending} onDelete={() => void deleteClass(item)} />
-              </li>
-            ))}
-          </ul>
-          <PageControls
-            page={page}
-            total={query.data.total}
-            limit={TEACHER_CLASSES_PAGE_SIZE}
-            label="My classes pages"
-          />
-        </>
+        <ClassCardGrid
+          items={query.data.items}
+          page={page}
+          total={query.data.total}
+          limit={TEACHER_CLASSES_PAGE_SIZE}
+          label="My classes pages"
+        >
+          {(item) => (
+            <TeacherClassCard item={item} deleting={remove.isPending} onDelete={() => void deleteClass(item)} />
+          )}
+        </ClassCardGrid>
       )}
       {dialog}
     </div>
@@ -77,77 +73,64 @@ function TeacherClassCard({ item, deleting, onDelete }: { item: ClassItem; delet
   const navigate = useNavigate();
   const accepted = item.status === 'accepted';
   return (
-    <article aria-labelledby={titleId} className="card h-full border border-base-300 bg-base-100 shadow-sm">
-      <figure className="aspect-video bg-base-200">
-        <FallbackImage
-          src={item.image}
-          alt=""
-          width={640}
-          height={360}
-          loading="lazy"
-          className="h-full w-full object-cover"
-        />
-      </figure>
-      <div className="card-body gap-2 p-4">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <h2 id={titleId} className="card-title text-lg">
-            {item.title}
-          </h2>
-          <ClassStatusBadge status={item.status} />
-        </div>
-        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-sm">
-          <dt className="font-semibold">Name</dt>
-          <dd className="break-words">{item.name}</dd>
-          <dt className="font-semibold">Email</dt>
-          <dd className="break-all">{item.email}</dd>
-          <dt className="font-semibold">Price</dt>
-          <dd>{formatPrice(item.price)}</dd>
-        </dl>
-        <p className="grow-0 line-clamp-3 text-sm">{item.description}</p>
-        {item.revision?.status === 'pending' ? (
-          <p className="grow-0 text-sm">
-            <span className="badge badge-warning">Changes pending review</span>
-            <span className="mt-1 block text-muted">
-              The approved version stays on sale until an admin approves them.
-            </span>
-          </p>
-        ) : item.revision?.status === 'rejected' ? (
-          <p className="grow-0 rounded-field bg-error/10 p-2 text-sm">
-            <span className="font-semibold">Changes not approved</span>
-            {item.revision.rejectionReason ? `: ${item.revision.rejectionReason}` : null}
-          </p>
-        ) : null}
-        {item.status === 'rejected' && item.rejectionReason ? (
-          <p className="grow-0 rounded-field bg-error/10 p-2 text-sm">
-            <span className="font-semibold">Rejection reason: </span>
-            {item.rejectionReason}
-          </p>
-        ) : null}
-        <div className="card-actions mt-auto flex-wrap pt-2">
-          <Link to={paths.dashboard.updateItem(item._id)} className="btn btn-sm btn-outline" aria-describedby={titleId}>
-            Update
-          </Link>
-          <button
-            type="button"
-            className="btn btn-sm btn-error btn-outline"
-            disabled={deleting}
-            aria-describedby={titleId}
-            onClick={onDelete}
-          >
-            Delete
-          </button>
-          <button
-            type="button"
-            className="btn btn-sm btn-primary"
-            disabled={!accepted}
-            title={accepted ? undefined : 'Available once an admin accepts the class'}
-            aria-describedby={titleId}
-            onClick={() => navigate(paths.dashboard.myClassDetails(item._id))}
-          >
-            See Details
-          </button>
-        </div>
+    <ClassImageCard
+      titleId={titleId}
+      title={item.title}
+      image={item.image}
+      badge={<ClassStatusBadge status={item.status} />}
+    >
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-sm">
+        <dt className="font-semibold">Name</dt>
+        <dd className="break-words">{item.name}</dd>
+        <dt className="font-semibold">Email</dt>
+        <dd className="break-all">{item.email}</dd>
+        <dt className="font-semibold">Price</dt>
+        <dd>{formatPrice(item.price)}</dd>
+      </dl>
+      <p className="grow-0 line-clamp-3 text-sm">{item.description}</p>
+      {item.revision?.status === 'pending' ? (
+        <p className="grow-0 text-sm">
+          <span className="badge badge-warning">Changes pending review</span>
+          <span className="mt-1 block text-muted">
+            The approved version stays on sale until an admin approves them.
+          </span>
+        </p>
+      ) : item.revision?.status === 'rejected' ? (
+        <p className="grow-0 rounded-field bg-error/10 p-2 text-sm">
+          <span className="font-semibold">Changes not approved</span>
+          {item.revision.rejectionReason ? `: ${item.revision.rejectionReason}` : null}
+        </p>
+      ) : null}
+      {item.status === 'rejected' && item.rejectionReason ? (
+        <p className="grow-0 rounded-field bg-error/10 p-2 text-sm">
+          <span className="font-semibold">Rejection reason: </span>
+          {item.rejectionReason}
+        </p>
+      ) : null}
+      <div className="card-actions mt-auto flex-wrap pt-2">
+        <Link to={paths.dashboard.updateItem(item._id)} className="btn btn-sm btn-outline" aria-describedby={titleId}>
+          Update
+        </Link>
+        <button
+          type="button"
+          className="btn btn-sm btn-error btn-outline"
+          disabled={deleting}
+          aria-describedby={titleId}
+          onClick={onDelete}
+        >
+          Delete
+        </button>
+        <button
+          type="button"
+          className="btn btn-sm btn-primary"
+          disabled={!accepted}
+          title={accepted ? undefined : 'Available once an admin accepts the class'}
+          aria-describedby={titleId}
+          onClick={() => navigate(paths.dashboard.myClassDetails(item._id))}
+        >
+          See Details
+        </button>
       </div>
-    </article>
+    </ClassImageCard>
   );
 }
