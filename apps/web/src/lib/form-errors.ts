@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { errorMessage, isApiError } from './api-client.ts';
 
@@ -20,4 +21,26 @@ export function showSubmitError<T extends FieldValues>(
     }
   }
   return mapped ? null : errorMessage(error, fallback);
+}
+
+/**
+ * A form's submissions with their refusal shown through showSubmitError: `attempt(action)` clears
+ * the last message, runs one submission and, when it throws, sets `formError` (the message for
+ * the whole form, or null when every message went under a field).
+ */
+export function useSubmitError<T extends FieldValues>(
+  setError: UseFormSetError<T>,
+  fields: readonly Path<T>[],
+  fallback: string,
+): { formError: string | null; attempt: (action: () => Promise<unknown>) => Promise<void> } {
+  const [formError, setFormError] = useState<string | null>(null);
+  const attempt = async (action: () => Promise<unknown>) => {
+    setFormError(null);
+    try {
+      await action();
+    } catch (error) {
+      setFormError(showSubmitError(error, fields, setError, fallback));
+    }
+  };
+  return { formError, attempt };
 }

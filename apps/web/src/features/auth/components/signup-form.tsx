@@ -1,11 +1,11 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { SignUpBody, SignUpInput } from '@skillhive/shared/rules/auth-forms';
 import { TextField } from '../../../components/ui/form-field.tsx';
+import { PhoneField, PhotoUrlField } from '../../../components/ui/account-fields.tsx';
 import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { PASSWORD_RULE_HINT } from '../password-confirmation.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { showSubmitError } from '../../../lib/form-errors.ts';
+import { useSubmitError } from '../../../lib/form-errors.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
@@ -26,7 +26,6 @@ interface SignUpFormProps {
 
 /** spec §5 sign-up: the shared schema's messages, written once (STYLE.md). */
 export function SignUpForm({ onSubmit }: SignUpFormProps) {
-  const [formError, setFormError] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -37,14 +36,8 @@ export function SignUpForm({ onSubmit }: SignUpFormProps) {
     defaultValues: { name: '', image: '', phone: '', email: '', password: '' },
   });
 
-  const submit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      await onSubmit(values);
-    } catch (error) {
-      setFormError(showSubmitError(error, FIELDS, setError, 'Sign-up failed. Please try again.'));
-    }
-  });
+  const { formError, attempt } = useSubmitError(setError, FIELDS, 'Sign-up failed. Please try again.');
+  const submit = handleSubmit((values) => attempt(() => onSubmit(values)));
 
   const alert = formError ?? errors.root?.message;
 
@@ -58,24 +51,8 @@ export function SignUpForm({ onSubmit }: SignUpFormProps) {
     >
       {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
       <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
-      <TextField
-        label="Photo URL"
-        type="url"
-        inputMode="url"
-        autoComplete="photo"
-        placeholder="https://…"
-        error={errors.image?.message}
-        {...register('image')}
-      />
-      <TextField
-        label="Phone"
-        type="tel"
-        autoComplete="tel"
-        placeholder="+880 1712 345678"
-        hint="11 to 20 digits; spaces and dashes are fine."
-        error={errors.phone?.message}
-        {...register('phone')}
-      />
+      <PhotoUrlField error={errors.image?.message} {...register('image')} />
+      <PhoneField error={errors.phone?.message} {...register('phone')} />
       <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
       <TextField
         label="Password"

@@ -1,11 +1,10 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { CATEGORIES, CATEGORY_LABELS, EXPERIENCE_LABELS, EXPERIENCE_LEVELS } from '@skillhive/shared/rules/constants';
 import type { CreateTeacherRequestBody } from '@skillhive/shared/rules/teach-form';
 import type { z } from 'zod';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { showSubmitError } from '../../../lib/form-errors.ts';
+import { useSubmitError } from '../../../lib/form-errors.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { Avatar } from '../../../components/ui/fallback-image.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
@@ -30,7 +29,6 @@ interface TeacherRequestFormProps {
  * read-only (DESIGN §1.1 — the server takes them from the account, not from this form).
  */
 export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormProps) {
-  const [formError, setFormError] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -42,14 +40,12 @@ export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormPr
     defaultValues: { title: '' },
   });
 
-  const submit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      await onSubmit(values);
-    } catch (error) {
-      setFormError(showSubmitError(error, EDITABLE, setError, 'Your application could not be sent. Please try again.'));
-    }
-  });
+  const { formError, attempt } = useSubmitError(
+    setError,
+    EDITABLE,
+    'Your application could not be sent. Please try again.',
+  );
+  const submit = handleSubmit((values) => attempt(() => onSubmit(values)));
 
   const alert = formError ?? errors.root?.message;
 

@@ -6,7 +6,7 @@ import type { CreateClassBody } from '@skillhive/shared/rules/class-form';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { ImageUploadField } from './image-upload-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { showSubmitError } from '../../../lib/form-errors.ts';
+import { useSubmitError } from '../../../lib/form-errors.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
@@ -31,7 +31,6 @@ interface ClassFormProps {
  * decimal number by the schema.
  */
 export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFormProps) {
-  const [formError, setFormError] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
   const {
     register,
@@ -50,14 +49,8 @@ export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFor
     },
   });
 
-  const submit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      await onSubmit(values);
-    } catch (error) {
-      setFormError(showSubmitError(error, FIELDS, setError, 'The class could not be saved. Please try again.'));
-    }
-  });
+  const { formError, attempt } = useSubmitError(setError, FIELDS, 'The class could not be saved. Please try again.');
+  const submit = handleSubmit((values) => attempt(() => onSubmit(values)));
 
   const alert = formError ?? errors.root?.message;
 

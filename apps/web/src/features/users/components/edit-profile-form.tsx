@@ -6,11 +6,12 @@ import type { UserProfile } from '@skillhive/shared/contracts/users';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
+import { PhoneField, PhotoUrlField } from '../../../components/ui/account-fields.tsx';
 import { useUpdateUser } from '../../auth/api/account.ts';
 import { uploadImage } from '../../teacher/api/upload-image.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { showSubmitError } from '../../../lib/form-errors.ts';
+import { useSubmitError } from '../../../lib/form-errors.ts';
 import { Avatar } from '../../../components/ui/fallback-image.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
@@ -44,7 +45,6 @@ function profileResolver(original: EditProfileInput): Resolver<EditProfileInput,
 export function EditProfileForm({ profile }: { profile: UserProfile }) {
   const original: EditProfileInput = { name: profile.name, phone: profile.phone ?? '', image: profile.image ?? '' };
   const update = useUpdateUser();
-  const [formError, setFormError] = useState<string | null>(null);
   const [uploading, setUploading] = useState<number | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
@@ -96,16 +96,14 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
     }
   };
 
-  const submit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
+  const { formError, attempt } = useSubmitError(setError, FIELDS, 'Your profile could not be saved. Please try again.');
+  const submit = handleSubmit((values) =>
+    attempt(async () => {
       await update.mutateAsync(values);
       reset({ name: values.name ?? '', phone: values.phone ?? '', image: values.image ?? '' });
       notify.success('Profile saved');
-    } catch (error) {
-      setFormError(showSubmitError(error, FIELDS, setError, 'Your profile could not be saved. Please try again.'));
-    }
-  });
+    }),
+  );
 
   const percent = uploading === null ? null : Math.round(uploading * 100);
   const alert = formError ?? errors.root?.message;
@@ -120,15 +118,7 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
     >
       {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
       <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
-      <TextField
-        label="Phone"
-        type="tel"
-        autoComplete="tel"
-        placeholder="+880 1712 345678"
-        hint="11 to 20 digits; spaces and dashes are fine."
-        error={errors.phone?.message}
-        {...register('phone')}
-      />
+      <PhoneField error={errors.phone?.message} {...register('phone')} />
       <fieldset className="flex flex-col gap-3 rounded-box border border-base-300 p-4">
         <legend className="px-1 font-medium">Photo</legend>
         <div className="flex items-center gap-4">
@@ -171,15 +161,7 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
             />
           ) : null}
         </div>
-        <TextField
-          label="Photo URL"
-          type="url"
-          inputMode="url"
-          autoComplete="photo"
-          placeholder="https://…"
-          error={errors.image?.message}
-          {...register('image')}
-        />
+        <PhotoUrlField error={errors.image?.message} {...register('image')} />
       </fieldset>
       <BusyButton type="submit" className="btn-primary self-start" busy={isSubmitting} disabled={uploading !== null}>
         Save profile
