@@ -5,7 +5,7 @@ import { dashboardHomePath } from '../../config/paths.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import type { LayoutSession } from './layout-session.ts';
 import { useDismiss } from './use-dismiss.ts';
-import { FallbackImage } from '../ui/fallback-image.tsx';
+import { Avatar } from '../ui/fallback-image.tsx';
 
 export const DEFAULT_AVATAR = '/images/avatar-default.svg';
 
@@ -45,15 +45,7 @@ export function UserMenu({ session }: { session: LayoutSession }) {
         onClick={() => setOpen((value) => !value)}
       >
         <span className="w-10 overflow-hidden rounded-full ring-2 ring-accent ring-offset-2 ring-offset-base-100">
-          <FallbackImage
-            kind="avatar"
-            src={user.photoURL}
-            alt=""
-            width={40}
-            height={40}
-            className="h-10 w-10 object-cover"
-            referrerPolicy="no-referrer"
-          />
+          <Avatar size={40} src={user.photoURL} className="h-10 w-10 object-cover" />
         </span>
       </button>
       {open ? (

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useId, useState, type ReactNode } from 'react';
+import { useModalDialog } from './use-modal-dialog.ts';
 
 export type ConfirmResult = 'confirmed' | 'denied' | 'dismissed';
 
@@ -64,8 +65,7 @@ interface ConfirmDialogProps {
  * browser's top layer, Escape or a backdrop click dismisses, and focus returns to the opener.
  */
 export function ConfirmDialog({ open, options, onClose }: ConfirmDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const opener = useRef<HTMLElement | null>(null);
+  const ref = useModalDialog(open);
   const titleId = useId();
   const textId = useId();
   const {
@@ -78,22 +78,6 @@ export function ConfirmDialog({ open, options, onClose }: ConfirmDialogProps) {
     showCancelButton = true,
     danger = false,
   } = options;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else dialog.setAttribute('open', '');
-      dialog.querySelector<HTMLElement>('[data-initial-focus]')?.focus();
-    } else if (!open && dialog.open) {
-      if (typeof dialog.close === 'function') dialog.close();
-      else dialog.removeAttribute('open');
-      opener.current?.focus();
-      opener.current = null;
-    }
-  }, [open]);
 
   return (
     <dialog

@@ -52,7 +52,7 @@ export function FetchError({ what, error, onRetry, children }: FetchErrorProps) 
   );
 }
 
-interface LoadedQuery<T> {
+export interface LoadedQuery<T> {
   isPending: boolean;
   isError: boolean;
   error: unknown;

@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { formatPrice } from '@skillhive/shared/rules/money';
 import type { ReactNode } from 'react';
 import type { AdminStats } from '@skillhive/shared/contracts/stats';
-import { adminStatsQueryOptions, formatCompactPrice, monthLabel } from '../../stats/api/stats.ts';
-import { QueryState } from '../../../components/ui/query-state.tsx';
+import { adminStatsQueryOptions } from '../../stats/api/stats.ts';
+import { ClassesByStatusChart, RevenueByMonthChart } from './stats-charts.tsx';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { BarChartCard } from '../../../components/ui/bar-chart-card.tsx';
-import { Greeting } from './greeting.tsx';
+import { DashboardHome } from './greeting.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
 /** adminHome (spec §2, issue 7): the greeting and the platform's figures, counted by the server (issue 18 §6). */
@@ -14,13 +14,9 @@ export function AdminHome() {
   const stats = useQuery(adminStatsQueryOptions(useUserScope()));
 
   return (
-    <div className="flex flex-col gap-6">
-      <title>Admin Home — SkillHive</title>
-      <Greeting>The platform at a glance.</Greeting>
-      <QueryState query={stats} what="the platform's figures">
-        {(data) => <PlatformFigures stats={data} />}
-      </QueryState>
-    </div>
+    <DashboardHome title="Admin Home" intro="The platform at a glance." query={stats} what="the platform's figures">
+      {(data) => <PlatformFigures stats={data} />}
+    </DashboardHome>
   );
 }
 
@@ -54,16 +50,7 @@ function PlatformFigures({ stats }: { stats: AdminStats }) {
           <StatCard label="Rejected" value={classes.rejected} />
           <StatCard label="Archived" value={classes.archived} hint="Deleted with paid students" />
         </StatGrid>
-        <BarChartCard
-          title="Classes by status"
-          valueLabel="Classes"
-          data={[
-            { label: 'Pending', value: classes.pending },
-            { label: 'Accepted', value: classes.accepted },
-            { label: 'Rejected', value: classes.rejected },
-            { label: 'Archived', value: classes.archived },
-          ]}
-        />
+        <ClassesByStatusChart counts={classes} />
       </FiguresSection>
 
       <FiguresSection id="admin-home-revenue" title="Revenue">
@@ -76,15 +63,7 @@ function PlatformFigures({ stats }: { stats: AdminStats }) {
             hint={`${thisMonth?.paidEnrollments ?? 0} paid enrolments`}
           />
         </StatGrid>
-        <BarChartCard
-          title="Revenue per month, last 12 months"
-          valueLabel="Revenue"
-          data={stats.byMonth.map((m) => ({ label: monthLabel(m.month), value: m.revenue }))}
-          formatValue={formatPrice}
-          formatAxis={formatCompactPrice}
-          emptyText="No payments in the last 12 months."
-          colors={['#a14a07']}
-        />
+        <RevenueByMonthChart byMonth={stats.byMonth} />
       </FiguresSection>
     </>
   );

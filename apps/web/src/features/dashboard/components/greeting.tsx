@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useAuth } from '../../auth/auth-context.ts';
+import { QueryState, type LoadedQuery } from '../../../components/ui/query-state.tsx';
 
 /** spec §2: "greeting with the display name, or Back". */
 export function Greeting({ children }: { children?: ReactNode }) {
@@ -13,5 +14,31 @@ export function Greeting({ children }: { children?: ReactNode }) {
       </h1>
       {children ? <p className="text-muted">{children}</p> : null}
     </header>
+  );
+}
+
+/** A role's dashboard home (spec §2): its title, the greeting, then its figures once loaded. */
+export function DashboardHome<T>({
+  title,
+  intro,
+  query,
+  what,
+  children,
+}: {
+  title: string;
+  intro: string;
+  query: LoadedQuery<T>;
+  /** For "Error fetching <what>: …". */
+  what: string;
+  children: (data: T) => ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-6">
+      <title>{`${title} — SkillHive`}</title>
+      <Greeting>{intro}</Greeting>
+      <QueryState query={query} what={what}>
+        {children}
+      </QueryState>
+    </div>
   );
 }

@@ -4,9 +4,8 @@ import { formatPrice } from '@skillhive/shared/rules/money';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { enrollmentsQueryOptions } from '../../enrollments/api/enrollments.ts';
-import { QueryState } from '../../../components/ui/query-state.tsx';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
-import { Greeting } from './greeting.tsx';
+import { DashboardHome } from './greeting.tsx';
 import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 
@@ -16,62 +15,58 @@ export function StudentHome() {
   const query = useQuery(enrollmentsQueryOptions(user, 1));
 
   return (
-    <div className="flex flex-col gap-6">
-      <title>Student Home — SkillHive</title>
-      <Greeting>Here are your classes at a glance.</Greeting>
-      <QueryState query={query} what="your classes">
-        {(data) => (
-          <>
-            <StatGrid>
-              <StatCard label="Enrolled classes" value={data.total} />
-            </StatGrid>
-            {data.items.length === 0 ? (
-              <div className="flex flex-col items-start gap-3 rounded-box bg-base-200 p-6">
-                <h2 className="text-lg font-semibold">You have not enrolled in a class yet</h2>
-                <Link to={paths.allClasses} className="btn btn-primary">
-                  Browse classes
+    <DashboardHome title="Student Home" intro="Here are your classes at a glance." query={query} what="your classes">
+      {(data) => (
+        <>
+          <StatGrid>
+            <StatCard label="Enrolled classes" value={data.total} />
+          </StatGrid>
+          {data.items.length === 0 ? (
+            <div className="flex flex-col items-start gap-3 rounded-box bg-base-200 p-6">
+              <h2 className="text-lg font-semibold">You have not enrolled in a class yet</h2>
+              <Link to={paths.allClasses} className="btn btn-primary">
+                Browse classes
+              </Link>
+            </div>
+          ) : (
+            <section aria-labelledby="student-home-classes" className="flex flex-col gap-3">
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <h2 id="student-home-classes" className="text-xl font-semibold">
+                  Your classes
+                </h2>
+                <Link to={paths.dashboard.myEnrollClass} className="link link-primary">
+                  See all enrolled classes
                 </Link>
               </div>
-            ) : (
-              <section aria-labelledby="student-home-classes" className="flex flex-col gap-3">
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <h2 id="student-home-classes" className="text-xl font-semibold">
-                    Your classes
-                  </h2>
-                  <Link to={paths.dashboard.myEnrollClass} className="link link-primary">
-                    See all enrolled classes
-                  </Link>
-                </div>
-                <ul className="flex flex-col gap-2">
-                  {data.items.map((item) => (
-                    <li
-                      key={item._id}
-                      className="flex items-center gap-3 rounded-box border border-base-300 bg-base-100 p-3"
-                    >
-                      <FallbackImage
-                        src={item.image}
-                        alt=""
-                        width={64}
-                        height={40}
-                        className="h-10 w-16 shrink-0 rounded object-cover"
-                      />
-                      <div className="min-w-0 flex-1">
-                        <p className="truncate font-medium">{item.title}</p>
-                        <p className="truncate text-sm text-muted">
-                          {item.name} · {formatPrice(item.price)}
-                        </p>
-                      </div>
-                      <span className={`badge shrink-0 ${ENROLLMENT_STATUS[item.status].badge}`}>
-                        {ENROLLMENT_STATUS[item.status].label}
-                      </span>
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            )}
-          </>
-        )}
-      </QueryState>
-    </div>
+              <ul className="flex flex-col gap-2">
+                {data.items.map((item) => (
+                  <li
+                    key={item._id}
+                    className="flex items-center gap-3 rounded-box border border-base-300 bg-base-100 p-3"
+                  >
+                    <FallbackImage
+                      src={item.image}
+                      alt=""
+                      width={64}
+                      height={40}
+                      className="h-10 w-16 shrink-0 rounded object-cover"
+                    />
+                    <div className="min-w-0 flex-1">
+                      <p className="truncate font-medium">{item.title}</p>
+                      <p className="truncate text-sm text-muted">
+                        {item.name} · {formatPrice(item.price)}
+                      </p>
+                    </div>
+                    <span className={`badge shrink-0 ${ENROLLMENT_STATUS[item.status].badge}`}>
+                      {ENROLLMENT_STATUS[item.status].label}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </>
+      )}
+    </DashboardHome>
   );
 }

@@ -5,19 +5,11 @@ import { formatPrice } from '@skillhive/shared/rules/money';
 import type { TeacherStats } from '@skillhive/shared/contracts/stats';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
-import { formatCompactPrice, monthLabel, teacherStatsQueryOptions } from '../../stats/api/stats.ts';
-import { QueryState } from '../../../components/ui/query-state.tsx';
+import { teacherStatsQueryOptions } from '../../stats/api/stats.ts';
+import { CLASS_STATUS_LABELS, ClassesByStatusChart, RevenueByMonthChart } from './stats-charts.tsx';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
-import { BarChartCard } from '../../../components/ui/bar-chart-card.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
-import { Greeting } from './greeting.tsx';
-
-const STATUS_LABELS: Record<ClassStatus, string> = {
-  pending: 'Pending',
-  accepted: 'Accepted',
-  rejected: 'Rejected',
-  archived: 'Archived',
-};
+import { DashboardHome } from './greeting.tsx';
 
 /** teacherHome (issue 7): the greeting and the teacher's figures, computed by the server (issue 18 §6). */
 export function TeacherHome() {
@@ -25,13 +17,9 @@ export function TeacherHome() {
   const stats = useQuery(teacherStatsQueryOptions(user));
 
   return (
-    <div className="flex flex-col gap-6">
-      <title>Teacher Home — SkillHive</title>
-      <Greeting>Your teaching at a glance.</Greeting>
-      <QueryState query={stats} what="your figures">
-        {(data) => <TeacherFigures stats={data} />}
-      </QueryState>
-    </div>
+    <DashboardHome title="Teacher Home" intro="Your teaching at a glance." query={stats} what="your figures">
+      {(data) => <TeacherFigures stats={data} />}
+    </DashboardHome>
   );
 }
 
@@ -69,23 +57,8 @@ function TeacherFigures({ stats }: { stats: TeacherStats }) {
         <StatCard label="Revenue" value={formatPrice(stats.total)} hint="All time, net of refunds" />
       </StatGrid>
       <div className="grid gap-4 xl:grid-cols-2">
-        <BarChartCard
-          title="Revenue per month, last 12 months"
-          valueLabel="Revenue"
-          data={stats.byMonth.map((m) => ({ label: monthLabel(m.month), value: m.revenue }))}
-          formatValue={formatPrice}
-          formatAxis={formatCompactPrice}
-          emptyText="No payments in the last 12 months."
-          colors={['#a14a07']}
-        />
-        <BarChartCard
-          title="Classes by status"
-          valueLabel="Classes"
-          data={(['pending', 'accepted', 'rejected', 'archived'] as const).map((status) => ({
-            label: STATUS_LABELS[status],
-            value: counts[status],
-          }))}
-        />
+        <RevenueByMonthChart byMonth={stats.byMonth} />
+        <ClassesByStatusChart counts={counts} />
       </div>
       {/* Not a labelled section: the table's scrolling region is the landmark of that name. */}
       <div className="flex flex-col gap-3">
@@ -103,7 +76,7 @@ function TeacherFigures({ stats }: { stats: TeacherStats }) {
                   item.title
                 )}
               </th>
-              <td>{STATUS_LABELS[item.status]}</td>
+              <td>{CLASS_STATUS_LABELS[item.status]}</td>
               <td className="tabular-nums">{item.enrollments}</td>
               <td className="tabular-nums">{item.paidEnrollments}</td>
               <td className="whitespace-nowrap tabular-nums">{formatPrice(item.revenue)}</td>
