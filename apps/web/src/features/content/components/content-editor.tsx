@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type FormEventHandler, type ReactNode } from 'react';
 import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -309,12 +309,23 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
 
   const alert = formError ?? errors.root?.message;
   return (
-    <form
+    <EditorForm
+      label={session ? 'Edit session' : 'Add a session'}
       onSubmit={submit}
       onFocus={sessionResolver.preload}
-      noValidate
-      className="flex flex-col gap-3"
-      aria-label={session ? 'Edit session' : 'Add a session'}
+      alert={alert}
+      actions={
+        <div className="flex flex-wrap gap-2">
+          <BusyButton type="submit" busy={create.isPending || update.isPending} className="btn-primary btn-sm">
+            {session ? 'Save session' : 'Add session'}
+          </BusyButton>
+          {onDone ? (
+            <button type="button" className="btn btn-ghost btn-sm" onClick={onDone}>
+              Cancel
+            </button>
+          ) : null}
+        </div>
+      }
     >
       <TextField label="Session title" error={errors.title?.message} {...register('title')} />
       <div className="grid gap-3 sm:grid-cols-2">
@@ -339,18 +350,7 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
         {...register('meetingUrl')}
       />
       <TextField label="Or a location" error={errors.location?.message} {...register('location')} />
-      <FormError message={alert} />
-      <div className="flex flex-wrap gap-2">
-        <BusyButton type="submit" busy={create.isPending || update.isPending} className="btn-primary btn-sm">
-          {session ? 'Save session' : 'Add session'}
-        </BusyButton>
-        {onDone ? (
-          <button type="button" className="btn btn-ghost btn-sm" onClick={onDone}>
-            Cancel
-          </button>
-        ) : null}
-      </div>
-    </form>
+    </EditorForm>
   );
 }
 
@@ -381,20 +381,20 @@ function LinkForm({ classId }: { classId: string }) {
   });
   const alert = formError ?? errors.root?.message;
   return (
-    <form
+    <EditorForm
+      label="Add a link"
       onSubmit={submit}
       onFocus={linkResolver.preload}
-      noValidate
-      className="flex flex-col gap-3"
-      aria-label="Add a link"
+      alert={alert}
+      actions={
+        <BusyButton type="submit" busy={create.isPending} className="btn-primary btn-sm self-start">
+          Add link
+        </BusyButton>
+      }
     >
       <TextField label="Link title" error={errors.title?.message} {...register('title')} />
       <TextField label="Address" type="url" placeholder="https://" error={errors.url?.message} {...register('url')} />
-      <FormError message={alert} />
-      <BusyButton type="submit" busy={create.isPending} className="btn-primary btn-sm self-start">
-        Add link
-      </BusyButton>
-    </form>
+    </EditorForm>
   );
 }
 
@@ -443,12 +443,16 @@ function UploadForm({ classId }: { classId: string }) {
   });
   const alert = formError ?? errors.root?.message;
   return (
-    <form
+    <EditorForm
+      label="Upload a material"
       onSubmit={submit}
       onFocus={materialTitleResolver.preload}
-      noValidate
-      className="flex flex-col gap-3"
-      aria-label="Upload a material"
+      alert={alert}
+      actions={
+        <BusyButton type="submit" busy={upload.isPending} className="btn-primary btn-sm self-start">
+          Upload
+        </BusyButton>
+      }
     >
       <TextField label="Material title" error={errors.title?.message} {...register('title')} />
       <TextField
@@ -459,21 +463,38 @@ function UploadForm({ classId }: { classId: string }) {
         error={errors.file?.message}
         {...register('file')}
       />
-      <FormError message={alert} />
-      <BusyButton type="submit" busy={upload.isPending} className="btn-primary btn-sm self-start">
-        Upload
-      </BusyButton>
-    </form>
+    </EditorForm>
   );
 }
 
 /** A session or material the server refused: said under its form, as an alert. */
-function FormError({ message }: { message: string | null | undefined }) {
-  return message ? (
-    <p role="alert" className="text-sm font-medium text-error">
-      {message}
-    </p>
-  ) : null;
+/** One of the editor's forms: its fields, then a refusal (or checks that could not load), then its buttons. */
+function EditorForm({
+  label,
+  onSubmit,
+  onFocus,
+  alert,
+  actions,
+  children,
+}: {
+  label: string;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  onFocus: () => void;
+  alert: string | null | undefined;
+  actions: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <form onSubmit={onSubmit} onFocus={onFocus} noValidate className="flex flex-col gap-3" aria-label={label}>
+      {children}
+      {alert ? (
+        <p role="alert" className="text-sm font-medium text-error">
+          {alert}
+        </p>
+      ) : null}
+      {actions}
+    </form>
+  );
 }
 
 /** A new session or material is stored as a draft: say so, and empty the form for the next one. */
