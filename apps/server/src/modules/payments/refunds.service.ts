@@ -10,6 +10,7 @@ import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, refundMail } from '../mail/mail.service.ts';
 import { contactEmailOf } from '../users/contact.ts';
 import type { GatewayRefund, PaymentGateway } from './gateway.ts';
+import { findPaymentByTransactionId } from './payments.repository.ts';
 import * as repo from './refunds.repository.ts';
 
 /**
@@ -253,7 +254,7 @@ export async function recordGatewayRefunds(
   deps: Omit<RefundsDeps, 'refundWindowDays'>,
   intentId: string,
 ): Promise<void> {
-  const payment = await repo.findPaymentByTransactionId(deps.db, intentId);
+  const payment = await findPaymentByTransactionId(deps.db, intentId);
   // A charge never recorded as a payment was refunded whole by settleCharge: nothing to record here.
   if (!payment) return;
   for (const answer of await deps.gateway.listRefunds(intentId)) {
