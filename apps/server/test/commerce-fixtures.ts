@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { expect } from 'vitest';
 import { schema } from '../src/db/client.ts';
-import { createUser, tokenFor, type TestContext, type TestUser } from './harness.ts';
+import { findShownCoupon } from '../src/modules/payments/coupons.repository.ts';
+import { createUser, rawRows, tokenFor, type TestContext, type TestUser } from './harness.ts';
 
 /** Anyone who calls the API: a signed-up TestUser (cookie) or a user with a Bearer token. */
 export type Caller = { id: string; email: string; headers: Record<string, string> };
@@ -189,6 +191,46 @@ export async function createCaller(
     name: user.name,
     headers: { authorization: `Bearer ${await tokenFor(ctx, user)}` },
   };
+}
+
+/**
+ * The uses admins and teachers are shown, and the coupon's redemption rows. The counter column is
+ * kept for coupons with a limit only (decision 019 §4): there it equals the rows too.
+ */
+export async function couponUsesOf(ctx: Pick<TestContext, 'db'>, couponId: string) {
+  const [row] = await rawRows<{ counter: number; limited: boolean; redemptions: number }>(
+    ctx.db,
+    sql`select uses as counter, max_uses is not null as limited,
+          (select count(*)::int from coupon_redemptions r where r.coupon_id = c.id) as redemptions
+        from coupons c where c.id = ${couponId}`,
+  );
+  if (row?.limited) expect(row.counter).toBe(row.redemptions);
+  const shown = await findShownCoupon(ctx.db, couponId);
+  return { uses: shown?.uses, redemptions: row?.redemptions };
+}
+
+/** Paging a list must refuse, each with the field it names (page ≥ 1, 1 ≤ limit ≤ 100, whole numbers). */
+const BAD_PAGING = [
+  ['?page=0', 'page'],
+  ['?page=-1', 'page'],
+  ['?page=abc', 'page'],
+  ['?page=1.5', 'page'],
+  ['?limit=0', 'limit'],
+  ['?limit=101', 'limit'],
+  ['?limit=ten', 'limit'],
+] as const;
+
+/** Asks a paged list with each bad paging query (`list(query)`) and expects a 400 naming the field. */
+export async function expectBadPagingRefused(
+  list: (query: string) => Promise<{ statusCode: number; json(): unknown }>,
+): Promise<void> {
+  for (const [query, field] of BAD_PAGING) {
+    const res = await list(query);
+    expect(res.statusCode, query).toBe(400);
+    const { error } = res.json() as { error: { code: string; fields?: Record<string, string> } };
+    expect(error.code).toBe('validation_error');
+    expect(Object.keys(error.fields ?? {}), query).toContain(field);
+  }
 }
 
 /** Test-app settings for suites that sign many users up quickly. */

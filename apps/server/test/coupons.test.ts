@@ -4,7 +4,7 @@ import type { Coupon } from '@skillhive/shared/contracts/coupons';
 import { COUPON_MESSAGES, normaliseCouponCode } from '@skillhive/shared/rules/coupons';
 import * as coupons from '../src/modules/payments/coupons.repository.ts';
 import { createTestApp, rawRows, type TestContext } from './harness.ts';
-import { FAST_SIGNUP_ENV, buy, createCaller, createClass, type Caller } from './commerce-fixtures.ts';
+import { FAST_SIGNUP_ENV, buy, couponUsesOf, createCaller, createClass, type Caller } from './commerce-fixtures.ts';
 
 /**
  * Coupons' storage (issue 18 §4): codes unique whatever their case, and a use counted exactly once
@@ -77,22 +77,6 @@ class Refused extends Error {
   }
 }
 
-/**
- * The uses admins and teachers are shown, and the coupon's redemption rows. The counter column is
- * kept for coupons with a limit only (decision 019 §4): there it equals the rows too.
- */
-async function usesOf(couponId: string) {
-  const [row] = await rawRows<{ counter: number; limited: boolean; redemptions: number }>(
-    ctx.db,
-    sql`select uses as counter, max_uses is not null as limited,
-          (select count(*)::int from coupon_redemptions r where r.coupon_id = c.id) as redemptions
-        from coupons c where c.id = ${couponId}`,
-  );
-  if (row?.limited) expect(row.counter).toBe(row.redemptions);
-  const shown = await coupons.findShownCoupon(ctx.db, couponId);
-  return { uses: shown?.uses, redemptions: row?.redemptions };
-}
-
 describe('coupon codes', () => {
   it('are unique whatever their case and surrounding spaces', async () => {
     await newCoupon('Autumn-10');
@@ -125,7 +109,7 @@ describe('redeeming a coupon', () => {
     expect((await coupons.findCouponForStudent(ctx.db, byCode, students[0]!.id))?.redeemedByStudent).toBe(true);
     expect((await coupons.findCouponForStudent(ctx.db, { id }, students[1]!.id))?.redeemedByStudent).toBe(false);
     expect(await coupons.findCouponForStudent(ctx.db, { code: 'NO-SUCH-CODE' }, students[0]!.id)).toBeNull();
-    expect(await usesOf(id)).toEqual({ uses: 1, redemptions: 1 });
+    expect(await couponUsesOf(ctx, id)).toEqual({ uses: 1, redemptions: 1 });
   });
 
   it('counts every use of a coupon without a limit when checkouts redeem it at once', async () => {
@@ -133,7 +117,7 @@ describe('redeeming a coupon', () => {
     const answers = await Promise.all(students.map((student) => redeem(id, student)));
     expect(answers).toEqual(['redeemed', 'redeemed', 'redeemed']);
     expect(await redeem(id, students[1]!)).toBe('alreadyUsed');
-    expect(await usesOf(id)).toEqual({ uses: 3, redemptions: 3 });
+    expect(await couponUsesOf(ctx, id)).toEqual({ uses: 3, redemptions: 3 });
   });
 
   it('gives the last use to exactly one of the checkouts racing for it', async () => {
@@ -141,20 +125,20 @@ describe('redeeming a coupon', () => {
     expect(await redeem(id, students[0]!)).toBe('redeemed');
     const answers = await Promise.all([redeem(id, students[1]!), redeem(id, students[2]!)]);
     expect(answers.sort()).toEqual(['redeemed', 'unavailable']);
-    expect(await usesOf(id)).toEqual({ uses: 2, redemptions: 2 });
+    expect(await couponUsesOf(ctx, id)).toEqual({ uses: 2, redemptions: 2 });
   });
 
   it('counts no use of an expired or disabled coupon', async () => {
     const expired = await newCoupon('GONE', { expiresAt: NOW });
     expect(await redeem(expired, students[0]!)).toBe('unavailable');
-    expect(await usesOf(expired)).toEqual({ uses: 0, redemptions: 0 });
+    expect(await couponUsesOf(ctx, expired)).toEqual({ uses: 0, redemptions: 0 });
     const disabled = await newCoupon('OFF');
     await rawRows(ctx.db, sql`update coupons set disabled_at = now() where id = ${disabled} returning id`);
     expect(await redeem(disabled, students[0]!)).toBe('unavailable');
-    expect(await usesOf(disabled)).toEqual({ uses: 0, redemptions: 0 });
+    expect(await couponUsesOf(ctx, disabled)).toEqual({ uses: 0, redemptions: 0 });
     const expiredWithLimit = await newCoupon('GONE-LIMITED', { expiresAt: NOW, maxUses: 5 });
     expect(await redeem(expiredWithLimit, students[0]!)).toBe('unavailable');
-    expect(await usesOf(expiredWithLimit)).toEqual({ uses: 0, redemptions: 0 });
+    expect(await couponUsesOf(ctx, expiredWithLimit)).toEqual({ uses: 0, redemptions: 0 });
   });
 });
 

@@ -19,6 +19,7 @@ import {
   type TestClass,
 } from './commerce-fixtures.ts';
 import { chargeRefundedEvent, paymentIntentEvent, startFakeStripe, type FakeStripe } from './fake-stripe.ts';
+import { prng } from './seeded-random.ts';
 
 /**
  * Refunds (issue 18 §3): an admin refunds a payment in full or one line of it; a student asks
@@ -430,18 +431,6 @@ describe('permission matrix (every refund endpoint × anonymous, student, teache
     expect((await refundRows(paymentId)).length).toBe(1);
   });
 });
-
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed (REFUNDS_SEED). */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>) {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
