@@ -1,5 +1,6 @@
-import { type SQL, and, asc, count, desc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
+import { type SQL, and, asc, desc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { withTotal } from '../../db/paging.ts';
 import { gatewayEvents, paymentIntents, payments } from '../../db/schema/payments.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -29,7 +30,7 @@ export async function pageOfPayments(
   orderBy: SQL[],
   page: { limit: number; offset: number },
 ): Promise<{ rows: PaymentRow[]; total: number }> {
-  const [rows, totals] = await Promise.all([
+  return withTotal(
     db
       .select()
       .from(payments)
@@ -37,9 +38,8 @@ export async function pageOfPayments(
       .orderBy(...orderBy)
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ n: count() }).from(payments).where(where),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+    { db, table: payments, where },
+  );
 }
 
 export async function listPaymentsOfStudent(

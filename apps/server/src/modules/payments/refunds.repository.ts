@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { RefundRequestStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
+import { withTotal } from '../../db/paging.ts';
 import { payments, refundRequests, refunds } from '../../db/schema/payments.ts';
 import { type PaymentRow, pageOfPayments } from './payments.repository.ts';
 
@@ -130,7 +131,7 @@ export async function listRefundRequests(
     options.status ? eq(refundRequests.status, options.status) : undefined,
     options.studentId ? eq(refundRequests.studentId, options.studentId) : undefined,
   );
-  const [rows, totals] = await Promise.all([
+  return withTotal(
     db
       .select()
       .from(refundRequests)
@@ -138,7 +139,6 @@ export async function listRefundRequests(
       .orderBy(desc(refundRequests.createdAt), desc(refundRequests.id))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ n: count() }).from(refundRequests).where(where),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+    { db, table: refundRequests, where },
+  );
 }
