@@ -97,22 +97,29 @@ async function applyRefund(
       },
     });
   }
-  const student = payment.studentId ? await contactEmailOf(tx, payment.studentId) : null;
-  if (student) {
-    await queueMail(
-      tx,
-      student.email,
-      refundMail({
-        publicUrl: deps.publicUrl,
-        name: student.name,
-        titles: input.lines.map((line) => line.title),
-        amountCents: refund.amountCents,
-        currency: refund.currency,
-        transactionId: payment.transactionId,
-        reason: refund.reason,
-      }),
-    );
-  }
+  await queueRefundMail(tx, deps.publicUrl, {
+    studentId: payment.studentId,
+    titles: input.lines.map((line) => line.title),
+    amountCents: refund.amountCents,
+    currency: refund.currency,
+    transactionId: payment.transactionId,
+    reason: refund.reason,
+  });
+}
+
+/**
+ * Tells the student of a refund through the outbox, in the transaction that decides it: an admin's
+ * refund (with its reason) or a purchase we could not complete (payments.service.ts). Nothing is
+ * sent for a payment whose student deleted their account.
+ */
+export async function queueRefundMail(
+  tx: Db,
+  publicUrl: string,
+  refund: Omit<Parameters<typeof refundMail>[0], 'publicUrl' | 'name'> & { studentId: string | null },
+): Promise<void> {
+  const { studentId, ...mail } = refund;
+  const student = studentId ? await contactEmailOf(tx, studentId) : null;
+  if (student) await queueMail(tx, student.email, refundMail({ ...mail, publicUrl, name: student.name }));
 }
 
 /**
