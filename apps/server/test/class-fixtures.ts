@@ -6,7 +6,7 @@ import { uploadPicture } from './upload-fixtures.ts';
 
 /**
  * Set-up shared by the class suites (classes.test.ts, class-revisions.test.ts): the same cast of
- * callers and pictures, and reads of what the class routes stored.
+ * callers and pictures, class rows inserted directly, and reads of what the class routes stored.
  */
 
 /** Who calls the class routes; `owner` teaches the classes under test. */
@@ -34,6 +34,22 @@ export async function createClassCast(ctx: TestContext): Promise<ClassCast> {
   const imageKey = keyFromImageUrl(imageUrl, ctx.storage)!;
   const secondImageUrl = await uploadPicture(ctx, actors.owner, [200, 60, 20]);
   return { actors, imageUrl, imageKey, secondImageUrl };
+}
+
+/**
+ * A class of `teacher` straight into the database (set-up only; the classes API is tested through
+ * its routes): the teacher's columns come from the user, the rest as given. Answers its id.
+ */
+export async function insertClassRow(
+  ctx: Pick<TestContext, 'db'>,
+  teacher: Pick<TestUser, 'id' | 'name' | 'email'>,
+  values: Omit<typeof schema.classes.$inferInsert, 'teacherId' | 'teacherName' | 'teacherEmail'>,
+): Promise<string> {
+  const [row] = await ctx.db
+    .insert(schema.classes)
+    .values({ teacherId: teacher.id, teacherName: teacher.name, teacherEmail: teacher.email, ...values })
+    .returning({ id: schema.classes.id });
+  return row!.id;
 }
 
 /** The class's row as stored. */

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/db/client.ts';
 import { keyFromImageUrl } from '../src/modules/uploads/storage.ts';
 import { buy } from './commerce-fixtures.ts';
-import { type ClassActors, type ClassRole, auditOf, createClassCast, storedClass } from './class-fixtures.ts';
+import {
+  type ClassActors,
+  type ClassRole,
+  auditOf,
+  createClassCast,
+  insertClassRow,
+  storedClass,
+} from './class-fixtures.ts';
 import { createTestApp, createUser, type TestContext } from './harness.ts';
 
 /**
@@ -31,22 +38,15 @@ const headersOf = (role: ClassRole) => (role === 'anonymous' ? {} : actors[role]
 /** An accepted class of the owner, with a unique searchable title (set-up only). */
 async function insertClass(overrides: Partial<typeof schema.classes.$inferInsert> = {}): Promise<string> {
   counter += 1;
-  const [row] = await ctx.db
-    .insert(schema.classes)
-    .values({
-      teacherId: actors.owner.id,
-      teacherName: actors.owner.name,
-      teacherEmail: actors.owner.email,
-      title: `Watercolour basics ${counter}`,
-      description: 'Washes, glazes and wet-in-wet.',
-      priceCents: 1000,
-      imageKey,
-      category: 'graphic-design',
-      status: 'accepted',
-      ...overrides,
-    })
-    .returning({ id: schema.classes.id });
-  return row!.id;
+  return insertClassRow(ctx, actors.owner, {
+    title: `Watercolour basics ${counter}`,
+    description: 'Washes, glazes and wet-in-wet.',
+    priceCents: 1000,
+    imageKey,
+    category: 'graphic-design',
+    status: 'accepted',
+    ...overrides,
+  });
 }
 
 async function revisionsOf(classId: string) {

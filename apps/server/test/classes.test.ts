@@ -6,7 +6,14 @@ import { schema } from '../src/db/client.ts';
 import { findClassById } from '../src/modules/classes/classes.repository.ts';
 import { findClassForEnrollment } from '../src/modules/classes/classes.public.ts';
 import { toClassItem } from '../src/modules/classes/classes.service.ts';
-import { type ClassActors, type ClassRole, auditOf, createClassCast, storedClass } from './class-fixtures.ts';
+import {
+  type ClassActors,
+  type ClassRole,
+  auditOf,
+  createClassCast,
+  insertClassRow,
+  storedClass,
+} from './class-fixtures.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
 
 let ctx: TestContext;
@@ -40,22 +47,15 @@ async function insertClass(
   teacher: TestUser = actors.owner,
   overrides: Partial<typeof schema.classes.$inferInsert> = {},
 ): Promise<string> {
-  const [row] = await ctx.db
-    .insert(schema.classes)
-    .values({
-      teacherId: teacher.id,
-      teacherName: teacher.name,
-      teacherEmail: teacher.email,
-      title: 'Set-up class',
-      description: 'Created for a test',
-      priceCents: 2500,
-      imageKey,
-      category: 'data-science',
-      status: 'pending',
-      ...overrides,
-    })
-    .returning({ id: schema.classes.id });
-  return row!.id;
+  return insertClassRow(ctx, teacher, {
+    title: 'Set-up class',
+    description: 'Created for a test',
+    priceCents: 2500,
+    imageKey,
+    category: 'data-science',
+    status: 'pending',
+    ...overrides,
+  });
 }
 
 /** A student's enrolment in a class, paid (with its payment) or pending, created `daysAgo`. */

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { schema } from '../src/db/client.ts';
 import { findShownCoupon } from '../src/modules/payments/coupons.repository.ts';
+import { insertClassRow } from './class-fixtures.ts';
 import { createUser, rawRows, tokenFor, type TestContext, type TestUser } from './harness.ts';
 
 /** Anyone who calls the API: a signed-up TestUser (cookie) or a user with a Bearer token. */
@@ -53,21 +54,15 @@ export async function createClass(
     .values({ key: imageKey, ownerId: teacher.id, contentType: 'image/webp', width: 1200, height: 675, bytes: 1000 });
   const title = options.title ?? `Class ${classCounter}`;
   const priceCents = options.priceCents ?? 1999;
-  const [row] = await ctx.db
-    .insert(schema.classes)
-    .values({
-      teacherId: teacher.id,
-      teacherName: teacher.name,
-      teacherEmail: teacher.email,
-      title,
-      description: `Description of ${title}`,
-      priceCents,
-      imageKey,
-      category: 'data-science',
-      status: options.status ?? 'accepted',
-    })
-    .returning({ id: schema.classes.id });
-  return { id: row!.id, priceCents, title, imageKey, teacherId: teacher.id };
+  const id = await insertClassRow(ctx, teacher, {
+    title,
+    description: `Description of ${title}`,
+    priceCents,
+    imageKey,
+    category: 'data-science',
+    status: options.status ?? 'accepted',
+  });
+  return { id, priceCents, title, imageKey, teacherId: teacher.id };
 }
 
 export async function classCounters(ctx: Pick<TestContext, 'db'>, classId: string) {
