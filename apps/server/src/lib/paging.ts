@@ -9,3 +9,8 @@ export function replyWithPage<T>(reply: FastifyReply, page: { items: T[]; total:
   reply.header(TOTAL_COUNT_HEADER, String(page.total));
   return page.items;
 }
+
+/** The rows a page asks for: `limit` of them after the pages before it (page 1 is the first). */
+export function limitOffsetOf(query: { page: number; limit: number }): { limit: number; offset: number } {
+  return { limit: query.limit, offset: (query.page - 1) * query.limit };
+}

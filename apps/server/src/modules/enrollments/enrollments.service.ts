@@ -5,6 +5,7 @@ import { ENROLLMENT_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import * as classes from '../classes/classes.public.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
 import { findUserIdByEmail } from '../users/contact.ts';
@@ -102,8 +103,7 @@ export async function listEnrollmentsOf(
     studentId,
     status: query.status,
     classId: query.classId,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   return { items: rows.map((row) => toEnrollment(row, storage)), total };
 }
@@ -124,8 +124,7 @@ export async function listRosterOfClass(
   if (!cls || cls.teacherId !== teacher.id) throw notFound('Class');
   const { rows, total } = await repo.listRosterOfClass(db, {
     classId,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   const items = rows.map((row) => ({
     enrollmentId: row.id,

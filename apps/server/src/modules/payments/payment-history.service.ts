@@ -7,6 +7,7 @@ import type {
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import * as repo from './payment-history.repository.ts';
 import { type RefundRow, listRefundsOfPayments } from './refunds.repository.ts';
@@ -71,8 +72,7 @@ export async function listMyPayments(
 ): Promise<{ items: PaymentHistoryEntry[]; total: number }> {
   const { rows, total } = await repo.listPaymentsOfStudent(db, {
     studentId: viewer.id,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   return { items: await toEntries(db, rows), total };
 }

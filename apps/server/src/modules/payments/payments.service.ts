@@ -14,6 +14,7 @@ import { PAYMENT_MESSAGES, isCardExpired } from '@skillhive/shared/rules/cards';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { paymentReceiptMail, queueMail } from '../mail/mail.service.ts';
 import { contactEmailOf, findUserIdByEmail } from '../users/contact.ts';
@@ -500,8 +501,7 @@ export async function listPaymentsOf(
   if (!studentId) throw notFound('User');
   const { rows, total } = await repo.listPaymentsOfStudent(db, {
     studentId,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   const lines = await enrollments.listLinesOfPayments(
     db,

@@ -5,6 +5,7 @@ import { REFUND_MESSAGES, isWithinRefundWindow } from '@skillhive/shared/rules/r
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, refundMail } from '../mail/mail.service.ts';
@@ -360,8 +361,7 @@ export async function listRefundRequests(
 ): Promise<{ items: RefundRequest[]; total: number }> {
   const { rows, total } = await repo.listRefundRequests(db, {
     status: query.status,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   return { items: await withLines(db, rows), total };
 }
@@ -432,8 +432,7 @@ export async function searchPayments(
 ): Promise<{ items: AdminPayment[]; total: number }> {
   const { rows, total } = await repo.searchPayments(db, {
     q: query.q,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   const ids = rows.map((row) => row.id);
   const [lines, refunds] = await Promise.all([
