@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import { schema } from '../src/db/client.ts';
 import { findShownCoupon } from '../src/modules/payments/coupons.repository.ts';
 import { insertClassRow } from './class-fixtures.ts';
@@ -225,6 +225,53 @@ export async function expectBadPagingRefused(
     const { error } = res.json() as { error: { code: string; fields?: Record<string, string> } };
     expect(error.code).toBe('validation_error');
     expect(Object.keys(error.fields ?? {}), query).toContain(field);
+  }
+}
+
+/** Whom the commerce permission matrices call as, in this order: anonymous and the refused roles first. */
+export const MATRIX_ROLES = ['anonymous', 'student', 'teacher', 'otherTeacher', 'admin'] as const;
+export type MatrixRole = (typeof MATRIX_ROLES)[number];
+
+/** One row of a permission matrix: an endpoint and the status each role gets from it. */
+export interface MatrixEndpoint {
+  name: string;
+  method: 'GET' | 'POST';
+  url: () => string;
+  body?: () => Record<string, unknown>;
+  expected: Record<MatrixRole, number>;
+}
+
+const ERROR_CODE_OF: Record<number, string> = {
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+};
+
+/**
+ * A test per endpoint: each role calls it and gets the expected status, a refusal with its error
+ * code. An allowed call may change state, so a student allowed in is asked last.
+ */
+export function itAnswersEachRole(
+  endpoints: MatrixEndpoint[],
+  options: { ctx: () => Pick<TestContext, 'app'>; callerOf: (role: Exclude<MatrixRole, 'anonymous'>) => Caller },
+): void {
+  for (const e of endpoints) {
+    it(`${e.name}: ${MATRIX_ROLES.map((r) => `${r} → ${e.expected[r]}`).join(', ')}`, async () => {
+      const order =
+        e.expected.student < 300 ? [...MATRIX_ROLES.filter((r) => r !== 'student'), 'student' as const] : MATRIX_ROLES;
+      for (const role of order) {
+        const payload = e.body?.();
+        const res = await options.ctx().app.inject({
+          method: e.method,
+          url: e.url(),
+          headers: role === 'anonymous' ? {} : options.callerOf(role).headers,
+          ...(payload ? { payload } : {}),
+        });
+        expect({ role, status: res.statusCode }).toEqual({ role, status: e.expected[role] });
+        if (res.statusCode >= 400) expect(res.json().error.code).toBe(ERROR_CODE_OF[res.statusCode]);
+      }
+    });
   }
 }
 

@@ -4,7 +4,16 @@ import type { Coupon } from '@skillhive/shared/contracts/coupons';
 import { COUPON_MESSAGES, normaliseCouponCode } from '@skillhive/shared/rules/coupons';
 import * as coupons from '../src/modules/payments/coupons.repository.ts';
 import { createTestApp, rawRows, type TestContext } from './harness.ts';
-import { FAST_SIGNUP_ENV, buy, couponUsesOf, createCaller, createClass, type Caller } from './commerce-fixtures.ts';
+import {
+  FAST_SIGNUP_ENV,
+  buy,
+  couponUsesOf,
+  createCaller,
+  createClass,
+  itAnswersEachRole,
+  type Caller,
+  type MatrixEndpoint,
+} from './commerce-fixtures.ts';
 
 /**
  * Coupons' storage (issue 18 §4): codes unique whatever their case, and a use counted exactly once
@@ -150,9 +159,7 @@ let codeCounter = 0;
 const freshCode = () => `matrix-${++codeCounter}`;
 
 describe('permission matrix (every coupon endpoint × anonymous, student, teacher, another teacher, admin)', () => {
-  type Role = 'anonymous' | 'student' | 'teacher' | 'otherTeacher' | 'admin';
-  const cast = () =>
-    ({ student: students[0]!, teacher, otherTeacher, admin }) as Record<Exclude<Role, 'anonymous'>, Caller>;
+  const cast = () => ({ student: students[0]!, teacher, otherTeacher, admin });
   const admins = { anonymous: 401, student: 403, teacher: 403, otherTeacher: 403, admin: 0 } as const;
   const teachers = { anonymous: 401, student: 403, teacher: 0, otherTeacher: 0, admin: 403 } as const;
   let teachersCoupon: string;
@@ -163,13 +170,7 @@ describe('permission matrix (every coupon endpoint × anonymous, student, teache
     siteCoupon = await newCoupon(freshCode(), { teacherId: null, createdBy: admin.id });
   });
 
-  const endpoints: {
-    name: string;
-    method: 'GET' | 'POST';
-    url: () => string;
-    body?: () => Record<string, unknown>;
-    expected: Record<Role, number>;
-  }[] = [
+  const endpoints: MatrixEndpoint[] = [
     {
       name: 'POST /api/admin/coupons',
       method: 'POST',
@@ -209,18 +210,7 @@ describe('permission matrix (every coupon endpoint × anonymous, student, teache
       expected: { anonymous: 401, student: 404, teacher: 404, otherTeacher: 404, admin: 200 },
     },
   ];
-  const CODES: Record<number, string> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' };
-  const ORDER: Role[] = ['anonymous', 'student', 'teacher', 'otherTeacher', 'admin'];
-
-  for (const e of endpoints) {
-    it(`${e.name}: ${ORDER.map((r) => `${r} → ${e.expected[r]}`).join(', ')}`, async () => {
-      for (const role of ORDER) {
-        const res = await call(role === 'anonymous' ? null : cast()[role], e.method, e.url(), e.body?.());
-        expect({ role, status: res.statusCode }).toEqual({ role, status: e.expected[role] });
-        if (res.statusCode >= 400) expect(res.json().error.code).toBe(CODES[res.statusCode]);
-      }
-    });
-  }
+  itAnswersEachRole(endpoints, { ctx: () => ctx, callerOf: (role) => cast()[role] });
 
   it('each sees only its own coupons, and the refused calls stored nothing', async () => {
     const mine = (await call(teacher, 'GET', '/api/teachers/me/coupons?limit=100')).json() as Coupon[];

@@ -16,6 +16,9 @@ import {
   createIntentOk,
   enrol,
   enrolOk,
+  itAnswersEachRole,
+  type MatrixEndpoint,
+  type MatrixRole,
   type TestClass,
 } from './commerce-fixtures.ts';
 import { chargeRefundedEvent, paymentIntentEvent, startFakeStripe, type FakeStripe } from './fake-stripe.ts';
@@ -336,8 +339,7 @@ describe('bad input gets a clear 4xx with the error envelope', () => {
 });
 
 describe('permission matrix (every refund endpoint × anonymous, student, teacher, another teacher, admin)', () => {
-  type Role = 'anonymous' | 'student' | 'teacher' | 'otherTeacher' | 'admin';
-  const cast = {} as Record<Exclude<Role, 'anonymous'>, Caller>;
+  const cast = {} as Record<Exclude<MatrixRole, 'anonymous'>, Caller>;
   let paymentId: string;
   let lineIds: string[];
   let requestId: string;
@@ -358,13 +360,7 @@ describe('permission matrix (every refund endpoint × anonymous, student, teache
   });
 
   const admins = { anonymous: 401, student: 403, teacher: 403, otherTeacher: 403, admin: 200 } as const;
-  const endpoints: {
-    name: string;
-    method: 'GET' | 'POST';
-    url: () => string;
-    body?: () => Record<string, unknown>;
-    expected: Record<Role, number>;
-  }[] = [
+  const endpoints: MatrixEndpoint[] = [
     { name: 'GET /api/admin/payments', method: 'GET', url: () => '/api/admin/payments?q=x%40y.z', expected: admins },
     {
       name: 'POST /api/admin/payments/:id/refunds',
@@ -409,20 +405,8 @@ describe('permission matrix (every refund endpoint × anonymous, student, teache
       expected: { anonymous: 401, student: 200, teacher: 200, otherTeacher: 200, admin: 200 },
     },
   ];
-  const CODES: Record<number, string> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 409: 'conflict' };
   // Anonymous and the refused roles first, the allowed call last: it changes state.
-  const ORDER: Role[] = ['anonymous', 'student', 'teacher', 'otherTeacher', 'admin'];
-
-  for (const e of endpoints) {
-    it(`${e.name}: ${ORDER.map((r) => `${r} → ${e.expected[r]}`).join(', ')}`, async () => {
-      const order = e.expected.student < 300 ? [...ORDER.filter((r) => r !== 'student'), 'student' as const] : ORDER;
-      for (const role of order) {
-        const res = await call(ctx, role === 'anonymous' ? null : cast[role], e.method, e.url(), e.body?.());
-        expect({ role, status: res.statusCode }).toEqual({ role, status: e.expected[role] });
-        if (res.statusCode >= 400) expect(res.json().error.code).toBe(CODES[res.statusCode]);
-      }
-    });
-  }
+  itAnswersEachRole(endpoints, { ctx: () => ctx, callerOf: (role) => cast[role] });
 
   it('the refused calls changed nothing; the allowed ones did', async () => {
     const lines = await linesOf(paymentId);
