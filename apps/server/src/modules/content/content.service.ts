@@ -210,6 +210,72 @@ function sessionValues(body: SaveSessionBody) {
   };
 }
 
+/** The repository reads and writes of one of a class's two lists (its sessions, its materials). */
+interface ContentList<Row extends { id: string }, Values> {
+  count: (tx: Db, classId: string) => Promise<{ n: number; nextPosition: number }>;
+  insert: (tx: Db, values: Values & { classId: string; position: number }) => Promise<Row>;
+  listAll: (tx: Db, classId: string) => Promise<Row[]>;
+  setOrder: (tx: Db, ids: string[]) => Promise<void>;
+}
+
+const SESSIONS: ContentList<repo.SessionRow, ReturnType<typeof sessionValues>> = {
+  count: repo.countSessions,
+  insert: repo.insertSession,
+  listAll: (tx, classId) => repo.listSessionsOfClass(tx, classId, { publishedOnly: false }),
+  setOrder: repo.setSessionOrder,
+};
+
+const MATERIALS: ContentList<
+  repo.MaterialRow,
+  Omit<Parameters<typeof repo.insertMaterial>[1], 'classId' | 'position'>
+> = {
+  count: repo.countMaterials,
+  insert: repo.insertMaterial,
+  listAll: (tx, classId) => repo.listMaterialsOfClass(tx, classId, { publishedOnly: false }),
+  setOrder: repo.setMaterialOrder,
+};
+
+/**
+ * Adds a draft at the end of a list, at most CONTENT_ITEMS_MAX. The class row is not ours to lock;
+ * its items are counted under a transaction-level advisory lock keyed on the class, so two adds at
+ * once get distinct positions.
+ */
+function insertAtEnd<Row extends { id: string }, Values>(
+  deps: ContentDeps,
+  list: ContentList<Row, Values>,
+  classId: string,
+  values: Values,
+): Promise<Row> {
+  return deps.db.transaction(async (tx) => {
+    await lockClassContent(tx, classId);
+    const { n, nextPosition } = await list.count(tx, classId);
+    if (n >= CONTENT_ITEMS_MAX) throw conflict(CONTENT_MESSAGES.tooMany);
+    return list.insert(tx, { ...values, classId, position: nextPosition });
+  });
+}
+
+/** PUT …/order: `ids` must be every item of the list, once each; answers the list in its new order. */
+async function reorder<Row extends { id: string }>(
+  deps: ContentDeps,
+  viewer: Viewer,
+  list: ContentList<Row, never>,
+  classId: string,
+  ids: string[],
+): Promise<Row[]> {
+  await loadOwnedClass(deps.db, viewer, classId);
+  return deps.db.transaction(async (tx) => {
+    await lockClassContent(tx, classId);
+    const known = new Set((await list.listAll(tx, classId)).map((row) => row.id));
+    if (ids.length !== known.size || new Set(ids).size !== ids.length || !ids.every((id) => known.has(id))) {
+      throw new AppError(ErrorCode.VALIDATION, CONTENT_MESSAGES.orderMismatch, {
+        fields: { ids: CONTENT_MESSAGES.orderMismatch },
+      });
+    }
+    await list.setOrder(tx, ids);
+    return list.listAll(tx, classId);
+  });
+}
+
 function teacherView(deps: ContentDeps) {
   return { role: 'teacher' as const, now: deps.now(), openMinutes: deps.meetingLinkOpenMinutes, attended: null };
 }
@@ -223,15 +289,7 @@ export async function createSession(
 ): Promise<ClassSession> {
   const values = sessionValues(body);
   await loadOwnedClass(deps.db, viewer, classId);
-  const row = await deps.db.transaction(async (tx) => {
-    // The class row is not ours to lock; its sessions are counted under a transaction-level
-    // advisory lock keyed on the class, so two adds at once get distinct positions.
-    await lockClassContent(tx, classId);
-    const { n, nextPosition } = await repo.countSessions(tx, classId);
-    if (n >= CONTENT_ITEMS_MAX) throw conflict(CONTENT_MESSAGES.tooMany);
-    return repo.insertSession(tx, { classId, position: nextPosition, ...values });
-  });
-  return toSession(row, teacherView(deps));
+  return toSession(await insertAtEnd(deps, SESSIONS, classId, values), teacherView(deps));
 }
 
 /**
@@ -297,47 +355,18 @@ export async function deleteSession(deps: ContentDeps, viewer: Viewer, id: strin
   return { deletedCount: await repo.deleteSession(deps.db, id) };
 }
 
-/** PUT …/order: `ids` must be every session (or material) of the class, once each. */
-function checkOrder(ids: string[], current: { id: string }[]) {
-  const known = new Set(current.map((row) => row.id));
-  if (ids.length !== known.size || new Set(ids).size !== ids.length || !ids.every((id) => known.has(id))) {
-    throw new AppError(ErrorCode.VALIDATION, CONTENT_MESSAGES.orderMismatch, {
-      fields: { ids: CONTENT_MESSAGES.orderMismatch },
-    });
-  }
-}
-
 export async function reorderSessions(
   deps: ContentDeps,
   viewer: Viewer,
   classId: string,
   ids: string[],
 ): Promise<ClassSession[]> {
-  await loadOwnedClass(deps.db, viewer, classId);
-  const rows = await deps.db.transaction(async (tx) => {
-    await lockClassContent(tx, classId);
-    checkOrder(ids, await repo.listSessionsOfClass(tx, classId, { publishedOnly: false }));
-    await repo.setSessionOrder(tx, ids);
-    return repo.listSessionsOfClass(tx, classId, { publishedOnly: false });
-  });
+  const rows = await reorder(deps, viewer, SESSIONS, classId, ids);
   const view = teacherView(deps);
   return rows.map((row) => toSession(row, view));
 }
 
 // ---- Materials ----------------------------------------------------------------------------------
-
-async function insertMaterialAtEnd(
-  deps: ContentDeps,
-  classId: string,
-  values: Omit<Parameters<typeof repo.insertMaterial>[1], 'classId' | 'position'>,
-) {
-  return deps.db.transaction(async (tx) => {
-    await lockClassContent(tx, classId);
-    const { n, nextPosition } = await repo.countMaterials(tx, classId);
-    if (n >= CONTENT_ITEMS_MAX) throw conflict(CONTENT_MESSAGES.tooMany);
-    return repo.insertMaterial(tx, { classId, position: nextPosition, ...values });
-  });
-}
 
 /** POST /api/classes/:id/materials: a link, as a draft. */
 export async function createLinkMaterial(
@@ -347,7 +376,7 @@ export async function createLinkMaterial(
   body: LinkMaterialFormBody,
 ): Promise<ClassMaterial> {
   await loadOwnedClass(deps.db, viewer, classId);
-  return toMaterial(await insertMaterialAtEnd(deps, classId, { title: body.title, url: body.url }), null);
+  return toMaterial(await insertAtEnd(deps, MATERIALS, classId, { title: body.title, url: body.url }), null);
 }
 
 const EXECUTABLE_TYPES = new Set([
@@ -416,7 +445,7 @@ export async function createFileMaterial(
   } catch (error) {
     throw new AppError(ErrorCode.UNAVAILABLE, 'The file could not be stored. Please try again.', { cause: error });
   }
-  const row = await insertMaterialAtEnd(deps, classId, {
+  const row = await insertAtEnd(deps, MATERIALS, classId, {
     title: input.title,
     fileKey,
     fileName: safeFileName(input.fileName, mime),
@@ -482,13 +511,7 @@ export async function reorderMaterials(
   classId: string,
   ids: string[],
 ): Promise<ClassMaterial[]> {
-  await loadOwnedClass(deps.db, viewer, classId);
-  const rows = await deps.db.transaction(async (tx) => {
-    await lockClassContent(tx, classId);
-    checkOrder(ids, await repo.listMaterialsOfClass(tx, classId, { publishedOnly: false }));
-    await repo.setMaterialOrder(tx, ids);
-    return repo.listMaterialsOfClass(tx, classId, { publishedOnly: false });
-  });
+  const rows = await reorder(deps, viewer, MATERIALS, classId, ids);
   return rows.map((row) => toMaterial(row, null));
 }
 
