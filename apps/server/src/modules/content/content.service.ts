@@ -81,18 +81,26 @@ async function loadViewableClass(
   throw forbidden(CONTENT_MESSAGES.notPaid);
 }
 
+/** A session or material by id: a 404 naming `what` for an id that is not a uuid or is unknown. */
+async function loadItem<Row>(
+  what: 'Session' | 'Material',
+  id: string,
+  find: (id: string) => Promise<Row | null>,
+): Promise<Row> {
+  if (!enrollments.isUuid(id)) throw notFound(what);
+  const item = await find(id);
+  if (!item) throw notFound(what);
+  return item;
+}
+
 async function loadOwnedSession(db: Db, viewer: Viewer, id: string, lock = false) {
-  if (!enrollments.isUuid(id)) throw notFound('Session');
-  const session = await repo.findSession(db, id, { lock });
-  if (!session) throw notFound('Session');
+  const session = await loadItem('Session', id, (sessionId) => repo.findSession(db, sessionId, { lock }));
   await loadOwnedClass(db, viewer, session.classId);
   return session;
 }
 
 async function loadOwnedMaterial(db: Db, viewer: Viewer, id: string, lock = false) {
-  if (!enrollments.isUuid(id)) throw notFound('Material');
-  const material = await repo.findMaterial(db, id, { lock });
-  if (!material) throw notFound('Material');
+  const material = await loadItem('Material', id, (materialId) => repo.findMaterial(db, materialId, { lock }));
   await loadOwnedClass(db, viewer, material.classId);
   return material;
 }
@@ -561,8 +569,21 @@ export async function calendarOf(deps: ContentDeps, viewer: Viewer, classId: str
 
 // ---- Progress ---------------------------------------------------------------------------------------
 
-async function requirePaidStudentOf(db: Db, viewer: Viewer, classId: string) {
-  if (!(await enrollments.hasPaidFor(db, viewer.id, classId))) throw forbidden(CONTENT_MESSAGES.notPaid);
+/**
+ * The session or material a student marks as their own: 403 unless their enrolment in its class is
+ * paid, then a 404 for a draft as for an unknown id.
+ */
+async function loadMarkable<Row extends { classId: string; publishedAt: Date | null }>(
+  deps: ContentDeps,
+  viewer: Viewer,
+  what: 'Session' | 'Material',
+  id: string,
+  find: (db: Db, id: string) => Promise<Row | null>,
+): Promise<Row> {
+  const item = await loadItem(what, id, (itemId) => find(deps.db, itemId));
+  if (!(await enrollments.hasPaidFor(deps.db, viewer.id, item.classId))) throw forbidden(CONTENT_MESSAGES.notPaid);
+  if (!item.publishedAt) throw notFound(what);
+  return item;
 }
 
 /** PUT /api/class-sessions/:id/attendance: the caller's own mark, once the session has started. */
@@ -572,11 +593,7 @@ export async function markAttendance(
   sessionId: string,
   done: boolean,
 ): Promise<{ done: boolean }> {
-  if (!enrollments.isUuid(sessionId)) throw notFound('Session');
-  const session = await repo.findSession(deps.db, sessionId);
-  if (!session) throw notFound('Session');
-  await requirePaidStudentOf(deps.db, viewer, session.classId);
-  if (!session.publishedAt) throw notFound('Session');
+  const session = await loadMarkable(deps, viewer, 'Session', sessionId, repo.findSession);
   if (done && deps.now().getTime() < session.startsAt.getTime()) throw conflict(CONTENT_MESSAGES.notStarted);
   await repo.markAttendance(deps.db, sessionId, viewer.id, done);
   return { done };
@@ -589,11 +606,7 @@ export async function markCompletion(
   materialId: string,
   done: boolean,
 ): Promise<{ done: boolean }> {
-  if (!enrollments.isUuid(materialId)) throw notFound('Material');
-  const material = await repo.findMaterial(deps.db, materialId);
-  if (!material) throw notFound('Material');
-  await requirePaidStudentOf(deps.db, viewer, material.classId);
-  if (!material.publishedAt) throw notFound('Material');
+  await loadMarkable(deps, viewer, 'Material', materialId, repo.findMaterial);
   await repo.markCompletion(deps.db, materialId, viewer.id, done);
   return { done };
 }
