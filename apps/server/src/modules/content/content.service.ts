@@ -344,6 +344,11 @@ async function notifyRescheduled(tx: Db, deps: ContentDeps, before: repo.Session
   }
 }
 
+/** Publishing keeps the first publication time (publishing twice changes nothing); a draft has none. */
+function publishedAtAfter(published: boolean, item: { publishedAt: Date | null }, now: Date): Date | null {
+  return published ? (item.publishedAt ?? now) : null;
+}
+
 export async function publishSession(
   deps: ContentDeps,
   viewer: Viewer,
@@ -352,8 +357,10 @@ export async function publishSession(
 ): Promise<ClassSession> {
   const row = await deps.db.transaction(async (tx) => {
     const session = await loadOwnedSession(tx, viewer, id, true);
-    const publishedAt = published ? (session.publishedAt ?? deps.now()) : null;
-    return repo.updateSession(tx, id, { publishedAt, updatedAt: deps.now() });
+    return repo.updateSession(tx, id, {
+      publishedAt: publishedAtAfter(published, session, deps.now()),
+      updatedAt: deps.now(),
+    });
   });
   return toSession(row, teacherView(deps));
 }
@@ -493,8 +500,10 @@ export async function publishMaterial(
 ): Promise<ClassMaterial> {
   const row = await deps.db.transaction(async (tx) => {
     const material = await loadOwnedMaterial(tx, viewer, id, true);
-    const publishedAt = published ? (material.publishedAt ?? deps.now()) : null;
-    return repo.updateMaterial(tx, id, { publishedAt, updatedAt: deps.now() });
+    return repo.updateMaterial(tx, id, {
+      publishedAt: publishedAtAfter(published, material, deps.now()),
+      updatedAt: deps.now(),
+    });
   });
   return toMaterial(row, null);
 }
