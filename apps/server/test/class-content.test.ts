@@ -616,6 +616,26 @@ describe('progress and verified reviews', () => {
     const future = await call(a, 'PUT', `/api/class-sessions/${later._id}/attendance`, { done: true });
     expect(future.statusCode).toBe(409);
     expect(future.json().error.message).toBe(CONTENT_MESSAGES.notStarted);
+
+    // A draft is not there for a paid student, no more than an id that is not one (then removed:
+    // the figures below are of the published items).
+    const draft = await addSession({ startsAt: '2026-03-18T12:00', timeZone: 'UTC' }, false, other.id);
+    const draftLink = (
+      await call(teacher, 'POST', `/api/classes/${other.id}/materials`, {
+        title: 'Draft reading',
+        url: 'https://docs.example.test/draft',
+      })
+    ).json() as ClassMaterial;
+    for (const url of [
+      `/api/class-sessions/${draft._id}/attendance`,
+      `/api/materials/${draftLink._id}/completion`,
+      '/api/class-sessions/nope/attendance',
+      '/api/materials/nope/completion',
+    ]) {
+      expect((await call(a, 'PUT', url, { done: true })).statusCode, url).toBe(404);
+    }
+    expect((await call(teacher, 'DELETE', `/api/class-sessions/${draft._id}`)).statusCode).toBe(200);
+    expect((await call(teacher, 'DELETE', `/api/materials/${draftLink._id}`)).statusCode).toBe(200);
     expect((await call(a, 'PUT', `/api/class-sessions/${first._id}/attendance`, { done: true })).json()).toEqual({
       done: true,
     });

@@ -3,18 +3,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/db/client.ts';
 import { keyFromImageUrl } from '../src/modules/uploads/storage.ts';
 import { buy } from './commerce-fixtures.ts';
-import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
-import { uploadPicture } from './upload-fixtures.ts';
+import {
+  type ClassActors,
+  type ClassRole,
+  auditOf,
+  createClassCast,
+  insertClassRow,
+  storedClass,
+} from './class-fixtures.ts';
+import { createTestApp, createUser, type TestContext } from './harness.ts';
 
 /**
  * Edits of accepted classes go through moderation (DESIGN §4): the edit is a pending revision,
  * the approved version stays on sale until an admin approves it.
  */
 
-type Role = 'anonymous' | 'student' | 'owner' | 'otherTeacher' | 'admin';
-
 let ctx: TestContext;
-const actors = {} as Record<Exclude<Role, 'anonymous'>, TestUser>;
+let actors: ClassActors;
 let imageUrl: string;
 let imageKey: string;
 let secondImageUrl: string;
@@ -22,66 +27,41 @@ let counter = 0;
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  actors.student = await createUser(ctx, 'student', { name: 'Sam Student' });
-  actors.owner = await createUser(ctx, 'teacher', { name: 'Olivia Owner' });
-  actors.otherTeacher = await createUser(ctx, 'teacher', { name: 'Otto Other' });
-  actors.admin = await createUser(ctx, 'admin', { name: 'Ada Admin' });
-  imageUrl = await uploadPicture(ctx, actors.owner, [30, 90, 160]);
-  imageKey = keyFromImageUrl(imageUrl, ctx.storage)!;
-  secondImageUrl = await uploadPicture(ctx, actors.owner, [200, 60, 20]);
+  ({ actors, imageUrl, imageKey, secondImageUrl } = await createClassCast(ctx));
 });
 afterAll(async () => {
   await ctx?.close();
 });
 
-const headersOf = (role: Role) => (role === 'anonymous' ? {} : actors[role].headers);
+const headersOf = (role: ClassRole) => (role === 'anonymous' ? {} : actors[role].headers);
 
 /** An accepted class of the owner, with a unique searchable title (set-up only). */
 async function insertClass(overrides: Partial<typeof schema.classes.$inferInsert> = {}): Promise<string> {
   counter += 1;
-  const [row] = await ctx.db
-    .insert(schema.classes)
-    .values({
-      teacherId: actors.owner.id,
-      teacherName: actors.owner.name,
-      teacherEmail: actors.owner.email,
-      title: `Watercolour basics ${counter}`,
-      description: 'Washes, glazes and wet-in-wet.',
-      priceCents: 1000,
-      imageKey,
-      category: 'graphic-design',
-      status: 'accepted',
-      ...overrides,
-    })
-    .returning({ id: schema.classes.id });
-  return row!.id;
-}
-
-async function storedClass(id: string) {
-  const [row] = await ctx.db.select().from(schema.classes).where(eq(schema.classes.id, id));
-  return row;
+  return insertClassRow(ctx, actors.owner, {
+    title: `Watercolour basics ${counter}`,
+    description: 'Washes, glazes and wet-in-wet.',
+    priceCents: 1000,
+    imageKey,
+    category: 'graphic-design',
+    status: 'accepted',
+    ...overrides,
+  });
 }
 
 async function revisionsOf(classId: string) {
   return ctx.db.select().from(schema.classRevisions).where(eq(schema.classRevisions.classId, classId));
 }
 
-async function auditOf(id: string) {
-  return ctx.db
-    .select({ action: schema.auditLog.action, actorId: schema.auditLog.actorId, details: schema.auditLog.details })
-    .from(schema.auditLog)
-    .where(eq(schema.auditLog.targetId, id));
-}
-
-const patch = (role: Role, id: string, payload: Record<string, unknown>) =>
+const patch = (role: ClassRole, id: string, payload: Record<string, unknown>) =>
   ctx.app.inject({ method: 'PATCH', url: `/api/classes/${id}`, headers: headersOf(role), payload });
-const getOne = (role: Role, id: string) =>
+const getOne = (role: ClassRole, id: string) =>
   ctx.app.inject({ method: 'GET', url: `/api/classes/${id}`, headers: headersOf(role) });
-const listPending = (role: Role, query = '') =>
+const listPending = (role: ClassRole, query = '') =>
   ctx.app.inject({ method: 'GET', url: `/api/classes/revisions${query}`, headers: headersOf(role) });
-const revisionOf = (role: Role, classId: string) =>
+const revisionOf = (role: ClassRole, classId: string) =>
   ctx.app.inject({ method: 'GET', url: `/api/classes/${classId}/revision`, headers: headersOf(role) });
-const decide = (role: Role, id: string, action: 'approve' | 'reject', payload?: Record<string, unknown>) =>
+const decide = (role: ClassRole, id: string, action: 'approve' | 'reject', payload?: Record<string, unknown>) =>
   ctx.app.inject({
     method: 'PATCH',
     url: `/api/classes/revisions/${id}/${action}`,
@@ -107,12 +87,12 @@ async function propose(changes: Record<string, unknown>) {
 describe('an edit of an accepted class is a pending revision', () => {
   it('leaves the class on sale as approved: catalogue, detail, search, enrolment and payment use the old values', async () => {
     const classId = await insertClass({ title: 'Oilpainting fundamentals', priceCents: 1000 });
-    const before = await storedClass(classId);
+    const before = await storedClass(ctx, classId);
     const res = await patch('owner', classId, { price: 10000, title: 'Sculpture masterclass' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ modifiedCount: 1, success: true, pendingReview: true });
 
-    expect(await storedClass(classId)).toEqual(before);
+    expect(await storedClass(ctx, classId)).toEqual(before);
     expect(await revisionsOf(classId)).toMatchObject([
       { status: 'pending', title: 'Sculpture masterclass', priceCents: 1_000_000, description: null, imageKey: null },
     ]);
@@ -143,7 +123,7 @@ describe('an edit of an accepted class is a pending revision', () => {
       { id: revisionId, status: 'pending', title: 'Renamed twice', priceCents: 9900, description: 'New outline.' },
     ]);
     // The web form sends every field: the unchanged ones are not part of the revision.
-    const live = await storedClass(classId);
+    const live = await storedClass(ctx, classId);
     const full = await patch('owner', classId, {
       title: 'Renamed twice',
       price: 10,
@@ -163,7 +143,7 @@ describe('an edit of an accepted class is a pending revision', () => {
     const same = await patch('owner', classId, { title: live!.title, price: 10 });
     expect(same.json()).toEqual({ modifiedCount: 0, success: true, pendingReview: false });
     expect(await revisionsOf(classId)).toEqual([]);
-    expect(await storedClass(classId)).toEqual(live);
+    expect(await storedClass(ctx, classId)).toEqual(live);
   });
 
   it('two edits at once end as one pending revision holding both changes', async () => {
@@ -178,26 +158,26 @@ describe('an edit of an accepted class is a pending revision', () => {
 
   it('ignores status and other fields outside the form (mass assignment), and refuses images that are not ours', async () => {
     const classId = await insertClass();
-    const before = await storedClass(classId);
+    const before = await storedClass(ctx, classId);
     const res = await patch('owner', classId, { price: 20, status: 'pending', priceCents: 50, teacherId: 'x' });
     expect(res.json()).toEqual({ modifiedCount: 1, success: true, pendingReview: true });
     expect(await revisionsOf(classId)).toMatchObject([{ priceCents: 2000, status: 'pending' }]);
     expect((await patch('owner', classId, { image: 'https://i.ibb.co/x.png' })).statusCode).toBe(400);
     expect((await patch('owner', classId, { price: 100001 })).statusCode).toBe(400);
-    expect(await storedClass(classId)).toEqual(before);
+    expect(await storedClass(ctx, classId)).toEqual(before);
     expect(await revisionsOf(classId)).toMatchObject([{ priceCents: 2000, imageKey: null }]);
   });
 
   it('edits of pending and rejected classes still apply directly (they are not live)', async () => {
     const pending = await insertClass({ status: 'pending' });
     expect((await patch('owner', pending, { price: 42 })).json()).toEqual({ modifiedCount: 1, success: true });
-    expect(await storedClass(pending)).toMatchObject({ status: 'pending', priceCents: 4200 });
+    expect(await storedClass(ctx, pending)).toMatchObject({ status: 'pending', priceCents: 4200 });
     const rejected = await insertClass({ status: 'rejected', rejectionReason: 'Too short' });
     expect((await patch('owner', rejected, { title: 'Longer now' })).json()).toEqual({
       modifiedCount: 1,
       success: true,
     });
-    expect(await storedClass(rejected)).toMatchObject({ status: 'pending', title: 'Longer now' });
+    expect(await storedClass(ctx, rejected)).toMatchObject({ status: 'pending', title: 'Longer now' });
     expect(await revisionsOf(pending)).toEqual([]);
     expect(await revisionsOf(rejected)).toEqual([]);
   });
@@ -264,7 +244,7 @@ describe('admin review', () => {
     const res = await decide('admin', revisionId, 'approve');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ modifiedCount: 1, success: true });
-    expect(await storedClass(classId)).toMatchObject({
+    expect(await storedClass(ctx, classId)).toMatchObject({
       status: 'accepted',
       title: 'Approved title',
       priceCents: 1_000_000,
@@ -274,7 +254,7 @@ describe('admin review', () => {
     expect(await revisionsOf(classId)).toMatchObject([
       { status: 'approved', decidedBy: actors.admin.id, decidedAt: expect.any(Date) },
     ]);
-    expect(await auditOf(classId)).toEqual([
+    expect(await auditOf(ctx, classId)).toEqual([
       {
         action: 'class.revision.approve',
         actorId: actors.admin.id,
@@ -298,11 +278,11 @@ describe('admin review', () => {
 
   it('reject keeps the class as approved; its teacher sees the reason; a new edit is a new pending revision', async () => {
     const { classId, revisionId } = await propose({ price: 10000 });
-    const before = await storedClass(classId);
+    const before = await storedClass(ctx, classId);
     const res = await decide('admin', revisionId, 'reject', { reason: 'That price is not plausible' });
     expect(res.json()).toEqual({ modifiedCount: 1, success: true });
-    expect(await storedClass(classId)).toEqual(before);
-    expect(await auditOf(classId)).toEqual([
+    expect(await storedClass(ctx, classId)).toEqual(before);
+    expect(await auditOf(ctx, classId)).toEqual([
       {
         action: 'class.revision.reject',
         actorId: actors.admin.id,
@@ -359,7 +339,7 @@ describe('admin review', () => {
       }),
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
-    expect(await auditOf(classId)).toHaveLength(1);
+    expect(await auditOf(ctx, classId)).toHaveLength(1);
   });
 
   it('answers 404 for unknown ids and ids that are not ids', async () => {
@@ -396,7 +376,7 @@ describe('deleting a class drops its pending revision', () => {
       headers: actors.owner.headers,
     });
     expect(res.json()).toEqual({ deletedCount: 1 });
-    expect((await storedClass(classId))!.status).toBe('archived');
+    expect((await storedClass(ctx, classId))!.status).toBe('archived');
     expect(await revisionsOf(classId)).toEqual([]);
     expect((await decide('admin', revisionId, 'approve')).statusCode).toBe(404);
     expect((await patch('owner', classId, { price: 31 })).statusCode).toBe(409);
@@ -406,8 +386,8 @@ describe('deleting a class drops its pending revision', () => {
 describe('permission matrix (every revision endpoint × anonymous, student, its teacher, another teacher, admin)', () => {
   interface Endpoint {
     name: string;
-    call: (role: Role, ids: { classId: string; revisionId: string }) => ReturnType<typeof getOne>;
-    expected: Record<Role, number>;
+    call: (role: ClassRole, ids: { classId: string; revisionId: string }) => ReturnType<typeof getOne>;
+    expected: Record<ClassRole, number>;
   }
   const endpoints: Endpoint[] = [
     {
@@ -437,19 +417,19 @@ describe('permission matrix (every revision endpoint × anonymous, student, its 
     },
   ];
   const cells = endpoints.flatMap((e) =>
-    (Object.keys(e.expected) as Role[]).map((role) => ({ ...e, role, status: e.expected[role] })),
+    (Object.keys(e.expected) as ClassRole[]).map((role) => ({ ...e, role, status: e.expected[role] })),
   );
 
   it.each(cells)('$name as $role → $status', async ({ call, role, status }) => {
     // A fresh accepted class with a pending revision per cell; a refused call changes neither.
     const ids = await propose({ title: 'Matrix change' });
-    const classBefore = await storedClass(ids.classId);
+    const classBefore = await storedClass(ctx, ids.classId);
     const revisionsBefore = await revisionsOf(ids.classId);
     const res = await call(role, ids);
     expect(res.statusCode).toBe(status);
     if (status >= 400) {
       expect(res.json().error.code).toBe(status === 401 ? 'unauthenticated' : 'forbidden');
-      expect(await storedClass(ids.classId)).toEqual(classBefore);
+      expect(await storedClass(ctx, ids.classId)).toEqual(classBefore);
       expect(await revisionsOf(ids.classId)).toEqual(revisionsBefore);
     }
   });

@@ -6,14 +6,18 @@ import { schema } from '../src/db/client.ts';
 import { findClassById } from '../src/modules/classes/classes.repository.ts';
 import { findClassForEnrollment } from '../src/modules/classes/classes.public.ts';
 import { toClassItem } from '../src/modules/classes/classes.service.ts';
-import { keyFromImageUrl } from '../src/modules/uploads/storage.ts';
+import {
+  type ClassActors,
+  type ClassRole,
+  auditOf,
+  createClassCast,
+  insertClassRow,
+  storedClass,
+} from './class-fixtures.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
-import { uploadPicture } from './upload-fixtures.ts';
-
-type Role = 'anonymous' | 'student' | 'owner' | 'otherTeacher' | 'admin';
 
 let ctx: TestContext;
-const actors = {} as Record<Exclude<Role, 'anonymous'>, TestUser>;
+let actors: ClassActors;
 let imageUrl: string;
 let imageKey: string;
 let secondImageUrl: string;
@@ -22,19 +26,13 @@ const DAY = 24 * 60 * 60 * 1000;
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  actors.student = await createUser(ctx, 'student', { name: 'Sam Student' });
-  actors.owner = await createUser(ctx, 'teacher', { name: 'Olivia Owner' });
-  actors.otherTeacher = await createUser(ctx, 'teacher', { name: 'Otto Other' });
-  actors.admin = await createUser(ctx, 'admin', { name: 'Ada Admin' });
-  imageUrl = await uploadPicture(ctx, actors.owner, [30, 90, 160]);
-  imageKey = keyFromImageUrl(imageUrl, ctx.storage)!;
-  secondImageUrl = await uploadPicture(ctx, actors.owner, [200, 60, 20]);
+  ({ actors, imageUrl, imageKey, secondImageUrl } = await createClassCast(ctx));
 });
 afterAll(async () => {
   await ctx?.close();
 });
 
-const headersOf = (role: Role) => (role === 'anonymous' ? {} : actors[role].headers);
+const headersOf = (role: ClassRole) => (role === 'anonymous' ? {} : actors[role].headers);
 
 const validBody = () => ({
   title: 'Typography essentials',
@@ -49,34 +47,15 @@ async function insertClass(
   teacher: TestUser = actors.owner,
   overrides: Partial<typeof schema.classes.$inferInsert> = {},
 ): Promise<string> {
-  const [row] = await ctx.db
-    .insert(schema.classes)
-    .values({
-      teacherId: teacher.id,
-      teacherName: teacher.name,
-      teacherEmail: teacher.email,
-      title: 'Set-up class',
-      description: 'Created for a test',
-      priceCents: 2500,
-      imageKey,
-      category: 'data-science',
-      status: 'pending',
-      ...overrides,
-    })
-    .returning({ id: schema.classes.id });
-  return row!.id;
-}
-
-async function storedClass(id: string) {
-  const [row] = await ctx.db.select().from(schema.classes).where(eq(schema.classes.id, id));
-  return row;
-}
-
-async function auditOf(id: string) {
-  return ctx.db
-    .select({ action: schema.auditLog.action, actorId: schema.auditLog.actorId, details: schema.auditLog.details })
-    .from(schema.auditLog)
-    .where(eq(schema.auditLog.targetId, id));
+  return insertClassRow(ctx, teacher, {
+    title: 'Set-up class',
+    description: 'Created for a test',
+    priceCents: 2500,
+    imageKey,
+    category: 'data-science',
+    status: 'pending',
+    ...overrides,
+  });
 }
 
 /** A student's enrolment in a class, paid (with its payment) or pending, created `daysAgo`. */
@@ -121,15 +100,15 @@ async function enrol(
   });
 }
 
-const create = (role: Role, payload: Record<string, unknown>) =>
+const create = (role: ClassRole, payload: Record<string, unknown>) =>
   ctx.app.inject({ method: 'POST', url: '/api/classes', headers: headersOf(role), payload });
-const patch = (role: Role, id: string, payload: Record<string, unknown>) =>
+const patch = (role: ClassRole, id: string, payload: Record<string, unknown>) =>
   ctx.app.inject({ method: 'PATCH', url: `/api/classes/${id}`, headers: headersOf(role), payload });
-const remove = (role: Role, id: string) =>
+const remove = (role: ClassRole, id: string) =>
   ctx.app.inject({ method: 'DELETE', url: `/api/classes/${id}`, headers: headersOf(role) });
-const getOne = (role: Role, id: string) =>
+const getOne = (role: ClassRole, id: string) =>
   ctx.app.inject({ method: 'GET', url: `/api/classes/${id}`, headers: headersOf(role) });
-const moderate = (role: Role, id: string, action: 'approve' | 'reject', payload?: Record<string, unknown>) =>
+const moderate = (role: ClassRole, id: string, action: 'approve' | 'reject', payload?: Record<string, unknown>) =>
   ctx.app.inject({
     method: 'PATCH',
     url: `/api/classes/class-requests/${id}/${action}`,
@@ -142,7 +121,7 @@ describe('POST /api/classes', () => {
     const res = await create('owner', validBody());
     expect(res.statusCode).toBe(200);
     const { insertedId } = res.json();
-    expect(await storedClass(insertedId)).toMatchObject({
+    expect(await storedClass(ctx, insertedId)).toMatchObject({
       teacherId: actors.owner.id,
       teacherName: 'Olivia Owner',
       teacherEmail: actors.owner.email,
@@ -186,7 +165,7 @@ describe('POST /api/classes', () => {
       _id: '00000000-0000-4000-8000-000000000000',
     });
     expect(res.statusCode).toBe(200);
-    const row = await storedClass(res.json().insertedId);
+    const row = await storedClass(ctx, res.json().insertedId);
     expect(row).toMatchObject({
       status: 'pending',
       teacherId: actors.owner.id,
@@ -221,7 +200,7 @@ describe('POST /api/classes', () => {
     ] as const) {
       const res = await create('owner', { ...validBody(), price });
       expect(res.statusCode).toBe(200);
-      expect((await storedClass(res.json().insertedId))!.priceCents).toBe(cents);
+      expect((await storedClass(ctx, res.json().insertedId))!.priceCents).toBe(cents);
     }
   });
 
@@ -249,8 +228,8 @@ describe('state transitions', () => {
     const res = await moderate('admin', id, 'approve');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ modifiedCount: 1, success: true });
-    expect((await storedClass(id))!.status).toBe('accepted');
-    expect(await auditOf(id)).toEqual([
+    expect((await storedClass(ctx, id))!.status).toBe('accepted');
+    expect(await auditOf(ctx, id)).toEqual([
       { action: 'class.approve', actorId: actors.admin.id, details: { teacherEmail: actors.owner.email } },
     ]);
     expect((await getOne('anonymous', id)).statusCode).toBe(200);
@@ -259,19 +238,19 @@ describe('state transitions', () => {
       expect(again.statusCode, action).toBe(409);
       expect(again.json().error.message).toBe('This class is accepted, not pending');
     }
-    expect((await storedClass(id))!.status).toBe('accepted');
+    expect((await storedClass(ctx, id))!.status).toBe('accepted');
   });
 
   it('pending → rejected with a reason its teacher sees; then 409', async () => {
     const id = await insertClass();
     const res = await moderate('admin', id, 'reject', { reason: 'Add a weekly outline' });
     expect(res.json()).toEqual({ modifiedCount: 1, success: true });
-    expect(await storedClass(id)).toMatchObject({ status: 'rejected', rejectionReason: 'Add a weekly outline' });
+    expect(await storedClass(ctx, id)).toMatchObject({ status: 'rejected', rejectionReason: 'Add a weekly outline' });
     expect((await getOne('owner', id)).json()).toMatchObject({
       status: 'rejected',
       rejectionReason: 'Add a weekly outline',
     });
-    expect(await auditOf(id)).toEqual([
+    expect(await auditOf(ctx, id)).toEqual([
       {
         action: 'class.reject',
         actorId: actors.admin.id,
@@ -285,7 +264,7 @@ describe('state transitions', () => {
   it('reject without a body or reason stores no reason', async () => {
     const id = await insertClass();
     expect((await moderate('admin', id, 'reject')).statusCode).toBe(200);
-    expect((await storedClass(id))!.rejectionReason).toBeNull();
+    expect((await storedClass(ctx, id))!.rejectionReason).toBeNull();
     const other = await insertClass();
     expect((await moderate('admin', other, 'reject', {})).statusCode).toBe(200);
   });
@@ -295,7 +274,7 @@ describe('state transitions', () => {
     const res = await patch('owner', id, { description: 'Now with a week-by-week outline.', price: 30 });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ modifiedCount: 1, success: true });
-    expect(await storedClass(id)).toMatchObject({
+    expect(await storedClass(ctx, id)).toMatchObject({
       status: 'pending',
       rejectionReason: null,
       description: 'Now with a week-by-week outline.',
@@ -310,20 +289,20 @@ describe('state transitions', () => {
   it('an accepted class stays accepted when edited; the edit waits for review, the live class is unchanged', async () => {
     // DESIGN §4: class-revisions.test.ts covers the revision itself (review, approval, diff).
     const id = await insertClass(actors.owner, { status: 'accepted' });
-    const before = await storedClass(id);
+    const before = await storedClass(ctx, id);
     const res = await patch('owner', id, { title: 'Renamed', image: secondImageUrl, category: 'video-editing' });
     expect(res.json()).toEqual({ modifiedCount: 1, success: true, pendingReview: true });
-    expect(await storedClass(id)).toEqual(before);
+    expect(await storedClass(ctx, id)).toEqual(before);
     const bad = await patch('owner', id, { image: 'https://i.ibb.co/x.png' });
     expect(bad.statusCode).toBe(400);
-    expect((await storedClass(id))!.imageKey).toBe(imageKey);
+    expect((await storedClass(ctx, id))!.imageKey).toBe(imageKey);
   });
 
   it('an edit that changes nothing reports modifiedCount 0', async () => {
     const id = await insertClass(actors.owner, { status: 'rejected', rejectionReason: 'r' });
     const res = await patch('owner', id, {});
     expect(res.json()).toEqual({ modifiedCount: 0, success: true });
-    expect((await storedClass(id))!.status).toBe('rejected');
+    expect((await storedClass(ctx, id))!.status).toBe('rejected');
   });
 
   it('ignores status, e-mail, name, counters and teacher in an edit (mass assignment)', async () => {
@@ -337,7 +316,7 @@ describe('state transitions', () => {
       rejectionReason: 'x',
     });
     expect(res.json()).toEqual({ modifiedCount: 0, success: true });
-    expect(await storedClass(id)).toMatchObject({
+    expect(await storedClass(ctx, id)).toMatchObject({
       status: 'pending',
       teacherEmail: actors.owner.email,
       teacherName: 'Olivia Owner',
@@ -347,7 +326,7 @@ describe('state transitions', () => {
     });
     const withTitle = await patch('owner', id, { title: 'Legit', status: 'accepted', totalEnrollment: 999 });
     expect(withTitle.json()).toEqual({ modifiedCount: 1, success: true });
-    expect(await storedClass(id)).toMatchObject({ title: 'Legit', status: 'pending', enrollmentCount: 3 });
+    expect(await storedClass(ctx, id)).toMatchObject({ title: 'Legit', status: 'pending', enrollmentCount: 3 });
   });
 
   it('exactly one of two racing moderation decisions wins', async () => {
@@ -362,7 +341,7 @@ describe('state transitions', () => {
       }),
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
-    expect(await auditOf(id)).toHaveLength(1);
+    expect(await auditOf(ctx, id)).toHaveLength(1);
   });
 
   it('moderation answers 404 for unknown ids and ids that are not ids', async () => {
@@ -380,9 +359,9 @@ describe('deleting', () => {
     const res = await remove('owner', id);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ deletedCount: 1 });
-    expect(await storedClass(id)).toBeUndefined();
+    expect(await storedClass(ctx, id)).toBeUndefined();
     expect(await ctx.db.select().from(schema.enrollments).where(eq(schema.enrollments.classId, id))).toEqual([]);
-    expect(await auditOf(id)).toEqual([]);
+    expect(await auditOf(ctx, id)).toEqual([]);
     expect((await remove('owner', id)).statusCode).toBe(404);
   });
 
@@ -391,7 +370,7 @@ describe('deleting', () => {
     await enrol(id, actors.student, { paid: true });
     const res = await remove('owner', id);
     expect(res.json()).toEqual({ deletedCount: 1 });
-    expect((await storedClass(id))!.status).toBe('archived');
+    expect((await storedClass(ctx, id))!.status).toBe('archived');
     expect(await ctx.db.select().from(schema.enrollments).where(eq(schema.enrollments.classId, id))).toHaveLength(1);
 
     expect((await getOne('anonymous', id)).statusCode).toBe(404);
@@ -412,13 +391,13 @@ describe('deleting', () => {
     expect((await remove('owner', id)).json()).toEqual({ deletedCount: 0 });
     const edit = await patch('owner', id, { title: 'Back from the dead' });
     expect(edit.statusCode).toBe(409);
-    expect((await storedClass(id))!.title).toBe('Archived one');
+    expect((await storedClass(ctx, id))!.title).toBe('Archived one');
   });
 
   it('an admin may delete any class, and that is audited', async () => {
     const deleted = await insertClass(actors.owner, { status: 'pending' });
     expect((await remove('admin', deleted)).json()).toEqual({ deletedCount: 1 });
-    expect(await auditOf(deleted)).toEqual([
+    expect(await auditOf(ctx, deleted)).toEqual([
       {
         action: 'class.delete',
         actorId: actors.admin.id,
@@ -428,7 +407,7 @@ describe('deleting', () => {
     const archived = await insertClass(actors.owner, { status: 'accepted' });
     await enrol(archived, actors.student, { paid: true });
     expect((await remove('admin', archived)).json()).toEqual({ deletedCount: 1 });
-    expect(await auditOf(archived)).toEqual([
+    expect(await auditOf(ctx, archived)).toEqual([
       {
         action: 'class.delete',
         actorId: actors.admin.id,
@@ -440,14 +419,14 @@ describe('deleting', () => {
 
 describe('GET /api/classes/:id visibility', () => {
   const statuses: ClassStatus[] = ['pending', 'accepted', 'rejected', 'archived'];
-  const visible: Record<ClassStatus, Record<Role, number>> = {
+  const visible: Record<ClassStatus, Record<ClassRole, number>> = {
     pending: { anonymous: 404, student: 404, owner: 200, otherTeacher: 404, admin: 200 },
     accepted: { anonymous: 200, student: 200, owner: 200, otherTeacher: 200, admin: 200 },
     rejected: { anonymous: 404, student: 404, owner: 200, otherTeacher: 404, admin: 200 },
     archived: { anonymous: 404, student: 404, owner: 200, otherTeacher: 404, admin: 200 },
   };
   const cells = statuses.flatMap((status) =>
-    (Object.keys(visible[status]) as Role[]).map((role) => ({ status, role, expected: visible[status][role] })),
+    (Object.keys(visible[status]) as ClassRole[]).map((role) => ({ status, role, expected: visible[status][role] })),
   );
 
   it.each(cells)('a $status class to $role → $expected', async ({ status, role, expected }) => {
@@ -468,8 +447,8 @@ describe('GET /api/classes/:id visibility', () => {
 describe('permission matrix (every endpoint × anonymous, student, its teacher, another teacher, admin)', () => {
   interface Endpoint {
     name: string;
-    call: (role: Role, id: string) => ReturnType<typeof getOne>;
-    expected: Record<Role, number>;
+    call: (role: ClassRole, id: string) => ReturnType<typeof getOne>;
+    expected: Record<ClassRole, number>;
   }
   const endpoints: Endpoint[] = [
     {
@@ -537,20 +516,20 @@ describe('permission matrix (every endpoint × anonymous, student, its teacher, 
     },
   ];
   const cells = endpoints.flatMap((e) =>
-    (Object.keys(e.expected) as Role[]).map((role) => ({ ...e, role, status: e.expected[role] })),
+    (Object.keys(e.expected) as ClassRole[]).map((role) => ({ ...e, role, status: e.expected[role] })),
   );
 
   it.each(cells)('$name as $role → $status', async ({ call, role, status }) => {
     // A fresh pending class of the owner per cell; a refused call must leave it exactly as it was.
     const id = await insertClass(actors.owner, { status: 'pending', title: 'Matrix class' });
-    const before = await storedClass(id);
+    const before = await storedClass(ctx, id);
     const res = await call(role, id);
     expect(res.statusCode).toBe(status);
     if (status >= 400) {
       expect(res.json().error.code).toBe(
         status === 401 ? 'unauthenticated' : status === 403 ? 'forbidden' : 'not_found',
       );
-      expect(await storedClass(id)).toEqual(before);
+      expect(await storedClass(ctx, id)).toEqual(before);
     }
   });
 });
@@ -559,7 +538,7 @@ describe('IDOR: another teacher and the owner’s accepted class', () => {
   it('cannot edit, delete, read the figures of, or list the classes of someone else', async () => {
     const id = await insertClass(actors.owner, { status: 'accepted', title: 'Owned' });
     await enrol(id, actors.student, { paid: true });
-    const before = await storedClass(id);
+    const before = await storedClass(ctx, id);
     expect((await patch('otherTeacher', id, { title: 'Stolen', price: 0.5 })).statusCode).toBe(403);
     expect((await remove('otherTeacher', id)).statusCode).toBe(403);
     expect(
@@ -592,7 +571,7 @@ describe('IDOR: another teacher and the owner’s accepted class', () => {
       payload: { title: 'Stolen' },
     });
     expect(viaToken.statusCode).toBe(403);
-    expect(await storedClass(id)).toEqual(before);
+    expect(await storedClass(ctx, id)).toEqual(before);
   });
 });
 

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { expect, it } from 'vitest';
 import { schema } from '../src/db/client.ts';
-import { createUser, tokenFor, type TestContext, type TestUser } from './harness.ts';
+import { findShownCoupon } from '../src/modules/payments/coupons.repository.ts';
+import { insertClassRow } from './class-fixtures.ts';
+import { createUser, rawRows, tokenFor, type TestContext, type TestUser } from './harness.ts';
 
 /** Anyone who calls the API: a signed-up TestUser (cookie) or a user with a Bearer token. */
 export type Caller = { id: string; email: string; headers: Record<string, string> };
@@ -51,21 +54,15 @@ export async function createClass(
     .values({ key: imageKey, ownerId: teacher.id, contentType: 'image/webp', width: 1200, height: 675, bytes: 1000 });
   const title = options.title ?? `Class ${classCounter}`;
   const priceCents = options.priceCents ?? 1999;
-  const [row] = await ctx.db
-    .insert(schema.classes)
-    .values({
-      teacherId: teacher.id,
-      teacherName: teacher.name,
-      teacherEmail: teacher.email,
-      title,
-      description: `Description of ${title}`,
-      priceCents,
-      imageKey,
-      category: 'data-science',
-      status: options.status ?? 'accepted',
-    })
-    .returning({ id: schema.classes.id });
-  return { id: row!.id, priceCents, title, imageKey, teacherId: teacher.id };
+  const id = await insertClassRow(ctx, teacher, {
+    title,
+    description: `Description of ${title}`,
+    priceCents,
+    imageKey,
+    category: 'data-science',
+    status: options.status ?? 'accepted',
+  });
+  return { id, priceCents, title, imageKey, teacherId: teacher.id };
 }
 
 export async function classCounters(ctx: Pick<TestContext, 'db'>, classId: string) {
@@ -189,6 +186,93 @@ export async function createCaller(
     name: user.name,
     headers: { authorization: `Bearer ${await tokenFor(ctx, user)}` },
   };
+}
+
+/**
+ * The uses admins and teachers are shown, and the coupon's redemption rows. The counter column is
+ * kept for coupons with a limit only (decision 019 §4): there it equals the rows too.
+ */
+export async function couponUsesOf(ctx: Pick<TestContext, 'db'>, couponId: string) {
+  const [row] = await rawRows<{ counter: number; limited: boolean; redemptions: number }>(
+    ctx.db,
+    sql`select uses as counter, max_uses is not null as limited,
+          (select count(*)::int from coupon_redemptions r where r.coupon_id = c.id) as redemptions
+        from coupons c where c.id = ${couponId}`,
+  );
+  if (row?.limited) expect(row.counter).toBe(row.redemptions);
+  const shown = await findShownCoupon(ctx.db, couponId);
+  return { uses: shown?.uses, redemptions: row?.redemptions };
+}
+
+/** Paging a list must refuse, each with the field it names (page ≥ 1, 1 ≤ limit ≤ 100, whole numbers). */
+const BAD_PAGING = [
+  ['?page=0', 'page'],
+  ['?page=-1', 'page'],
+  ['?page=abc', 'page'],
+  ['?page=1.5', 'page'],
+  ['?limit=0', 'limit'],
+  ['?limit=101', 'limit'],
+  ['?limit=ten', 'limit'],
+] as const;
+
+/** Asks a paged list with each bad paging query (`list(query)`) and expects a 400 naming the field. */
+export async function expectBadPagingRefused(
+  list: (query: string) => Promise<{ statusCode: number; json(): unknown }>,
+): Promise<void> {
+  for (const [query, field] of BAD_PAGING) {
+    const res = await list(query);
+    expect(res.statusCode, query).toBe(400);
+    const { error } = res.json() as { error: { code: string; fields?: Record<string, string> } };
+    expect(error.code).toBe('validation_error');
+    expect(Object.keys(error.fields ?? {}), query).toContain(field);
+  }
+}
+
+/** Whom the commerce permission matrices call as, in this order: anonymous and the refused roles first. */
+export const MATRIX_ROLES = ['anonymous', 'student', 'teacher', 'otherTeacher', 'admin'] as const;
+export type MatrixRole = (typeof MATRIX_ROLES)[number];
+
+/** One row of a permission matrix: an endpoint and the status each role gets from it. */
+export interface MatrixEndpoint {
+  name: string;
+  method: 'GET' | 'POST';
+  url: () => string;
+  body?: () => Record<string, unknown>;
+  expected: Record<MatrixRole, number>;
+}
+
+const ERROR_CODE_OF: Record<number, string> = {
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+};
+
+/**
+ * A test per endpoint: each role calls it and gets the expected status, a refusal with its error
+ * code. An allowed call may change state, so a student allowed in is asked last.
+ */
+export function itAnswersEachRole(
+  endpoints: MatrixEndpoint[],
+  options: { ctx: () => Pick<TestContext, 'app'>; callerOf: (role: Exclude<MatrixRole, 'anonymous'>) => Caller },
+): void {
+  for (const e of endpoints) {
+    it(`${e.name}: ${MATRIX_ROLES.map((r) => `${r} → ${e.expected[r]}`).join(', ')}`, async () => {
+      const order =
+        e.expected.student < 300 ? [...MATRIX_ROLES.filter((r) => r !== 'student'), 'student' as const] : MATRIX_ROLES;
+      for (const role of order) {
+        const payload = e.body?.();
+        const res = await options.ctx().app.inject({
+          method: e.method,
+          url: e.url(),
+          headers: role === 'anonymous' ? {} : options.callerOf(role).headers,
+          ...(payload ? { payload } : {}),
+        });
+        expect({ role, status: res.statusCode }).toEqual({ role, status: e.expected[role] });
+        if (res.statusCode >= 400) expect(res.json().error.code).toBe(ERROR_CODE_OF[res.statusCode]);
+      }
+    });
+  }
 }
 
 /** Test-app settings for suites that sign many users up quickly. */

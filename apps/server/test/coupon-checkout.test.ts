@@ -11,6 +11,7 @@ import {
   FAST_SIGNUP_ENV,
   buy,
   confirm,
+  couponUsesOf,
   createCaller,
   createClass,
   createIntent,
@@ -63,22 +64,6 @@ async function newCoupon(terms: Partial<coupons.NewCoupon> = {}): Promise<{ id: 
   return { id, code };
 }
 
-/**
- * The uses admins and teachers are shown, and the coupon's redemption rows. The counter column is
- * kept for coupons with a limit only (decision 019 §4): there it equals the rows too.
- */
-async function usesOf(couponId: string) {
-  const [row] = await rawRows<{ counter: number; limited: boolean; redemptions: number }>(
-    ctx.db,
-    sql`select uses as counter, max_uses is not null as limited,
-          (select count(*)::int from coupon_redemptions r where r.coupon_id = c.id) as redemptions
-        from coupons c where c.id = ${couponId}`,
-  );
-  if (row?.limited) expect(row.counter).toBe(row.redemptions);
-  const shown = await coupons.findShownCoupon(ctx.db, couponId);
-  return { uses: shown?.uses, redemptions: row?.redemptions };
-}
-
 async function paidCentsOf(enrollmentIds: string[]) {
   const rows = await rawRows<{ id: string; status: string; paid_cents: number | null }>(
     ctx.db,
@@ -117,7 +102,7 @@ describe('the price preview (POST /api/create-payment-intent with couponCode)', 
     expect(gateway!.amount_cents).toBe(1982);
     expect(gateway!.metadata.coupon_id).toBe(coupon.id);
     // Nothing is counted before a payment.
-    expect(await usesOf(coupon.id)).toEqual({ uses: 0, redemptions: 0 });
+    expect(await couponUsesOf(ctx, coupon.id)).toEqual({ uses: 0, redemptions: 0 });
   });
 
   it('answers the same intent for the same cart and code, a new one without the code, and cancels the other', async () => {
@@ -280,7 +265,7 @@ describe('paying with a coupon', () => {
       [lineOf[a.id]!]: { status: 'paid', paidCents: 2000 },
       [lineOf[b.id]!]: { status: 'paid', paidCents: 800 },
     });
-    expect(await usesOf(coupon.id)).toEqual({ uses: 1, redemptions: 1 });
+    expect(await couponUsesOf(ctx, coupon.id)).toEqual({ uses: 1, redemptions: 1 });
 
     const history = (await get(buyer, '/api/payments/me')).json() as PaymentHistoryEntry[];
     expect(history[0]).toMatchObject({
@@ -357,7 +342,7 @@ describe('paying with a coupon', () => {
       sql`select status from test_gateway_intents where client_secret = ${late.clientSecret}`,
     );
     expect(row!.status).toBe('requires_payment_method');
-    expect(await usesOf(coupon.id)).toEqual({ uses: 1, redemptions: 1 });
+    expect(await couponUsesOf(ctx, coupon.id)).toEqual({ uses: 1, redemptions: 1 });
   });
 
   it('gives the last use to exactly one of two charges recorded at once; the other is refunded in full', async () => {
@@ -384,7 +369,7 @@ describe('paying with a coupon', () => {
     expect(statuses).toEqual([201, 409]);
     const lost = answers.find((a) => a.statusCode === 409)!;
     expect(lost.json().error.message).toBe(PAYMENT_MESSAGES.couponRefunded);
-    expect(await usesOf(coupon.id)).toEqual({ uses: 1, redemptions: 1 });
+    expect(await couponUsesOf(ctx, coupon.id)).toEqual({ uses: 1, redemptions: 1 });
     const rows = await rawRows<{ refunded: boolean; paid: boolean }>(
       ctx.db,
       sql`select g.refunded_at is not null as refunded, exists (select 1 from payments p where p.transaction_id = g.id) as paid
@@ -414,7 +399,7 @@ describe('paying with a coupon', () => {
       sql`select count(*)::int as n from payments where student_id = ${buyer.id}`,
     );
     expect(paid!.n).toBe(0);
-    expect(await usesOf(coupon.id)).toEqual({ uses: 0, redemptions: 0 });
+    expect(await couponUsesOf(ctx, coupon.id)).toEqual({ uses: 0, redemptions: 0 });
   });
 });
 

@@ -4,7 +4,16 @@ import type { Coupon } from '@skillhive/shared/contracts/coupons';
 import { COUPON_MESSAGES, normaliseCouponCode } from '@skillhive/shared/rules/coupons';
 import * as coupons from '../src/modules/payments/coupons.repository.ts';
 import { createTestApp, rawRows, type TestContext } from './harness.ts';
-import { FAST_SIGNUP_ENV, buy, createCaller, createClass, type Caller } from './commerce-fixtures.ts';
+import {
+  FAST_SIGNUP_ENV,
+  buy,
+  couponUsesOf,
+  createCaller,
+  createClass,
+  itAnswersEachRole,
+  type Caller,
+  type MatrixEndpoint,
+} from './commerce-fixtures.ts';
 
 /**
  * Coupons' storage (issue 18 §4): codes unique whatever their case, and a use counted exactly once
@@ -77,22 +86,6 @@ class Refused extends Error {
   }
 }
 
-/**
- * The uses admins and teachers are shown, and the coupon's redemption rows. The counter column is
- * kept for coupons with a limit only (decision 019 §4): there it equals the rows too.
- */
-async function usesOf(couponId: string) {
-  const [row] = await rawRows<{ counter: number; limited: boolean; redemptions: number }>(
-    ctx.db,
-    sql`select uses as counter, max_uses is not null as limited,
-          (select count(*)::int from coupon_redemptions r where r.coupon_id = c.id) as redemptions
-        from coupons c where c.id = ${couponId}`,
-  );
-  if (row?.limited) expect(row.counter).toBe(row.redemptions);
-  const shown = await coupons.findShownCoupon(ctx.db, couponId);
-  return { uses: shown?.uses, redemptions: row?.redemptions };
-}
-
 describe('coupon codes', () => {
   it('are unique whatever their case and surrounding spaces', async () => {
     await newCoupon('Autumn-10');
@@ -125,7 +118,7 @@ describe('redeeming a coupon', () => {
     expect((await coupons.findCouponForStudent(ctx.db, byCode, students[0]!.id))?.redeemedByStudent).toBe(true);
     expect((await coupons.findCouponForStudent(ctx.db, { id }, students[1]!.id))?.redeemedByStudent).toBe(false);
     expect(await coupons.findCouponForStudent(ctx.db, { code: 'NO-SUCH-CODE' }, students[0]!.id)).toBeNull();
-    expect(await usesOf(id)).toEqual({ uses: 1, redemptions: 1 });
+    expect(await couponUsesOf(ctx, id)).toEqual({ uses: 1, redemptions: 1 });
   });
 
   it('counts every use of a coupon without a limit when checkouts redeem it at once', async () => {
@@ -133,7 +126,7 @@ describe('redeeming a coupon', () => {
     const answers = await Promise.all(students.map((student) => redeem(id, student)));
     expect(answers).toEqual(['redeemed', 'redeemed', 'redeemed']);
     expect(await redeem(id, students[1]!)).toBe('alreadyUsed');
-    expect(await usesOf(id)).toEqual({ uses: 3, redemptions: 3 });
+    expect(await couponUsesOf(ctx, id)).toEqual({ uses: 3, redemptions: 3 });
   });
 
   it('gives the last use to exactly one of the checkouts racing for it', async () => {
@@ -141,20 +134,20 @@ describe('redeeming a coupon', () => {
     expect(await redeem(id, students[0]!)).toBe('redeemed');
     const answers = await Promise.all([redeem(id, students[1]!), redeem(id, students[2]!)]);
     expect(answers.sort()).toEqual(['redeemed', 'unavailable']);
-    expect(await usesOf(id)).toEqual({ uses: 2, redemptions: 2 });
+    expect(await couponUsesOf(ctx, id)).toEqual({ uses: 2, redemptions: 2 });
   });
 
   it('counts no use of an expired or disabled coupon', async () => {
     const expired = await newCoupon('GONE', { expiresAt: NOW });
     expect(await redeem(expired, students[0]!)).toBe('unavailable');
-    expect(await usesOf(expired)).toEqual({ uses: 0, redemptions: 0 });
+    expect(await couponUsesOf(ctx, expired)).toEqual({ uses: 0, redemptions: 0 });
     const disabled = await newCoupon('OFF');
     await rawRows(ctx.db, sql`update coupons set disabled_at = now() where id = ${disabled} returning id`);
     expect(await redeem(disabled, students[0]!)).toBe('unavailable');
-    expect(await usesOf(disabled)).toEqual({ uses: 0, redemptions: 0 });
+    expect(await couponUsesOf(ctx, disabled)).toEqual({ uses: 0, redemptions: 0 });
     const expiredWithLimit = await newCoupon('GONE-LIMITED', { expiresAt: NOW, maxUses: 5 });
     expect(await redeem(expiredWithLimit, students[0]!)).toBe('unavailable');
-    expect(await usesOf(expiredWithLimit)).toEqual({ uses: 0, redemptions: 0 });
+    expect(await couponUsesOf(ctx, expiredWithLimit)).toEqual({ uses: 0, redemptions: 0 });
   });
 });
 
@@ -166,9 +159,7 @@ let codeCounter = 0;
 const freshCode = () => `matrix-${++codeCounter}`;
 
 describe('permission matrix (every coupon endpoint × anonymous, student, teacher, another teacher, admin)', () => {
-  type Role = 'anonymous' | 'student' | 'teacher' | 'otherTeacher' | 'admin';
-  const cast = () =>
-    ({ student: students[0]!, teacher, otherTeacher, admin }) as Record<Exclude<Role, 'anonymous'>, Caller>;
+  const cast = () => ({ student: students[0]!, teacher, otherTeacher, admin });
   const admins = { anonymous: 401, student: 403, teacher: 403, otherTeacher: 403, admin: 0 } as const;
   const teachers = { anonymous: 401, student: 403, teacher: 0, otherTeacher: 0, admin: 403 } as const;
   let teachersCoupon: string;
@@ -179,13 +170,7 @@ describe('permission matrix (every coupon endpoint × anonymous, student, teache
     siteCoupon = await newCoupon(freshCode(), { teacherId: null, createdBy: admin.id });
   });
 
-  const endpoints: {
-    name: string;
-    method: 'GET' | 'POST';
-    url: () => string;
-    body?: () => Record<string, unknown>;
-    expected: Record<Role, number>;
-  }[] = [
+  const endpoints: MatrixEndpoint[] = [
     {
       name: 'POST /api/admin/coupons',
       method: 'POST',
@@ -225,18 +210,7 @@ describe('permission matrix (every coupon endpoint × anonymous, student, teache
       expected: { anonymous: 401, student: 404, teacher: 404, otherTeacher: 404, admin: 200 },
     },
   ];
-  const CODES: Record<number, string> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' };
-  const ORDER: Role[] = ['anonymous', 'student', 'teacher', 'otherTeacher', 'admin'];
-
-  for (const e of endpoints) {
-    it(`${e.name}: ${ORDER.map((r) => `${r} → ${e.expected[r]}`).join(', ')}`, async () => {
-      for (const role of ORDER) {
-        const res = await call(role === 'anonymous' ? null : cast()[role], e.method, e.url(), e.body?.());
-        expect({ role, status: res.statusCode }).toEqual({ role, status: e.expected[role] });
-        if (res.statusCode >= 400) expect(res.json().error.code).toBe(CODES[res.statusCode]);
-      }
-    });
-  }
+  itAnswersEachRole(endpoints, { ctx: () => ctx, callerOf: (role) => cast()[role] });
 
   it('each sees only its own coupons, and the refused calls stored nothing', async () => {
     const mine = (await call(teacher, 'GET', '/api/teachers/me/coupons?limit=100')).json() as Coupon[];

@@ -20,6 +20,7 @@ import {
   type IntentAnswer,
   type TestClass,
 } from './commerce-fixtures.ts';
+import { prng } from './seeded-random.ts';
 
 /**
  * Scripted students buy random carts through the API (enrol → intent → card → record), some
@@ -35,18 +36,6 @@ const CLASSES = 40;
 const SEED = Number(process.env.RECONCILIATION_SEED ?? Date.now() % 1_000_000);
 const PARALLEL = 10;
 const AUTH_SECRET = 'reconciliation-secret-that-is-long-enough-0123456789';
-
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let ctx: TestContext;
 beforeAll(async () => {

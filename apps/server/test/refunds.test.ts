@@ -16,9 +16,13 @@ import {
   createIntentOk,
   enrol,
   enrolOk,
+  itAnswersEachRole,
+  type MatrixEndpoint,
+  type MatrixRole,
   type TestClass,
 } from './commerce-fixtures.ts';
 import { chargeRefundedEvent, paymentIntentEvent, startFakeStripe, type FakeStripe } from './fake-stripe.ts';
+import { prng } from './seeded-random.ts';
 
 /**
  * Refunds (issue 18 §3): an admin refunds a payment in full or one line of it; a student asks
@@ -335,8 +339,7 @@ describe('bad input gets a clear 4xx with the error envelope', () => {
 });
 
 describe('permission matrix (every refund endpoint × anonymous, student, teacher, another teacher, admin)', () => {
-  type Role = 'anonymous' | 'student' | 'teacher' | 'otherTeacher' | 'admin';
-  const cast = {} as Record<Exclude<Role, 'anonymous'>, Caller>;
+  const cast = {} as Record<Exclude<MatrixRole, 'anonymous'>, Caller>;
   let paymentId: string;
   let lineIds: string[];
   let requestId: string;
@@ -357,13 +360,7 @@ describe('permission matrix (every refund endpoint × anonymous, student, teache
   });
 
   const admins = { anonymous: 401, student: 403, teacher: 403, otherTeacher: 403, admin: 200 } as const;
-  const endpoints: {
-    name: string;
-    method: 'GET' | 'POST';
-    url: () => string;
-    body?: () => Record<string, unknown>;
-    expected: Record<Role, number>;
-  }[] = [
+  const endpoints: MatrixEndpoint[] = [
     { name: 'GET /api/admin/payments', method: 'GET', url: () => '/api/admin/payments?q=x%40y.z', expected: admins },
     {
       name: 'POST /api/admin/payments/:id/refunds',
@@ -408,20 +405,8 @@ describe('permission matrix (every refund endpoint × anonymous, student, teache
       expected: { anonymous: 401, student: 200, teacher: 200, otherTeacher: 200, admin: 200 },
     },
   ];
-  const CODES: Record<number, string> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 409: 'conflict' };
   // Anonymous and the refused roles first, the allowed call last: it changes state.
-  const ORDER: Role[] = ['anonymous', 'student', 'teacher', 'otherTeacher', 'admin'];
-
-  for (const e of endpoints) {
-    it(`${e.name}: ${ORDER.map((r) => `${r} → ${e.expected[r]}`).join(', ')}`, async () => {
-      const order = e.expected.student < 300 ? [...ORDER.filter((r) => r !== 'student'), 'student' as const] : ORDER;
-      for (const role of order) {
-        const res = await call(ctx, role === 'anonymous' ? null : cast[role], e.method, e.url(), e.body?.());
-        expect({ role, status: res.statusCode }).toEqual({ role, status: e.expected[role] });
-        if (res.statusCode >= 400) expect(res.json().error.code).toBe(CODES[res.statusCode]);
-      }
-    });
-  }
+  itAnswersEachRole(endpoints, { ctx: () => ctx, callerOf: (role) => cast[role] });
 
   it('the refused calls changed nothing; the allowed ones did', async () => {
     const lines = await linesOf(paymentId);
@@ -430,18 +415,6 @@ describe('permission matrix (every refund endpoint × anonymous, student, teache
     expect((await refundRows(paymentId)).length).toBe(1);
   });
 });
-
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed (REFUNDS_SEED). */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>) {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/db/client.ts';
+import { insertClassRow } from './class-fixtures.ts';
 import { buy } from './commerce-fixtures.ts';
 import { createTestApp, createUser, rawRows, type TestContext, type TestUser } from './harness.ts';
 
@@ -37,27 +38,21 @@ async function insertClass(
     .insert(schema.uploads)
     .values({ key: imageKey, ownerId: teacher.id, contentType: 'image/webp', width: 1, height: 1, bytes: 1 });
   const ratings = values.ratings ?? [];
-  const [row] = await ctx.db
-    .insert(schema.classes)
-    .values({
-      teacherId: teacher.id,
-      teacherName: teacher.name,
-      teacherEmail: teacher.email,
-      title: values.title,
-      description: values.description,
-      priceCents: values.priceCents,
-      imageKey,
-      category: values.category ?? 'graphic-design',
-      status: values.status ?? 'accepted',
-      enrollmentCount: values.enrollmentCount ?? 0,
-      ratingSum: ratings.reduce((a, b) => a + b, 0),
-      reviewCount: ratings.length,
-    })
-    .returning({ id: schema.classes.id });
-  ids[key] = row!.id;
+  const id = await insertClassRow(ctx, teacher, {
+    title: values.title,
+    description: values.description,
+    priceCents: values.priceCents,
+    imageKey,
+    category: values.category ?? 'graphic-design',
+    status: values.status ?? 'accepted',
+    enrollmentCount: values.enrollmentCount ?? 0,
+    ratingSum: ratings.reduce((a, b) => a + b, 0),
+    reviewCount: ratings.length,
+  });
+  ids[key] = id;
   for (const rating of ratings) {
     const reviewer = await createUser(ctx, 'student');
-    await ctx.db.insert(schema.reviews).values({ classId: row!.id, studentId: reviewer.id, rating, details: 'Fine' });
+    await ctx.db.insert(schema.reviews).values({ classId: id, studentId: reviewer.id, rating, details: 'Fine' });
   }
 }
 

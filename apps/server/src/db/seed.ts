@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, like, notInArray, sql } from 'drizzle-orm';
 import { CATEGORIES, CATEGORY_LABELS, type Category } from '@skillhive/shared/rules/constants';
 import { hashPassword } from '../modules/auth/password.ts';
+import { pendingEnrollmentOf } from '../modules/enrollments/enrollments.service.ts';
 import { processImage } from '../modules/uploads/image-processing.ts';
 import type { ImageStorage } from '../modules/uploads/storage.ts';
 import { DEMO_ADMIN_EMAIL } from '../env.ts';
@@ -346,15 +347,8 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
       const paymentId = randomUUID();
       const paidAt = new Date(Date.now() - (s + 1) * 3 * day);
       const paidEnrollments = paid.map((cls) => ({
+        ...pendingEnrollmentOf(cls, student),
         id: randomUUID(),
-        classId: cls.id,
-        studentId: student.id,
-        studentEmail: student.email,
-        teacherName: cls.teacherName,
-        title: cls.title,
-        imageKey: cls.imageKey,
-        description: cls.description,
-        priceCents: cls.priceCents,
         // Demo payments use no coupon: each line paid its price (issue 18 §2).
         paidCents: cls.priceCents,
         status: 'paid' as const,
@@ -376,19 +370,7 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
         createdAt: paidAt,
       });
       enrollmentRows.push(...paidEnrollments);
-      for (const cls of pending) {
-        enrollmentRows.push({
-          classId: cls.id,
-          studentId: student.id,
-          studentEmail: student.email,
-          teacherName: cls.teacherName,
-          title: cls.title,
-          imageKey: cls.imageKey,
-          description: cls.description,
-          priceCents: cls.priceCents,
-          status: 'pending',
-        });
-      }
+      for (const cls of pending) enrollmentRows.push(pendingEnrollmentOf(cls, student));
       for (const cls of unique) enrollCounts.set(cls.id, (enrollCounts.get(cls.id) ?? 0) + 1);
       // One review per student: 12 reviews.
       const reviewed = paid[0]!;

@@ -100,6 +100,14 @@ export const USER_PATH_PARAM_DESCRIPTION =
   'GET: the e-mail of the user asked about. PATCH: the id of the user to promote.';
 
 /** Every operation of the API, as the document names it. */
+/** The callers of the class-scoped routes, each written once (the "Who may call" line). */
+const CLASS_TEACHER = { access: 'teacher', who: 'the teacher of the class only' } as const;
+const CLASS_TEACHER_OR_ADMIN = { access: 'owner-or-admin', who: 'the teacher of the class, or an admin' } as const;
+const PAID_STUDENT_OWN_MARK = {
+  access: 'owner',
+  who: 'a student whose enrolment in the class is paid, for their own mark',
+} as const;
+
 export const OPERATIONS: Record<string, OperationContract> = {
   'GET /api/health': { access: 'public' },
   'GET /api/ready': { access: 'public', errors: [503] },
@@ -191,13 +199,13 @@ export const OPERATIONS: Record<string, OperationContract> = {
   'GET /api/classes/suggestions': { access: 'public' },
   'GET /api/classes/categories': { access: 'public' },
   'GET /api/classes/{id}/public': { access: 'public', who: 'anyone, for an accepted class', errors: [404] },
-  'GET /api/classes/{id}/stats': { access: 'owner-or-admin', who: 'the teacher of the class, or an admin' },
-  'PATCH /api/classes/{id}': { access: 'teacher', who: 'the teacher of the class only', errors: [409] },
-  'DELETE /api/classes/{id}': { access: 'owner-or-admin', who: 'the teacher of the class, or an admin', errors: [409] },
+  'GET /api/classes/{id}/stats': { ...CLASS_TEACHER_OR_ADMIN },
+  'PATCH /api/classes/{id}': { ...CLASS_TEACHER, errors: [409] },
+  'DELETE /api/classes/{id}': { ...CLASS_TEACHER_OR_ADMIN, errors: [409] },
   'PATCH /api/classes/class-requests/{id}/approve': { access: 'admin', errors: [409] },
   'PATCH /api/classes/class-requests/{id}/reject': { access: 'admin', errors: [409] },
   'GET /api/classes/revisions': { access: 'admin', list: true },
-  'GET /api/classes/{id}/revision': { access: 'owner-or-admin', who: 'the teacher of the class, or an admin' },
+  'GET /api/classes/{id}/revision': { ...CLASS_TEACHER_OR_ADMIN },
   'PATCH /api/classes/revisions/{id}/approve': { access: 'admin', errors: [409] },
   'PATCH /api/classes/revisions/{id}/reject': { access: 'admin', errors: [409] },
 
@@ -212,41 +220,25 @@ export const OPERATIONS: Record<string, OperationContract> = {
     who: 'a student whose enrolment in the class is paid, its teacher, or an admin',
     errors: [404],
   },
-  'GET /api/classes/{id}/progress': {
-    access: 'owner-or-admin',
-    who: 'the teacher of the class, or an admin',
-    errors: [404],
-  },
-  'POST /api/classes/{id}/sessions': { access: 'teacher', who: 'the teacher of the class only', errors: [404, 409] },
-  'PUT /api/classes/{id}/sessions/order': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
-  'PATCH /api/class-sessions/{id}': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
-  'POST /api/class-sessions/{id}/publish': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
-  'DELETE /api/class-sessions/{id}': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
-  'PUT /api/class-sessions/{id}/attendance': {
-    access: 'owner',
-    who: 'a student whose enrolment in the class is paid, for their own mark',
-    errors: [404, 409],
-  },
-  'POST /api/classes/{id}/materials': { access: 'teacher', who: 'the teacher of the class only', errors: [404, 409] },
-  'POST /api/classes/{id}/materials/file': {
-    access: 'teacher',
-    who: 'the teacher of the class only',
-    errors: [404, 409, 413, 415, 503],
-  },
-  'PUT /api/classes/{id}/materials/order': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
-  'PATCH /api/materials/{id}': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
-  'POST /api/materials/{id}/publish': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
-  'DELETE /api/materials/{id}': { access: 'teacher', who: 'the teacher of the class only', errors: [404] },
+  'GET /api/classes/{id}/progress': { ...CLASS_TEACHER_OR_ADMIN, errors: [404] },
+  'POST /api/classes/{id}/sessions': { ...CLASS_TEACHER, errors: [404, 409] },
+  'PUT /api/classes/{id}/sessions/order': { ...CLASS_TEACHER, errors: [404] },
+  'PATCH /api/class-sessions/{id}': { ...CLASS_TEACHER, errors: [404] },
+  'POST /api/class-sessions/{id}/publish': { ...CLASS_TEACHER, errors: [404] },
+  'DELETE /api/class-sessions/{id}': { ...CLASS_TEACHER, errors: [404] },
+  'PUT /api/class-sessions/{id}/attendance': { ...PAID_STUDENT_OWN_MARK, errors: [404, 409] },
+  'POST /api/classes/{id}/materials': { ...CLASS_TEACHER, errors: [404, 409] },
+  'POST /api/classes/{id}/materials/file': { ...CLASS_TEACHER, errors: [404, 409, 413, 415, 503] },
+  'PUT /api/classes/{id}/materials/order': { ...CLASS_TEACHER, errors: [404] },
+  'PATCH /api/materials/{id}': { ...CLASS_TEACHER, errors: [404] },
+  'POST /api/materials/{id}/publish': { ...CLASS_TEACHER, errors: [404] },
+  'DELETE /api/materials/{id}': { ...CLASS_TEACHER, errors: [404] },
   'GET /api/materials/{id}/file': {
     access: 'owner-or-admin',
     who: 'a student whose enrolment in the class is paid (published materials), its teacher, or an admin',
     errors: [404, 503],
   },
-  'PUT /api/materials/{id}/completion': {
-    access: 'owner',
-    who: 'a student whose enrolment in the class is paid, for their own mark',
-    errors: [404],
-  },
+  'PUT /api/materials/{id}/completion': { ...PAID_STUDENT_OWN_MARK, errors: [404] },
 
   'GET /api/users/admin/{user}': { access: 'self-or-admin' },
   'PATCH /api/users/admin/{user}': { access: 'admin', errors: [409] },

@@ -87,6 +87,14 @@ const AUTH_SESSION = {
 const USER_REF = { $ref: '#/components/schemas/AuthUser' };
 const SESSION_REF = { $ref: '#/components/schemas/AuthSession' };
 
+/** The answer of the calls that make a new session for a user: sign-up, and a change of password. */
+const TOKEN_AND_USER = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['token', 'user'],
+  properties: { token: { type: 'string', nullable: true }, user: USER_REF },
+};
+
 /** Component schemas the auth operations refer to. */
 export const AUTH_COMPONENT_SCHEMAS: Record<string, Json> = { AuthUser: AUTH_USER, AuthSession: AUTH_SESSION };
 
@@ -139,6 +147,43 @@ interface AuthOperation {
   operation: Json;
 }
 
+/**
+ * Starting a sign-in at an outside provider (Google, or the OpenID Connect one): the provider is
+ * named in one body field, and the answer is the URL to send the browser to.
+ */
+function startRedirectSignIn(operationId: string, summary: string, field: string, provider: string): AuthOperation {
+  return {
+    contract: { access: 'public', errors: [400, 403, 404, 429] },
+    operation: {
+      operationId,
+      summary,
+      requestBody: body({
+        type: 'object',
+        required: [field],
+        properties: { [field]: { type: 'string', enum: [provider] }, ...CALLBACK_URLS },
+      }),
+      responses: { 200: ok(REDIRECT_URL, "The provider's URL to open") },
+    },
+  };
+}
+
+/** Where an outside provider sends the browser back after startRedirectSignIn: a redirect onwards. */
+function providerCallback(operationId: string, summary: string, param: string, provider: string): AuthOperation {
+  return {
+    contract: { access: 'public' },
+    operation: {
+      operationId,
+      summary,
+      parameters: [
+        { in: 'path', name: param, required: true, schema: { type: 'string' }, description: provider },
+        { in: 'query', name: 'code', required: false, schema: { type: 'string' } },
+        { in: 'query', name: 'state', required: false, schema: { type: 'string' } },
+      ],
+      responses: { 302: FOUND },
+    },
+  };
+}
+
 /** Each endpoint of AUTH_ENDPOINTS: its contract (who may call, errors) and its operation object. */
 export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperation> = {
   'POST /api/auth/sign-up/email': {
@@ -149,16 +194,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
       description: 'The fields follow the sign-up form rules (spec §5). 409 when the e-mail is taken.',
       requestBody: body(jsonSchemaOf(SignUpBody)),
       responses: {
-        200: ok(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['token', 'user'],
-            properties: { token: { type: 'string', nullable: true }, user: USER_REF },
-          },
-          'Signed up and signed in',
-          SET_COOKIE,
-        ),
+        200: ok(TOKEN_AND_USER, 'Signed up and signed in', SET_COOKIE),
       },
     },
   },
@@ -259,16 +295,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
         },
       }),
       responses: {
-        200: ok(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['token', 'user'],
-            properties: { token: { type: 'string', nullable: true }, user: USER_REF },
-          },
-          'Changed',
-          SET_COOKIE,
-        ),
+        200: ok(TOKEN_AND_USER, 'Changed', SET_COOKIE),
       },
     },
   },
@@ -372,56 +399,28 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
       responses: { 200: ok(STATUS_TRUE, 'Sent') },
     },
   },
-  'POST /api/auth/sign-in/social': {
-    contract: { access: 'public', errors: [400, 403, 404, 429] },
-    operation: {
-      operationId: 'signInSocial',
-      summary: 'Start signing in with Google (public; only when Google is configured, see GET /api/config)',
-      requestBody: body({
-        type: 'object',
-        required: ['provider'],
-        properties: { provider: { type: 'string', enum: ['google'] }, ...CALLBACK_URLS },
-      }),
-      responses: { 200: ok(REDIRECT_URL, "The provider's URL to open") },
-    },
-  },
-  'POST /api/auth/sign-in/oauth2': {
-    contract: { access: 'public', errors: [400, 403, 404, 429] },
-    operation: {
-      operationId: 'signInOAuth2',
-      summary: 'Start signing in with the OpenID Connect provider (public; only when one is configured)',
-      requestBody: body({
-        type: 'object',
-        required: ['providerId'],
-        properties: { providerId: { type: 'string', enum: ['oidc'] }, ...CALLBACK_URLS },
-      }),
-      responses: { 200: ok(REDIRECT_URL, "The provider's URL to open") },
-    },
-  },
-  'GET /api/auth/callback/{provider}': {
-    contract: { access: 'public' },
-    operation: {
-      operationId: 'socialCallback',
-      summary: 'Where Google sends the browser back (public; the browser follows it, not API clients)',
-      parameters: [
-        { in: 'path', name: 'provider', required: true, schema: { type: 'string' }, description: 'google' },
-        { in: 'query', name: 'code', required: false, schema: { type: 'string' } },
-        { in: 'query', name: 'state', required: false, schema: { type: 'string' } },
-      ],
-      responses: { 302: FOUND },
-    },
-  },
-  'GET /api/auth/oauth2/callback/{providerId}': {
-    contract: { access: 'public' },
-    operation: {
-      operationId: 'oauth2Callback',
-      summary: 'Where the OpenID Connect provider sends the browser back (public; the browser follows it)',
-      parameters: [
-        { in: 'path', name: 'providerId', required: true, schema: { type: 'string' }, description: 'oidc' },
-        { in: 'query', name: 'code', required: false, schema: { type: 'string' } },
-        { in: 'query', name: 'state', required: false, schema: { type: 'string' } },
-      ],
-      responses: { 302: FOUND },
-    },
-  },
+  'POST /api/auth/sign-in/social': startRedirectSignIn(
+    'signInSocial',
+    'Start signing in with Google (public; only when Google is configured, see GET /api/config)',
+    'provider',
+    'google',
+  ),
+  'POST /api/auth/sign-in/oauth2': startRedirectSignIn(
+    'signInOAuth2',
+    'Start signing in with the OpenID Connect provider (public; only when one is configured)',
+    'providerId',
+    'oidc',
+  ),
+  'GET /api/auth/callback/{provider}': providerCallback(
+    'socialCallback',
+    'Where Google sends the browser back (public; the browser follows it, not API clients)',
+    'provider',
+    'google',
+  ),
+  'GET /api/auth/oauth2/callback/{providerId}': providerCallback(
+    'oauth2Callback',
+    'Where the OpenID Connect provider sends the browser back (public; the browser follows it)',
+    'providerId',
+    'oidc',
+  ),
 };

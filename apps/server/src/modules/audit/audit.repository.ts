@@ -1,5 +1,6 @@
-import { count, desc } from 'drizzle-orm';
+import { desc } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { withTotal } from '../../db/paging.ts';
 import * as schema from '../../db/schema/audit.ts';
 
 export type AuditAction =
@@ -23,14 +24,13 @@ export async function insertAuditEntry(db: Db, values: typeof schema.auditLog.$i
 
 /** One page of the audit log, newest first, with the total count. */
 export async function listAuditEntries(db: Db, options: { limit: number; offset: number }) {
-  const [rows, totals] = await Promise.all([
+  return withTotal(
     db
       .select()
       .from(schema.auditLog)
       .orderBy(desc(schema.auditLog.createdAt), desc(schema.auditLog.id))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ n: count() }).from(schema.auditLog),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+    { db, table: schema.auditLog },
+  );
 }

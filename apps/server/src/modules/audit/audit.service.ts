@@ -1,6 +1,7 @@
 import type { AuditEntry } from '@skillhive/shared/contracts/users';
 import type { Db } from '../../db/client.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import { type AuditAction, insertAuditEntry, listAuditEntries } from './audit.repository.ts';
 
 export type { AuditAction } from './audit.repository.ts';
@@ -36,7 +37,7 @@ export async function listAudit(
   db: Db,
   page: { page: number; limit: number },
 ): Promise<{ items: AuditEntry[]; total: number }> {
-  const { rows, total } = await listAuditEntries(db, { limit: page.limit, offset: (page.page - 1) * page.limit });
+  const { rows, total } = await listAuditEntries(db, limitOffsetOf(page));
   return {
     items: rows.map((row) => ({
       _id: row.id,

@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { withTotal } from '../../db/paging.ts';
 import * as schema from '../../db/schema/classes.ts';
 import { type ClassRow, isClassId } from './classes.repository.ts';
 
@@ -102,7 +103,7 @@ export async function listPendingRevisions(
   page: { limit: number; offset: number },
 ): Promise<{ rows: { revision: RevisionRow; cls: ClassRow }[]; total: number }> {
   const where = eq(classRevisions.status, 'pending');
-  const [rows, totals] = await Promise.all([
+  return withTotal(
     db
       .select({ revision: classRevisions, cls: classColumns })
       .from(classRevisions)
@@ -111,9 +112,8 @@ export async function listPendingRevisions(
       .orderBy(asc(classRevisions.createdAt), asc(classRevisions.id))
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ n: count() }).from(classRevisions).where(where),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+    { db, table: classRevisions, where },
+  );
 }
 
 /**

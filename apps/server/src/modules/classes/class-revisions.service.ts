@@ -8,6 +8,7 @@ import { centsToDecimal } from '@skillhive/shared/rules/money';
 import type { Db } from '../../db/client.ts';
 import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { classDecidedMail, queueMail } from '../mail/mail.service.ts';
 import { wantsNotification } from '../users/contact.ts';
@@ -110,8 +111,7 @@ export async function listPendingRevisions(
   query: ClassRevisionsQuery,
 ): Promise<{ items: ClassRevision[]; total: number }> {
   const { rows, total } = await revisions.listPendingRevisions(db, {
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   return { items: rows.map(({ revision, cls }) => toClassRevision(revision, cls, storage)), total };
 }

@@ -1,6 +1,7 @@
 import { and, type AnyColumn, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Category, ClassSort, ClassStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
+import { withTotal } from '../../db/paging.ts';
 import { classes, searchTerms } from '../../db/schema/classes.ts';
 
 /** Every column but the search vectors, which only the database reads. */
@@ -399,7 +400,7 @@ export async function listClassesOfTeacher(
   page: { limit: number; offset: number },
 ): Promise<{ rows: ClassRow[]; total: number }> {
   const where = and(eq(classes.teacherId, teacherId), ne(classes.status, 'archived'));
-  const [rows, totals] = await Promise.all([
+  return withTotal(
     db
       .select(classColumns)
       .from(classes)
@@ -407,9 +408,8 @@ export async function listClassesOfTeacher(
       .orderBy(descNullsLast(classes.createdAt), descNullsLast(classes.id))
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ n: count() }).from(classes).where(where),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+    { db, table: classes, where },
+  );
 }
 
 export type ClassPatch = Partial<Pick<NewClass, 'title' | 'description' | 'priceCents' | 'imageKey' | 'category'>>;

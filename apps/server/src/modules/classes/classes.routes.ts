@@ -22,6 +22,7 @@ import { DeletedCountResponse, EmailParam, IdParam, InsertedIdResponse } from '@
 import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import type { Db } from '../../db/client.ts';
 import { requireAdmin, requireSelfOrAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';
+import { replyWithPage } from '../../lib/paging.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
 import { getPublicClass } from './class-page.service.ts';
 import * as revisions from './class-revisions.service.ts';
@@ -181,9 +182,7 @@ export async function classesRoutes(
     },
     async (request, reply) => {
       await requireSelfOrAdmin(request, request.params.email);
-      const { items, total } = await service.listTeacherClasses(db, storage, request.params.email, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(reply, await service.listTeacherClasses(db, storage, request.params.email, request.query));
     },
   );
 
@@ -314,9 +313,7 @@ export async function classesRoutes(
     },
     async (request, reply) => {
       await requireAdmin(request);
-      const { items, total } = await revisions.listPendingRevisions(db, storage, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(reply, await revisions.listPendingRevisions(db, storage, request.query));
     },
   );
 

@@ -14,6 +14,7 @@ import { centsToDecimal, decimalToCents } from '@skillhive/shared/rules/money';
 import type { Db } from '../../db/client.ts';
 import { AppError, conflict, ErrorCode, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import type { ShortCache } from '../../lib/short-cache.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { classDecidedMail, queueMail } from '../mail/mail.service.ts';
@@ -128,8 +129,7 @@ export async function listClasses(
     maxPriceCents: query.maxPrice === undefined ? undefined : decimalToCents(query.maxPrice),
     minRating: query.minRating,
     sort: query.sort ?? (tsquery ? 'relevance' : 'newest'),
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   };
   const totalKey = JSON.stringify([
     status,
@@ -202,8 +202,7 @@ export async function listTeacherClasses(
   const teacherId = await findUserIdByEmail(db, email);
   if (!teacherId) return { items: [], total: 0 };
   const { rows, total } = await repo.listClassesOfTeacher(db, teacherId, {
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   // Its teacher sees which classes have changes waiting for review (or turned down).
   const current = await revisions.findCurrentRevisions(

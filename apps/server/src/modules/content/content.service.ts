@@ -75,18 +75,26 @@ async function loadViewableClass(
   throw forbidden(CONTENT_MESSAGES.notPaid);
 }
 
+/** A session or material by id: a 404 naming `what` for an id that is not a uuid or is unknown. */
+async function loadItem<Row>(
+  what: 'Session' | 'Material',
+  id: string,
+  find: (id: string) => Promise<Row | null>,
+): Promise<Row> {
+  if (!enrollments.isUuid(id)) throw notFound(what);
+  const item = await find(id);
+  if (!item) throw notFound(what);
+  return item;
+}
+
 async function loadOwnedSession(db: Db, viewer: Viewer, id: string, lock = false) {
-  if (!enrollments.isUuid(id)) throw notFound('Session');
-  const session = await repo.findSession(db, id, { lock });
-  if (!session) throw notFound('Session');
+  const session = await loadItem('Session', id, (sessionId) => repo.findSession(db, sessionId, { lock }));
   await loadOwnedClass(db, viewer, session.classId);
   return session;
 }
 
 async function loadOwnedMaterial(db: Db, viewer: Viewer, id: string, lock = false) {
-  if (!enrollments.isUuid(id)) throw notFound('Material');
-  const material = await repo.findMaterial(db, id, { lock });
-  if (!material) throw notFound('Material');
+  const material = await loadItem('Material', id, (materialId) => repo.findMaterial(db, materialId, { lock }));
   await loadOwnedClass(db, viewer, material.classId);
   return material;
 }
@@ -204,6 +212,72 @@ function sessionValues(body: SaveSessionBody) {
   };
 }
 
+/** The repository reads and writes of one of a class's two lists (its sessions, its materials). */
+interface ContentList<Row extends { id: string }, Values> {
+  count: (tx: Db, classId: string) => Promise<{ n: number; nextPosition: number }>;
+  insert: (tx: Db, values: Values & { classId: string; position: number }) => Promise<Row>;
+  listAll: (tx: Db, classId: string) => Promise<Row[]>;
+  setOrder: (tx: Db, ids: string[]) => Promise<void>;
+}
+
+const SESSIONS: ContentList<repo.SessionRow, ReturnType<typeof sessionValues>> = {
+  count: repo.countSessions,
+  insert: repo.insertSession,
+  listAll: (tx, classId) => repo.listSessionsOfClass(tx, classId, { publishedOnly: false }),
+  setOrder: repo.setSessionOrder,
+};
+
+const MATERIALS: ContentList<
+  repo.MaterialRow,
+  Omit<Parameters<typeof repo.insertMaterial>[1], 'classId' | 'position'>
+> = {
+  count: repo.countMaterials,
+  insert: repo.insertMaterial,
+  listAll: (tx, classId) => repo.listMaterialsOfClass(tx, classId, { publishedOnly: false }),
+  setOrder: repo.setMaterialOrder,
+};
+
+/**
+ * Adds a draft at the end of a list, at most CONTENT_ITEMS_MAX. The class row is not ours to lock;
+ * its items are counted under a transaction-level advisory lock keyed on the class, so two adds at
+ * once get distinct positions.
+ */
+function insertAtEnd<Row extends { id: string }, Values>(
+  deps: ContentDeps,
+  list: ContentList<Row, Values>,
+  classId: string,
+  values: Values,
+): Promise<Row> {
+  return deps.db.transaction(async (tx) => {
+    await lockClassContent(tx, classId);
+    const { n, nextPosition } = await list.count(tx, classId);
+    if (n >= CONTENT_ITEMS_MAX) throw conflict(CONTENT_MESSAGES.tooMany);
+    return list.insert(tx, { ...values, classId, position: nextPosition });
+  });
+}
+
+/** PUT …/order: `ids` must be every item of the list, once each; answers the list in its new order. */
+async function reorder<Row extends { id: string }>(
+  deps: ContentDeps,
+  viewer: Viewer,
+  list: ContentList<Row, never>,
+  classId: string,
+  ids: string[],
+): Promise<Row[]> {
+  await loadOwnedClass(deps.db, viewer, classId);
+  return deps.db.transaction(async (tx) => {
+    await lockClassContent(tx, classId);
+    const known = new Set((await list.listAll(tx, classId)).map((row) => row.id));
+    if (ids.length !== known.size || new Set(ids).size !== ids.length || !ids.every((id) => known.has(id))) {
+      throw new AppError(ErrorCode.VALIDATION, CONTENT_MESSAGES.orderMismatch, {
+        fields: { ids: CONTENT_MESSAGES.orderMismatch },
+      });
+    }
+    await list.setOrder(tx, ids);
+    return list.listAll(tx, classId);
+  });
+}
+
 function teacherView(deps: ContentDeps) {
   return { role: 'teacher' as const, now: deps.now(), openMinutes: deps.meetingLinkOpenMinutes, attended: null };
 }
@@ -217,15 +291,7 @@ export async function createSession(
 ): Promise<ClassSession> {
   const values = sessionValues(body);
   await loadOwnedClass(deps.db, viewer, classId);
-  const row = await deps.db.transaction(async (tx) => {
-    // The class row is not ours to lock; its sessions are counted under a transaction-level
-    // advisory lock keyed on the class, so two adds at once get distinct positions.
-    await lockClassContent(tx, classId);
-    const { n, nextPosition } = await repo.countSessions(tx, classId);
-    if (n >= CONTENT_ITEMS_MAX) throw conflict(CONTENT_MESSAGES.tooMany);
-    return repo.insertSession(tx, { classId, position: nextPosition, ...values });
-  });
-  return toSession(row, teacherView(deps));
+  return toSession(await insertAtEnd(deps, SESSIONS, classId, values), teacherView(deps));
 }
 
 /**
@@ -272,6 +338,11 @@ async function notifyRescheduled(tx: Db, deps: ContentDeps, before: repo.Session
   }
 }
 
+/** Publishing keeps the first publication time (publishing twice changes nothing); a draft has none. */
+function publishedAtAfter(published: boolean, item: { publishedAt: Date | null }, now: Date): Date | null {
+  return published ? (item.publishedAt ?? now) : null;
+}
+
 export async function publishSession(
   deps: ContentDeps,
   viewer: Viewer,
@@ -280,8 +351,10 @@ export async function publishSession(
 ): Promise<ClassSession> {
   const row = await deps.db.transaction(async (tx) => {
     const session = await loadOwnedSession(tx, viewer, id, true);
-    const publishedAt = published ? (session.publishedAt ?? deps.now()) : null;
-    return repo.updateSession(tx, id, { publishedAt, updatedAt: deps.now() });
+    return repo.updateSession(tx, id, {
+      publishedAt: publishedAtAfter(published, session, deps.now()),
+      updatedAt: deps.now(),
+    });
   });
   return toSession(row, teacherView(deps));
 }
@@ -291,47 +364,18 @@ export async function deleteSession(deps: ContentDeps, viewer: Viewer, id: strin
   return { deletedCount: await repo.deleteSession(deps.db, id) };
 }
 
-/** PUT …/order: `ids` must be every session (or material) of the class, once each. */
-function checkOrder(ids: string[], current: { id: string }[]) {
-  const known = new Set(current.map((row) => row.id));
-  if (ids.length !== known.size || new Set(ids).size !== ids.length || !ids.every((id) => known.has(id))) {
-    throw new AppError(ErrorCode.VALIDATION, CONTENT_MESSAGES.orderMismatch, {
-      fields: { ids: CONTENT_MESSAGES.orderMismatch },
-    });
-  }
-}
-
 export async function reorderSessions(
   deps: ContentDeps,
   viewer: Viewer,
   classId: string,
   ids: string[],
 ): Promise<ClassSession[]> {
-  await loadOwnedClass(deps.db, viewer, classId);
-  const rows = await deps.db.transaction(async (tx) => {
-    await lockClassContent(tx, classId);
-    checkOrder(ids, await repo.listSessionsOfClass(tx, classId, { publishedOnly: false }));
-    await repo.setSessionOrder(tx, ids);
-    return repo.listSessionsOfClass(tx, classId, { publishedOnly: false });
-  });
+  const rows = await reorder(deps, viewer, SESSIONS, classId, ids);
   const view = teacherView(deps);
   return rows.map((row) => toSession(row, view));
 }
 
 // ---- Materials ----------------------------------------------------------------------------------
-
-async function insertMaterialAtEnd(
-  deps: ContentDeps,
-  classId: string,
-  values: Omit<Parameters<typeof repo.insertMaterial>[1], 'classId' | 'position'>,
-) {
-  return deps.db.transaction(async (tx) => {
-    await lockClassContent(tx, classId);
-    const { n, nextPosition } = await repo.countMaterials(tx, classId);
-    if (n >= CONTENT_ITEMS_MAX) throw conflict(CONTENT_MESSAGES.tooMany);
-    return repo.insertMaterial(tx, { classId, position: nextPosition, ...values });
-  });
-}
 
 /** POST /api/classes/:id/materials: a link, as a draft. */
 export async function createLinkMaterial(
@@ -341,7 +385,7 @@ export async function createLinkMaterial(
   body: LinkMaterialFormBody,
 ): Promise<ClassMaterial> {
   await loadOwnedClass(deps.db, viewer, classId);
-  return toMaterial(await insertMaterialAtEnd(deps, classId, { title: body.title, url: body.url }), null);
+  return toMaterial(await insertAtEnd(deps, MATERIALS, classId, { title: body.title, url: body.url }), null);
 }
 
 const EXECUTABLE_TYPES = new Set([
@@ -410,7 +454,7 @@ export async function createFileMaterial(
   } catch (error) {
     throw new AppError(ErrorCode.UNAVAILABLE, 'The file could not be stored. Please try again.', { cause: error });
   }
-  const row = await insertMaterialAtEnd(deps, classId, {
+  const row = await insertAtEnd(deps, MATERIALS, classId, {
     title: input.title,
     fileKey,
     fileName: safeFileName(input.fileName, mime),
@@ -450,8 +494,10 @@ export async function publishMaterial(
 ): Promise<ClassMaterial> {
   const row = await deps.db.transaction(async (tx) => {
     const material = await loadOwnedMaterial(tx, viewer, id, true);
-    const publishedAt = published ? (material.publishedAt ?? deps.now()) : null;
-    return repo.updateMaterial(tx, id, { publishedAt, updatedAt: deps.now() });
+    return repo.updateMaterial(tx, id, {
+      publishedAt: publishedAtAfter(published, material, deps.now()),
+      updatedAt: deps.now(),
+    });
   });
   return toMaterial(row, null);
 }
@@ -476,13 +522,7 @@ export async function reorderMaterials(
   classId: string,
   ids: string[],
 ): Promise<ClassMaterial[]> {
-  await loadOwnedClass(deps.db, viewer, classId);
-  const rows = await deps.db.transaction(async (tx) => {
-    await lockClassContent(tx, classId);
-    checkOrder(ids, await repo.listMaterialsOfClass(tx, classId, { publishedOnly: false }));
-    await repo.setMaterialOrder(tx, ids);
-    return repo.listMaterialsOfClass(tx, classId, { publishedOnly: false });
-  });
+  const rows = await reorder(deps, viewer, MATERIALS, classId, ids);
   return rows.map((row) => toMaterial(row, null));
 }
 
@@ -532,8 +572,21 @@ export async function calendarOf(deps: ContentDeps, viewer: Viewer, classId: str
 
 // ---- Progress ---------------------------------------------------------------------------------------
 
-async function requirePaidStudentOf(db: Db, viewer: Viewer, classId: string) {
-  if (!(await enrollments.hasPaidFor(db, viewer.id, classId))) throw forbidden(CONTENT_MESSAGES.notPaid);
+/**
+ * The session or material a student marks as their own: 403 unless their enrolment in its class is
+ * paid, then a 404 for a draft as for an unknown id.
+ */
+async function loadMarkable<Row extends { classId: string; publishedAt: Date | null }>(
+  deps: ContentDeps,
+  viewer: Viewer,
+  what: 'Session' | 'Material',
+  id: string,
+  find: (db: Db, id: string) => Promise<Row | null>,
+): Promise<Row> {
+  const item = await loadItem(what, id, (itemId) => find(deps.db, itemId));
+  if (!(await enrollments.hasPaidFor(deps.db, viewer.id, item.classId))) throw forbidden(CONTENT_MESSAGES.notPaid);
+  if (!item.publishedAt) throw notFound(what);
+  return item;
 }
 
 /** PUT /api/class-sessions/:id/attendance: the caller's own mark, once the session has started. */
@@ -543,11 +596,7 @@ export async function markAttendance(
   sessionId: string,
   done: boolean,
 ): Promise<{ done: boolean }> {
-  if (!enrollments.isUuid(sessionId)) throw notFound('Session');
-  const session = await repo.findSession(deps.db, sessionId);
-  if (!session) throw notFound('Session');
-  await requirePaidStudentOf(deps.db, viewer, session.classId);
-  if (!session.publishedAt) throw notFound('Session');
+  const session = await loadMarkable(deps, viewer, 'Session', sessionId, repo.findSession);
   if (done && deps.now().getTime() < session.startsAt.getTime()) throw conflict(CONTENT_MESSAGES.notStarted);
   await repo.markAttendance(deps.db, sessionId, viewer.id, done);
   return { done };
@@ -560,11 +609,7 @@ export async function markCompletion(
   materialId: string,
   done: boolean,
 ): Promise<{ done: boolean }> {
-  if (!enrollments.isUuid(materialId)) throw notFound('Material');
-  const material = await repo.findMaterial(deps.db, materialId);
-  if (!material) throw notFound('Material');
-  await requirePaidStudentOf(deps.db, viewer, material.classId);
-  if (!material.publishedAt) throw notFound('Material');
+  await loadMarkable(deps, viewer, 'Material', materialId, repo.findMaterial);
   await repo.markCompletion(deps.db, materialId, viewer.id, done);
   return { done };
 }

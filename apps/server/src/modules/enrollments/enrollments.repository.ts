@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { EnrollmentStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
+import { withTotal } from '../../db/paging.ts';
 import { enrollments } from '../../db/schema/enrollments.ts';
 import { type ClassForEnrollment, classJoin } from '../classes/classes.public.ts';
 import { userJoin } from '../users/contact.ts';
@@ -92,7 +93,7 @@ export async function listEnrollmentsOfStudent(
     options.status ? eq(enrollments.status, options.status) : undefined,
     options.classId ? eq(enrollments.classId, options.classId) : undefined,
   );
-  const [rows, totals] = await Promise.all([
+  return withTotal(
     db
       .select({ ...enrollmentColumns, classStatus: classJoin.status })
       .from(enrollments)
@@ -101,9 +102,8 @@ export async function listEnrollmentsOfStudent(
       .orderBy(desc(enrollments.createdAt), desc(enrollments.id))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ n: count() }).from(enrollments).where(where),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+    { db, table: enrollments, where },
+  );
 }
 
 /** The row, locked against a concurrent payment or removal until the transaction ends. */
@@ -325,7 +325,7 @@ export async function listRosterOfClass(
   options: { classId: string; limit: number; offset: number },
 ): Promise<{ rows: RosterRow[]; total: number }> {
   const where = eq(enrollments.classId, options.classId);
-  const [rows, totals] = await Promise.all([
+  return withTotal(
     db
       .select({
         id: enrollments.id,
@@ -342,9 +342,8 @@ export async function listRosterOfClass(
       .orderBy(desc(enrollments.createdAt), desc(enrollments.id))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ n: count() }).from(enrollments).where(where),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+    { db, table: enrollments, where },
+  );
 }
 
 /**

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DeletedCountResponse, EmailParam, IdParam } from '@skillhive/shared/contracts/common';
-import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import {
   ClassRosterEntry,
   ClassRosterQuery,
@@ -13,6 +12,7 @@ import {
 } from '@skillhive/shared/contracts/enrollments';
 import type { Db } from '../../db/client.ts';
 import { requireSelfOrAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';
+import { replyWithPage } from '../../lib/paging.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
 import * as enrollments from './enrollments.service.ts';
 
@@ -57,9 +57,10 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
     },
     async (request, reply) => {
       await requireSelfOrAdmin(request, request.params.email);
-      const { items, total } = await enrollments.listEnrollmentsOf(db, storage, request.params.email, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(
+        reply,
+        await enrollments.listEnrollmentsOf(db, storage, request.params.email, request.query),
+      );
     },
   );
 
@@ -79,9 +80,7 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
     },
     async (request, reply) => {
       const teacher = await requireTeacher(request);
-      const { items, total } = await enrollments.listRosterOfClass(db, teacher, request.params.id, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(reply, await enrollments.listRosterOfClass(db, teacher, request.params.id, request.query));
     },
   );
 

@@ -5,6 +5,7 @@ import { ENROLLMENT_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import * as classes from '../classes/classes.public.ts';
 import type { ImageStorage } from '../uploads/storage.ts';
 import { findUserIdByEmail } from '../users/contact.ts';
@@ -37,6 +38,27 @@ export function toEnrollment(row: repo.EnrollmentRow, storage: ImageStorage): En
 }
 
 /**
+ * A new enrolment: the class's title, image, price, description and teacher name copied as the
+ * student chose it (DESIGN §1.3), pending until paid. The seed builds its demo rows with it too.
+ */
+export function pendingEnrollmentOf(
+  cls: Pick<classes.ClassForEnrollment, 'id' | 'teacherName' | 'title' | 'imageKey' | 'description' | 'priceCents'>,
+  student: { id: string; email: string },
+) {
+  return {
+    classId: cls.id,
+    studentId: student.id,
+    studentEmail: student.email,
+    teacherName: cls.teacherName,
+    title: cls.title,
+    imageKey: cls.imageKey,
+    description: cls.description,
+    priceCents: cls.priceCents,
+    status: 'pending' as const,
+  };
+}
+
+/**
  * Enrols the caller in an accepted class (spec §4 "Pay Now creates the enrollment record").
  * Title, image, price, description and teacher name are copied from the class, never read from
  * the request (DESIGN §1.3). One enrolment per student per class (DESIGN §1.4): the unique index
@@ -54,17 +76,7 @@ export async function enrol(db: Db, viewer: Viewer, classId: string): Promise<Cr
     const existing = await repo.findEnrollmentOfStudentForClass(tx, viewer.id, classId);
     if (existing) return { insertedId: existing.id, created: false, status: existing.status };
     if (cls.status !== 'accepted') throw conflict(ENROLLMENT_MESSAGES.classNotOpen);
-    const inserted = await repo.insertEnrollment(tx, {
-      classId: cls.id,
-      studentId: viewer.id,
-      studentEmail: viewer.email,
-      teacherName: cls.teacherName,
-      title: cls.title,
-      imageKey: cls.imageKey,
-      description: cls.description,
-      priceCents: cls.priceCents,
-      status: 'pending',
-    });
+    const inserted = await repo.insertEnrollment(tx, pendingEnrollmentOf(cls, viewer));
     if (inserted) {
       await classes.adjustClassCounters(tx, cls.id, { enrollments: 1 });
       return { insertedId: inserted.id, created: true, status: inserted.status };
@@ -91,8 +103,7 @@ export async function listEnrollmentsOf(
     studentId,
     status: query.status,
     classId: query.classId,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   return { items: rows.map((row) => toEnrollment(row, storage)), total };
 }
@@ -113,8 +124,7 @@ export async function listRosterOfClass(
   if (!cls || cls.teacherId !== teacher.id) throw notFound('Class');
   const { rows, total } = await repo.listRosterOfClass(db, {
     classId,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   const items = rows.map((row) => ({
     enrollmentId: row.id,

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { withTotal } from '../../db/paging.ts';
 import * as schema from '../../db/schema/mail.ts';
 
 const { mailOutbox } = schema;
@@ -58,16 +59,15 @@ export async function listMail(
   db: Db,
   options: { limit: number; offset: number },
 ): Promise<{ rows: MailRow[]; total: number }> {
-  const [rows, totals] = await Promise.all([
+  return withTotal(
     db
       .select()
       .from(mailOutbox)
       .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ n: count() }).from(mailOutbox),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+    { db, table: mailOutbox },
+  );
 }
 
 export async function countPending(db: Db): Promise<number> {

@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PageQuery } from '@skillhive/shared/contracts/common';
-import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import { MailboxEntry } from '@skillhive/shared/contracts/mail';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/app-error.ts';
 import { requireAdmin } from '../../lib/authorize.ts';
+import { replyWithPage } from '../../lib/paging.ts';
 import { listMailbox } from './mail.service.ts';
 
 /**
@@ -29,9 +29,7 @@ export async function mailRoutes(app: FastifyInstance, opts: { db: Db; mailboxEn
     async (request, reply) => {
       await requireAdmin(request);
       if (!opts.mailboxEnabled) throw notFound('Mailbox');
-      const { items, total } = await listMailbox(opts.db, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(reply, await listMailbox(opts.db, request.query));
     },
   );
 }

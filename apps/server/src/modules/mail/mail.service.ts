@@ -1,5 +1,6 @@
 import type { MailboxEntry } from '@skillhive/shared/contracts/mail';
 import type { Db } from '../../db/client.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import * as repo from './mail.repository.ts';
 import type { RenderedMail } from './mail.templates.ts';
 
@@ -18,7 +19,7 @@ export async function listMailbox(
   db: Db,
   query: { page: number; limit: number },
 ): Promise<{ items: MailboxEntry[]; total: number }> {
-  const { rows, total } = await repo.listMail(db, { limit: query.limit, offset: (query.page - 1) * query.limit });
+  const { rows, total } = await repo.listMail(db, limitOffsetOf(query));
   return {
     items: rows.map((row) => ({
       _id: row.id,

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { IdParam, PageQuery } from '@skillhive/shared/contracts/common';
 import { Coupon } from '@skillhive/shared/contracts/coupons';
 import { CreateCouponBody } from '@skillhive/shared/rules/coupon-form';
-import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import type { Db } from '../../db/client.ts';
 import { requireAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';
+import { replyWithPage } from '../../lib/paging.ts';
 import * as coupons from './coupons.service.ts';
 
 const CREATE_DESCRIPTION =
@@ -49,9 +49,7 @@ export async function couponsRoutes(app: FastifyInstance, opts: { db: Db; now: (
     },
     async (request, reply) => {
       await requireAdmin(request);
-      const { items, total } = await coupons.listCoupons(deps.db, { teacherId: null }, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(reply, await coupons.listCoupons(deps.db, { teacherId: null }, request.query));
     },
   );
 
@@ -87,9 +85,7 @@ export async function couponsRoutes(app: FastifyInstance, opts: { db: Db; now: (
     },
     async (request, reply) => {
       const teacher = await requireTeacher(request);
-      const { items, total } = await coupons.listCoupons(deps.db, { teacherId: teacher.id }, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(reply, await coupons.listCoupons(deps.db, { teacherId: teacher.id }, request.query));
     },
   );
 

@@ -4,6 +4,7 @@ import type { CreateCouponBody } from '@skillhive/shared/rules/coupon-form';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import { isUuid } from '../enrollments/enrollments.service.ts';
 import { applyCoupon, couponAdjustment, type CouponCartLine } from './coupon-rules.ts';
 import * as repo from './coupons.repository.ts';
@@ -66,8 +67,7 @@ export async function listCoupons(
 ): Promise<{ items: Coupon[]; total: number }> {
   const { rows, total } = await repo.listCoupons(db, {
     teacherId: scope.teacherId,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   return { items: rows.map(toCoupon), total };
 }

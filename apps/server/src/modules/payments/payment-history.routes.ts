@@ -3,9 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IdParam } from '@skillhive/shared/contracts/common';
 import { PaymentHistoryEntry, PaymentHistoryQuery, PaymentReceipt } from '@skillhive/shared/contracts/payments';
-import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import type { Db } from '../../db/client.ts';
 import { requireViewer } from '../../lib/authorize.ts';
+import { replyWithPage } from '../../lib/paging.ts';
 import * as history from './payment-history.service.ts';
 
 /** A signed-in person's own payments and receipts (issue 18 §5). */
@@ -28,9 +28,7 @@ export async function paymentHistoryRoutes(app: FastifyInstance, opts: { db: Db 
     },
     async (request, reply) => {
       const viewer = await requireViewer(request);
-      const { items, total } = await history.listMyPayments(db, viewer, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(reply, await history.listMyPayments(db, viewer, request.query));
     },
   );
 

@@ -7,8 +7,10 @@ import type {
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import * as repo from './payment-history.repository.ts';
+import { type RefundRow, listRefundsOfPayments } from './refunds.repository.ts';
 
 /** Who sells on every receipt (issue 18 §5). */
 export const SELLER_NAME = 'SkillHive';
@@ -21,10 +23,7 @@ type Row = repo.HistoryPaymentRow;
  */
 async function toEntries(db: Db, rows: Row[]): Promise<PaymentHistoryEntry[]> {
   const ids = rows.map((row) => row.id);
-  const [lines, refunds] = await Promise.all([
-    enrollments.getLinesOfPayments(db, ids),
-    repo.listLiveRefundsOfPayments(db, ids),
-  ]);
+  const [lines, refunds] = await Promise.all([enrollments.getLinesOfPayments(db, ids), listRefundsOfPayments(db, ids)]);
   return rows.map((row) => {
     const own = refunds.filter((refund) => refund.paymentId === row.id);
     return {
@@ -53,7 +52,7 @@ async function toEntries(db: Db, rows: Row[]): Promise<PaymentHistoryEntry[]> {
   });
 }
 
-function toRefund(refund: repo.HistoryRefundRow): PaymentHistoryRefund {
+function toRefund(refund: RefundRow): PaymentHistoryRefund {
   return {
     _id: refund.id,
     enrollmentId: refund.enrollmentId,
@@ -73,8 +72,7 @@ export async function listMyPayments(
 ): Promise<{ items: PaymentHistoryEntry[]; total: number }> {
   const { rows, total } = await repo.listPaymentsOfStudent(db, {
     studentId: viewer.id,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   return { items: await toEntries(db, rows), total };
 }

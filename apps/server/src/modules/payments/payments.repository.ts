@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
+import { type SQL, and, asc, desc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { withTotal } from '../../db/paging.ts';
 import { gatewayEvents, paymentIntents, payments } from '../../db/schema/payments.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -19,22 +20,38 @@ export async function insertPayment(db: Db, values: typeof payments.$inferInsert
   return row?.id ?? null;
 }
 
-export async function listPaymentsOfStudent(
+/**
+ * One page of the payments that match `where`, in `orderBy`, and how many match: the student's
+ * lists here and in payment-history.repository.ts, and the admin's search in refunds.repository.ts.
+ */
+export async function pageOfPayments(
   db: Db,
-  options: { studentId: string; limit: number; offset: number },
+  where: SQL,
+  orderBy: SQL[],
+  page: { limit: number; offset: number },
 ): Promise<{ rows: PaymentRow[]; total: number }> {
-  const where = eq(payments.studentId, options.studentId);
-  const [rows, totals] = await Promise.all([
+  return withTotal(
     db
       .select()
       .from(payments)
       .where(where)
-      .orderBy(desc(payments.createdAt), desc(payments.data), desc(payments.id))
-      .limit(options.limit)
-      .offset(options.offset),
-    db.select({ n: count() }).from(payments).where(where),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+      .orderBy(...orderBy)
+      .limit(page.limit)
+      .offset(page.offset),
+    { db, table: payments, where },
+  );
+}
+
+export async function listPaymentsOfStudent(
+  db: Db,
+  options: { studentId: string; limit: number; offset: number },
+): Promise<{ rows: PaymentRow[]; total: number }> {
+  return pageOfPayments(
+    db,
+    eq(payments.studentId, options.studentId),
+    [desc(payments.createdAt), desc(payments.data), desc(payments.id)],
+    options,
+  );
 }
 
 export async function isEventRecorded(db: Db, id: string): Promise<boolean> {

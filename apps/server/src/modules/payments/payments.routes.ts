@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EmailParam } from '@skillhive/shared/contracts/common';
-import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import {
   AuthenticateBody,
   ConfirmCardBody,
@@ -16,6 +15,7 @@ import {
 } from '@skillhive/shared/contracts/payments';
 import type { Db } from '../../db/client.ts';
 import { requireSelfOrAdmin, requireVerifiedViewer, requireViewer } from '../../lib/authorize.ts';
+import { replyWithPage } from '../../lib/paging.ts';
 import type { PaymentGateway } from './gateway.ts';
 import * as payments from './payments.service.ts';
 import { stripeWebhookRoutes } from './stripe-webhook.routes.ts';
@@ -89,9 +89,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
     },
     async (request, reply) => {
       await requireSelfOrAdmin(request, request.params.email);
-      const { items, total } = await payments.listPaymentsOf(db, request.params.email, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(reply, await payments.listPaymentsOf(db, request.params.email, request.query));
     },
   );
 

@@ -14,8 +14,9 @@ import { PAYMENT_MESSAGES, isCardExpired } from '@skillhive/shared/rules/cards';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
-import { paymentReceiptMail, queueMail, refundMail } from '../mail/mail.service.ts';
+import { paymentReceiptMail, queueMail } from '../mail/mail.service.ts';
 import { contactEmailOf, findUserIdByEmail } from '../users/contact.ts';
 import { HANDLED_EVENT_TYPES, type GatewayEvent, type GatewayIntent, type PaymentGateway } from './gateway.ts';
 import { redeemCoupon } from './coupons.repository.ts';
@@ -28,7 +29,7 @@ import {
 } from './coupons.service.ts';
 import * as repo from './payments.repository.ts';
 import { NO_ADJUSTMENTS, priceCart, type PricedCart, type PriceableLine } from './pricing.ts';
-import { recordGatewayRefunds } from './refunds.service.ts';
+import { queueRefundMail, recordGatewayRefunds } from './refunds.service.ts';
 import type { ConfirmOutcome, TestGateway, TestIntent } from './test-gateway.ts';
 
 export interface PaymentsDeps {
@@ -442,21 +443,13 @@ export async function refundCharge(deps: PaymentsDeps, intentId: string, reason:
     await enrollments.releaseLines(tx, intentId);
     // The student hears of the refund with the decision to make it (accounts and e-mail issue §5);
     // the gateway call follows the commit and the reconciler retries it until it is done.
-    const student = await contactEmailOf(tx, row.studentId);
-    if (student) {
-      await queueMail(
-        tx,
-        student.email,
-        refundMail({
-          publicUrl: deps.publicUrl,
-          name: student.name,
-          titles,
-          amountCents: row.amountCents,
-          currency: row.currency,
-          transactionId: intentId,
-        }),
-      );
-    }
+    await queueRefundMail(tx, deps.publicUrl, {
+      studentId: row.studentId,
+      titles,
+      amountCents: row.amountCents,
+      currency: row.currency,
+      transactionId: intentId,
+    });
     return 'refund' as const;
   });
   if (decision === 'not-ours') {
@@ -508,8 +501,7 @@ export async function listPaymentsOf(
   if (!studentId) throw notFound('User');
   const { rows, total } = await repo.listPaymentsOfStudent(db, {
     studentId,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   const lines = await enrollments.listLinesOfPayments(
     db,

@@ -1,20 +1,17 @@
-import { and, asc, count, desc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { RefundRequestStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
+import { withTotal } from '../../db/paging.ts';
 import { payments, refundRequests, refunds } from '../../db/schema/payments.ts';
+import { type PaymentRow, pageOfPayments } from './payments.repository.ts';
 
-export type PaymentRow = typeof payments.$inferSelect;
+export type { PaymentRow };
 export type RefundRow = typeof refunds.$inferSelect;
 export type RefundRequestRow = typeof refundRequests.$inferSelect;
 
 /** The payment, locked FOR UPDATE: every refund of one payment takes this lock first, so they queue. */
 export async function findPaymentForUpdate(db: Db, id: string): Promise<PaymentRow | null> {
   const [row] = await db.select().from(payments).where(eq(payments.id, id)).for('update');
-  return row ?? null;
-}
-
-export async function findPaymentByTransactionId(db: Db, transactionId: string): Promise<PaymentRow | null> {
-  const [row] = await db.select().from(payments).where(eq(payments.transactionId, transactionId));
   return row ?? null;
 }
 
@@ -26,17 +23,7 @@ export async function searchPayments(
   const where = options.q.includes('@')
     ? eq(payments.email, options.q.toLowerCase())
     : eq(payments.transactionId, options.q);
-  const [rows, totals] = await Promise.all([
-    db
-      .select()
-      .from(payments)
-      .where(where)
-      .orderBy(desc(payments.data), desc(payments.id))
-      .limit(options.limit)
-      .offset(options.offset),
-    db.select({ n: count() }).from(payments).where(where),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+  return pageOfPayments(db, where, [desc(payments.data), desc(payments.id)], options);
 }
 
 /** Refunds of some payments that are not failed (pending or done), oldest first. */
@@ -144,7 +131,7 @@ export async function listRefundRequests(
     options.status ? eq(refundRequests.status, options.status) : undefined,
     options.studentId ? eq(refundRequests.studentId, options.studentId) : undefined,
   );
-  const [rows, totals] = await Promise.all([
+  return withTotal(
     db
       .select()
       .from(refundRequests)
@@ -152,7 +139,6 @@ export async function listRefundRequests(
       .orderBy(desc(refundRequests.createdAt), desc(refundRequests.id))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ n: count() }).from(refundRequests).where(where),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+    { db, table: refundRequests, where },
+  );
 }

@@ -10,9 +10,9 @@ import {
   RefundRequest,
   RefundRequestListQuery,
 } from '@skillhive/shared/contracts/refunds';
-import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import { CreateRefundBody, CreateRefundRequestBody, RefundReasonForm } from '@skillhive/shared/rules/refunds';
 import { requireAdmin, requireViewer } from '../../lib/authorize.ts';
+import { replyWithPage } from '../../lib/paging.ts';
 import * as refunds from './refunds.service.ts';
 
 /** Refunds (issue 18 §3): an admin's refunds and a student's requests, which an admin decides. */
@@ -34,9 +34,7 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
     },
     async (request, reply) => {
       await requireAdmin(request);
-      const { items, total } = await refunds.searchPayments(deps.db, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(reply, await refunds.searchPayments(deps.db, request.query));
     },
   );
 
@@ -74,9 +72,7 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
     },
     async (request, reply) => {
       await requireAdmin(request);
-      const { items, total } = await refunds.listRefundRequests(deps.db, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(reply, await refunds.listRefundRequests(deps.db, request.query));
     },
   );
 

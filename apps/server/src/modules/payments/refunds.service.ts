@@ -5,11 +5,13 @@ import { REFUND_MESSAGES, isWithinRefundWindow } from '@skillhive/shared/rules/r
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, refundMail } from '../mail/mail.service.ts';
 import { contactEmailOf } from '../users/contact.ts';
 import type { GatewayRefund, PaymentGateway } from './gateway.ts';
+import { findPaymentByTransactionId } from './payments.repository.ts';
 import * as repo from './refunds.repository.ts';
 
 /**
@@ -96,22 +98,29 @@ async function applyRefund(
       },
     });
   }
-  const student = payment.studentId ? await contactEmailOf(tx, payment.studentId) : null;
-  if (student) {
-    await queueMail(
-      tx,
-      student.email,
-      refundMail({
-        publicUrl: deps.publicUrl,
-        name: student.name,
-        titles: input.lines.map((line) => line.title),
-        amountCents: refund.amountCents,
-        currency: refund.currency,
-        transactionId: payment.transactionId,
-        reason: refund.reason,
-      }),
-    );
-  }
+  await queueRefundMail(tx, deps.publicUrl, {
+    studentId: payment.studentId,
+    titles: input.lines.map((line) => line.title),
+    amountCents: refund.amountCents,
+    currency: refund.currency,
+    transactionId: payment.transactionId,
+    reason: refund.reason,
+  });
+}
+
+/**
+ * Tells the student of a refund through the outbox, in the transaction that decides it: an admin's
+ * refund (with its reason) or a purchase we could not complete (payments.service.ts). Nothing is
+ * sent for a payment whose student deleted their account.
+ */
+export async function queueRefundMail(
+  tx: Db,
+  publicUrl: string,
+  refund: Omit<Parameters<typeof refundMail>[0], 'publicUrl' | 'name'> & { studentId: string | null },
+): Promise<void> {
+  const { studentId, ...mail } = refund;
+  const student = studentId ? await contactEmailOf(tx, studentId) : null;
+  if (student) await queueMail(tx, student.email, refundMail({ ...mail, publicUrl, name: student.name }));
 }
 
 /**
@@ -253,7 +262,7 @@ export async function recordGatewayRefunds(
   deps: Omit<RefundsDeps, 'refundWindowDays'>,
   intentId: string,
 ): Promise<void> {
-  const payment = await repo.findPaymentByTransactionId(deps.db, intentId);
+  const payment = await findPaymentByTransactionId(deps.db, intentId);
   // A charge never recorded as a payment was refunded whole by settleCharge: nothing to record here.
   if (!payment) return;
   for (const answer of await deps.gateway.listRefunds(intentId)) {
@@ -352,8 +361,7 @@ export async function listRefundRequests(
 ): Promise<{ items: RefundRequest[]; total: number }> {
   const { rows, total } = await repo.listRefundRequests(db, {
     status: query.status,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   return { items: await withLines(db, rows), total };
 }
@@ -424,8 +432,7 @@ export async function searchPayments(
 ): Promise<{ items: AdminPayment[]; total: number }> {
   const { rows, total } = await repo.searchPayments(db, {
     q: query.q,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   const ids = rows.map((row) => row.id);
   const [lines, refunds] = await Promise.all([

@@ -1,5 +1,6 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { withTotal } from '../../db/paging.ts';
 import { reviews } from '../../db/schema/reviews.ts';
 import { classJoin } from '../classes/classes.public.ts';
 import { userJoin } from '../users/contact.ts';
@@ -20,7 +21,7 @@ export async function listReviews(
   options: { classId?: string | undefined; limit: number; offset: number },
 ): Promise<{ rows: ReviewListRow[]; total: number }> {
   const where = options.classId ? eq(reviews.classId, options.classId) : undefined;
-  const [rows, totals] = await Promise.all([
+  return withTotal(
     db
       .select({
         id: reviews.id,
@@ -39,9 +40,8 @@ export async function listReviews(
       .orderBy(desc(reviews.createdAt), desc(reviews.id))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ n: count() }).from(reviews).where(where),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+    { db, table: reviews, where },
+  );
 }
 
 /** How many reviews of the class gave each number of stars (reviews_class_created_idx). */

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import { CreateReviewResponse, Review, ReviewListQuery } from '@skillhive/shared/contracts/reviews';
 import { CreateReviewBody } from '@skillhive/shared/rules/review-form';
 import type { Db } from '../../db/client.ts';
 import { requireViewer } from '../../lib/authorize.ts';
+import { replyWithPage } from '../../lib/paging.ts';
 import * as reviews from './reviews.service.ts';
 
 /** Reviews (spec §2 home page section; DESIGN §3 additions). */
@@ -26,9 +26,7 @@ export async function reviewsRoutes(app: FastifyInstance, opts: { db: Db; now: (
       },
     },
     async (request, reply) => {
-      const { items, total } = await reviews.listReviews(db, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(reply, await reviews.listReviews(db, request.query));
     },
   );
 

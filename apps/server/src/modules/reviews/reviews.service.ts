@@ -3,6 +3,7 @@ import { REVIEW_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import { adjustClassCounters, classExists } from '../classes/classes.public.ts';
 import * as content from '../content/content.service.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
@@ -29,8 +30,7 @@ export async function listReviews(
   if (query.classId && !enrollments.isUuid(query.classId)) return { items: [], total: 0 };
   const { rows, total } = await repo.listReviews(db, {
     classId: query.classId,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   return { items: rows.map(toReview), total };
 }

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { TeacherRequestStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
+import { withTotal } from '../../db/paging.ts';
 import * as schema from '../../db/schema/teacher-requests.ts';
 
 export type TeacherRequestRow = typeof schema.teacherRequests.$inferSelect;
@@ -88,7 +89,7 @@ export async function listTeacherRequests(
         )
       : undefined,
   );
-  const [rows, totals] = await Promise.all([
+  return withTotal(
     db
       .select()
       .from(schema.teacherRequests)
@@ -96,9 +97,8 @@ export async function listTeacherRequests(
       .orderBy(desc(schema.teacherRequests.createdAt), desc(schema.teacherRequests.id))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ n: count() }).from(schema.teacherRequests).where(where),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+    { db, table: schema.teacherRequests, where },
+  );
 }
 
 /**

@@ -7,7 +7,6 @@ import {
   ModifiedCountResponse,
   SuccessResponse,
 } from '@skillhive/shared/contracts/common';
-import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import {
   MyTeacherRequestResponse,
   TeacherRequest,
@@ -17,6 +16,7 @@ import {
 import { CreateTeacherRequestBody } from '@skillhive/shared/rules/teach-form';
 import type { Db } from '../../db/client.ts';
 import { requireAdmin, requireVerifiedViewer, requireViewer } from '../../lib/authorize.ts';
+import { replyWithPage } from '../../lib/paging.ts';
 import * as service from './teacher-requests.service.ts';
 
 /** Teacher applications (spec §3, §4, §7; DESIGN §1.6). */
@@ -59,9 +59,7 @@ export async function teacherRequestsRoutes(
     },
     async (request, reply) => {
       await requireAdmin(request);
-      const { items, total } = await service.listRequests(db, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(reply, await service.listRequests(db, request.query));
     },
   );
 

@@ -3,6 +3,7 @@ import type { CreateTeacherRequestBody } from '@skillhive/shared/rules/teach-for
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { queueMail, teacherRequestDecidedMail } from '../mail/mail.service.ts';
 import { wantsNotification } from '../users/contact.ts';
@@ -66,8 +67,7 @@ export async function listRequests(
   const { rows, total } = await repo.listTeacherRequests(db, {
     status: query.status,
     q: query.q || undefined,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   return { items: rows.map(toTeacherRequest), total };
 }

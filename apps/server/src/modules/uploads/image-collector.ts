@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import { createIntervalJob } from '../../lib/interval-job.ts';
 import { thumbKeyOf } from './image-processing.ts';
 import type { ImageStorage } from './storage.ts';
 import { deleteUnreferencedUploads, tryLockCollector } from './uploads.repository.ts';
@@ -54,32 +55,13 @@ export async function collectUnusedImages(options: ImageCollectorOptions): Promi
 
 /**
  * The periodic collection buildApp starts when the app is ready (UPLOAD_GC_INTERVAL_MINUTES; 0
- * disables it). The timer does not keep the process alive, runs never overlap, and stop() waits
- * for a run in progress so the database is not closed under it.
+ * disables it); lib/interval-job.ts keeps runs from overlapping and lets stop() wait for one.
  */
 export function createImageCollector(options: ImageCollectorOptions & { intervalMs: number }) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-
-  const tick = () => {
-    if (running) return;
-    running = collectUnusedImages(options)
-      .catch((error: unknown) => options.log?.error({ err: error }, 'collecting unused images failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-
-  return {
-    start() {
-      if (options.intervalMs <= 0 || timer) return;
-      timer = setInterval(tick, options.intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  return createIntervalJob({
+    intervalMs: options.intervalMs,
+    run: () => collectUnusedImages(options),
+    failure: 'collecting unused images failed',
+    log: options.log,
+  });
 }

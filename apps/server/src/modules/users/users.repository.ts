@@ -1,5 +1,6 @@
-import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { withTotal } from '../../db/paging.ts';
 import { users } from '../../db/schema/users.ts';
 
 const userColumns = {
@@ -45,7 +46,7 @@ export async function listUsers(
 ): Promise<{ rows: UserRow[]; total: number }> {
   const pattern = options.q ? containsPattern(options.q) : null;
   const where = pattern ? or(ilike(users.name, pattern), ilike(users.email, pattern)) : undefined;
-  const [rows, totals] = await Promise.all([
+  return withTotal(
     db
       .select(userColumns)
       .from(users)
@@ -53,9 +54,8 @@ export async function listUsers(
       .orderBy(desc(users.createdAt), desc(users.id))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ n: count() }).from(users).where(where),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+    { db, table: users, where },
+  );
 }
 
 /**

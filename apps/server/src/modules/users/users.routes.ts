@@ -8,7 +8,6 @@ import {
   InsertedIdResponse,
   ModifiedCountResponse,
 } from '@skillhive/shared/contracts/common';
-import { TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import {
   AdminFlagResponse,
   NotificationPreferences,
@@ -24,6 +23,7 @@ import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, forbidden } from '../../lib/app-error.ts';
 import { requireAdmin, requireSelfOrAdmin, requireViewer, type Viewer } from '../../lib/authorize.ts';
+import { replyWithPage } from '../../lib/paging.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
 import { checkOwnPassword, hasPassword } from '../auth/credentials.ts';
 import * as users from './users.service.ts';
@@ -137,9 +137,7 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
     },
     async (request, reply) => {
       await requireAdmin(request);
-      const { items, total } = await users.listUsers(db, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
+      return replyWithPage(reply, await users.listUsers(db, request.query));
     },
   );
 

@@ -8,6 +8,7 @@ import { roleOf } from '@skillhive/shared/rules/roles';
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { deleteSessionOf, listSessionsOf } from '../auth/sessions.ts';
 import { forgetStudent, teachesPaidEnrollments } from '../enrollments/enrollments.service.ts';
@@ -66,8 +67,7 @@ export async function listUsers(
 ): Promise<{ items: UserListItem[]; total: number }> {
   const { rows, total } = await repo.listUsers(db, {
     q: query.q || undefined,
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    ...limitOffsetOf(query),
   });
   return { items: rows.map(toUserListItem), total };
 }
