@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { formatPrice } from '@skillhive/shared/rules/money';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { enrollmentsQueryOptions } from '../../enrollments/api/enrollments.ts';
 import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { DashboardHome } from './greeting.tsx';
 import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
-import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { ClassRow } from '../../../components/ui/class-row.tsx';
 
 /** studentHome (spec §2, issue 7): the greeting and the student's classes at a glance. */
 export function StudentHome() {
@@ -40,27 +39,11 @@ export function StudentHome() {
               </div>
               <ul className="flex flex-col gap-2">
                 {data.items.map((item) => (
-                  <li
-                    key={item._id}
-                    className="flex items-center gap-3 rounded-box border border-base-300 bg-base-100 p-3"
-                  >
-                    <FallbackImage
-                      src={item.image}
-                      alt=""
-                      width={64}
-                      height={40}
-                      className="h-10 w-16 shrink-0 rounded object-cover"
-                    />
-                    <div className="min-w-0 flex-1">
-                      <p className="truncate font-medium">{item.title}</p>
-                      <p className="truncate text-sm text-muted">
-                        {item.name} · {formatPrice(item.price)}
-                      </p>
-                    </div>
+                  <ClassRow key={item._id} item={item} compact>
                     <span className={`badge shrink-0 ${ENROLLMENT_STATUS[item.status].badge}`}>
                       {ENROLLMENT_STATUS[item.status].label}
                     </span>
-                  </li>
+                  </ClassRow>
                 ))}
               </ul>
             </section>

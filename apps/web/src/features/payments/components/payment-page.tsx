@@ -15,7 +15,7 @@ import { cartQueryOptions, useRemoveEnrollment } from '../../enrollments/api/enr
 import { paymentIntentQueryOptions, useRecordPayment } from '../api/payments.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import type { GatewayPanelProps } from './gateway-panel.ts';
-import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { ClassRow } from '../../../components/ui/class-row.tsx';
 import { CouponField } from './coupon-field.tsx';
 
 /**
@@ -189,28 +189,17 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
             </h2>
             <ul className="flex flex-col gap-2">
               {items.map((item) => (
-                <li
+                <ClassRow
                   key={item._id}
-                  className="flex items-center gap-3 rounded-box border border-base-300 bg-base-100 p-3"
-                >
-                  <FallbackImage
-                    src={item.image}
-                    alt=""
-                    width={80}
-                    height={45}
-                    className="h-12 w-20 shrink-0 rounded object-cover"
-                  />
-                  <div className="min-w-0 flex-1">
-                    <p className="font-medium break-words">{item.title}</p>
-                    <p className="text-sm text-muted">
-                      {item.name} · {formatPrice(item.price)}
-                    </p>
-                    {item.available ? null : (
+                  item={item}
+                  note={
+                    item.available ? null : (
                       <p className="text-sm font-medium text-error" data-testid="cart-line-unavailable">
                         {PAYMENT_MESSAGES.classUnavailable}: it is not part of the total, and you can remove it.
                       </p>
-                    )}
-                  </div>
+                    )
+                  }
+                >
                   <button
                     type="button"
                     className="btn btn-sm btn-ghost text-error"
@@ -220,7 +209,7 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
                   >
                     Remove
                   </button>
-                </li>
+                </ClassRow>
               ))}
             </ul>
             {payable.length > 0 && !needsVerifiedEmail ? (
