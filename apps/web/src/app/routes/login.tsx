@@ -7,6 +7,7 @@ import { SocialSignIn } from '../../features/auth/components/social-sign-in.tsx'
 import { returnPathFrom } from '../../features/auth/safe-return-path.ts';
 import { providerSignInFailureMessage } from '../../features/auth/components/login-form.tsx';
 import { SITE_PAGES } from '../routes.manifest.ts';
+import { CardPage } from '../../components/ui/card-page.tsx';
 
 /** /login: returns the user to the page they came from, else / (spec §2). */
 function LoginPage() {
@@ -21,41 +22,36 @@ function LoginPage() {
   if (user && !loading) return <Navigate to={returnTo} replace />;
 
   return (
-    <div className="mx-auto w-full max-w-md">
-      <title>{SITE_PAGES.login.title}</title>
-      <div className="card border border-base-300 bg-base-100 shadow-sm">
-        <div className="card-body gap-5 p-6 sm:p-8">
-          <div>
-            <h1 className="text-2xl font-bold">Sign in to SkillHive</h1>
-            <p className="mt-1 text-muted">Welcome back! Pick up where you left off.</p>
-          </div>
-          {providerError ? (
-            <div role="alert" className="alert alert-error">
-              <span>{providerSignInFailureMessage(providerError)}</span>
-            </div>
-          ) : null}
-          <LoginForm
-            onSubmit={async ({ email, password }) => {
-              await signIn(email, password);
-              notify.success('Signed in successfully.');
-              navigate(returnTo, { replace: true });
-            }}
-          />
-          <p className="-mt-2 text-right">
-            <Link to={paths.forgotPassword} className="link link-primary text-sm font-medium">
-              Forgot your password?
-            </Link>
-          </p>
-          <SocialSignIn returnTo={returnTo} />
-          <p className="text-center">
-            New to SkillHive?{' '}
-            <Link to={paths.signup} state={location.state} className="link link-primary font-medium">
-              Create an account
-            </Link>
-          </p>
+    <CardPage
+      title={SITE_PAGES.login.title}
+      heading="Sign in to SkillHive"
+      intro="Welcome back! Pick up where you left off."
+    >
+      {providerError ? (
+        <div role="alert" className="alert alert-error">
+          <span>{providerSignInFailureMessage(providerError)}</span>
         </div>
-      </div>
-    </div>
+      ) : null}
+      <LoginForm
+        onSubmit={async ({ email, password }) => {
+          await signIn(email, password);
+          notify.success('Signed in successfully.');
+          navigate(returnTo, { replace: true });
+        }}
+      />
+      <p className="-mt-2 text-right">
+        <Link to={paths.forgotPassword} className="link link-primary text-sm font-medium">
+          Forgot your password?
+        </Link>
+      </p>
+      <SocialSignIn returnTo={returnTo} />
+      <p className="text-center">
+        New to SkillHive?{' '}
+        <Link to={paths.signup} state={location.state} className="link link-primary font-medium">
+          Create an account
+        </Link>
+      </p>
+    </CardPage>
   );
 }
 

@@ -6,6 +6,7 @@ import { SignUpForm } from '../../features/auth/components/signup-form.tsx';
 import { SocialSignIn } from '../../features/auth/components/social-sign-in.tsx';
 import { rememberReturnAfterVerify, returnPathFrom } from '../../features/auth/safe-return-path.ts';
 import { SITE_PAGES } from '../routes.manifest.ts';
+import { CardPage } from '../../components/ui/card-page.tsx';
 
 /**
  * /signup: a new student account; success signs in and returns to the page the visitor came from
@@ -21,35 +22,30 @@ function SignUpPage() {
   if (user && !loading) return <Navigate to={returnTo} replace />;
 
   return (
-    <div className="mx-auto w-full max-w-md">
-      <title>{SITE_PAGES.signup.title}</title>
-      <div className="card border border-base-300 bg-base-100 shadow-sm">
-        <div className="card-body gap-5 p-6 sm:p-8">
-          <div>
-            <h1 className="text-2xl font-bold">Create your account</h1>
-            <p className="mt-1 text-muted">Join SkillHive as a student — it takes a minute.</p>
-          </div>
-          <SignUpForm
-            onSubmit={async (values) => {
-              rememberReturnAfterVerify(returnTo);
-              await createUser(values);
-              notify.success('Welcome to SkillHive! Your account is ready.', {
-                // Sign-up sends the verification mail (issue 19 §2).
-                description: `We sent a link to ${values.email} to verify your e-mail address.`,
-              });
-              navigate(returnTo, { replace: true });
-            }}
-          />
-          <SocialSignIn returnTo={returnTo} />
-          <p className="text-center">
-            Already have an account?{' '}
-            <Link to={paths.login} state={location.state} className="link link-primary font-medium">
-              Sign in
-            </Link>
-          </p>
-        </div>
-      </div>
-    </div>
+    <CardPage
+      title={SITE_PAGES.signup.title}
+      heading="Create your account"
+      intro="Join SkillHive as a student — it takes a minute."
+    >
+      <SignUpForm
+        onSubmit={async (values) => {
+          rememberReturnAfterVerify(returnTo);
+          await createUser(values);
+          notify.success('Welcome to SkillHive! Your account is ready.', {
+            // Sign-up sends the verification mail (issue 19 §2).
+            description: `We sent a link to ${values.email} to verify your e-mail address.`,
+          });
+          navigate(returnTo, { replace: true });
+        }}
+      />
+      <SocialSignIn returnTo={returnTo} />
+      <p className="text-center">
+        Already have an account?{' '}
+        <Link to={paths.login} state={location.state} className="link link-primary font-medium">
+          Sign in
+        </Link>
+      </p>
+    </CardPage>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentPropsWithoutRef, ReactNode } from 'react';
 
 /** A form's outcome: a polite status on success, an alert on failure. */
 export function FormMessage({ kind, children }: { kind: 'success' | 'error'; children: ReactNode }) {
@@ -10,5 +10,26 @@ export function FormMessage({ kind, children }: { kind: 'success' | 'error'; chi
     <div role="alert" className="alert alert-error">
       <span className="break-words">{children}</span>
     </div>
+  );
+}
+
+type FormProps = Omit<ComponentPropsWithoutRef<'form'>, 'aria-label' | 'noValidate'> & {
+  /** Names the form for screen readers. */
+  label: string;
+  /** Why the last submission was refused, for the whole form (field errors go under their fields). */
+  alert?: string | null | undefined;
+};
+
+/**
+ * A form of the app: the browser's own checks are off (react-hook-form checks with the shared
+ * schema and puts each message under its field), it is named, and a refusal of the whole form is
+ * an alert above the fields.
+ */
+export function Form({ label, alert, className = 'flex flex-col gap-4', children, ...props }: FormProps) {
+  return (
+    <form noValidate aria-label={label} className={className} {...props}>
+      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
+      {children}
+    </form>
   );
 }

@@ -4,7 +4,7 @@ import type { RequestPasswordResetBody } from '@skillhive/shared/rules/auth-form
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { mailRequestFailureMessage } from '../verify-email.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { Form } from '../../../components/ui/form-message.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
 const forgotPasswordResolver = lazyZodResolver(() =>
@@ -50,14 +50,7 @@ export function ForgotPasswordForm({ onSubmit }: ForgotPasswordFormProps) {
   const alert = formError ?? errors.root?.message;
 
   return (
-    <form
-      noValidate
-      onSubmit={submit}
-      onFocus={forgotPasswordResolver.preload}
-      className="flex flex-col gap-4"
-      aria-label="Reset your password"
-    >
-      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
+    <Form label="Reset your password" onSubmit={submit} onFocus={forgotPasswordResolver.preload} alert={alert}>
       {sentTo ? (
         <div role="status" className="alert alert-success">
           <span className="break-words">{resetLinkSentMessage(sentTo)}</span>
@@ -67,6 +60,6 @@ export function ForgotPasswordForm({ onSubmit }: ForgotPasswordFormProps) {
       <BusyButton type="submit" className="btn-primary mt-2" busy={isSubmitting}>
         Send the reset link
       </BusyButton>
-    </form>
+    </Form>
   );
 }

@@ -6,7 +6,7 @@ import { isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { Form } from '../../../components/ui/form-message.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
 type LoginInput = { email: string; password: string };
@@ -69,14 +69,7 @@ export function LoginForm({ onSubmit }: LoginFormProps) {
   const alert = formError ?? errors.root?.message;
 
   return (
-    <form
-      noValidate
-      onSubmit={submit}
-      onFocus={preloadChecksAndClient}
-      className="flex flex-col gap-4"
-      aria-label="Sign in"
-    >
-      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
+    <Form label="Sign in" onSubmit={submit} onFocus={preloadChecksAndClient} alert={alert}>
       <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
       <TextField
         label="Password"
@@ -88,6 +81,6 @@ export function LoginForm({ onSubmit }: LoginFormProps) {
       <BusyButton type="submit" className="btn-primary mt-2" busy={isSubmitting}>
         Sign In
       </BusyButton>
-    </form>
+    </Form>
   );
 }

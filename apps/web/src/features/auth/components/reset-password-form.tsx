@@ -8,7 +8,7 @@ import { MAIL_RATE_LIMITED } from '../verify-email.ts';
 import { PASSWORD_RULE_HINT, withPasswordConfirmation, type ConfirmedPassword } from '../password-confirmation.ts';
 import { INVALID_RESET_TOKEN } from '../api/password-reset.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { Form } from '../../../components/ui/form-message.tsx';
 import { NewPasswordFields } from '../../../components/ui/new-password-fields.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
@@ -114,14 +114,7 @@ export function ResetPasswordForm({ token, linkError, onSubmit }: ResetPasswordF
   const alert = formError ?? errors.root?.message;
 
   return (
-    <form
-      noValidate
-      onSubmit={submit}
-      onFocus={resetPasswordResolver.preload}
-      className="flex flex-col gap-4"
-      aria-label="Choose a new password"
-    >
-      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
+    <Form label="Choose a new password" onSubmit={submit} onFocus={resetPasswordResolver.preload} alert={alert}>
       <NewPasswordFields
         hint={PASSWORD_RULE_HINT}
         password={{ ...register('newPassword'), error: errors.newPassword?.message }}
@@ -130,6 +123,6 @@ export function ResetPasswordForm({ token, linkError, onSubmit }: ResetPasswordF
       <BusyButton type="submit" className="btn-primary mt-2" busy={isSubmitting}>
         Change password
       </BusyButton>
-    </form>
+    </Form>
   );
 }

@@ -6,7 +6,7 @@ import { preloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { PASSWORD_RULE_HINT } from '../password-confirmation.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { useSubmitError } from '../../../lib/form-errors.ts';
-import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { Form } from '../../../components/ui/form-message.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
 const FIELDS = ['name', 'image', 'phone', 'email', 'password'] as const;
@@ -42,14 +42,7 @@ export function SignUpForm({ onSubmit }: SignUpFormProps) {
   const alert = formError ?? errors.root?.message;
 
   return (
-    <form
-      noValidate
-      onSubmit={submit}
-      onFocus={preloadChecksAndClient}
-      className="flex flex-col gap-4"
-      aria-label="Sign up"
-    >
-      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
+    <Form label="Sign up" onSubmit={submit} onFocus={preloadChecksAndClient} alert={alert}>
       <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
       <PhotoUrlField error={errors.image?.message} {...register('image')} />
       <PhoneField error={errors.phone?.message} {...register('phone')} />
@@ -65,6 +58,6 @@ export function SignUpForm({ onSubmit }: SignUpFormProps) {
       <BusyButton type="submit" className="btn-primary mt-2" busy={isSubmitting}>
         Sign Up
       </BusyButton>
-    </form>
+    </Form>
   );
 }

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { useSubmitError } from '../../../lib/form-errors.ts';
-import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { Form } from '../../../components/ui/form-message.tsx';
 import { Avatar } from '../../../components/ui/fallback-image.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
@@ -50,14 +50,13 @@ export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormPr
   const alert = formError ?? errors.root?.message;
 
   return (
-    <form
-      noValidate
+    <Form
+      label="Teacher application"
       onSubmit={submit}
       onFocus={teacherRequestResolver.preload}
       className="flex flex-col gap-5"
-      aria-label="Teacher application"
+      alert={alert}
     >
-      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
       <div className="flex items-center gap-4 rounded-box bg-base-200 p-4">
         <Avatar size={64} src={applicant.photoURL} className="h-16 w-16 rounded-full object-cover ring-2 ring-accent" />
         <p className="text-sm text-muted">Your name, e-mail and photo come from your account.</p>
@@ -96,6 +95,6 @@ export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormPr
       <BusyButton type="submit" className="btn-primary self-start" busy={isSubmitting}>
         Submit for review
       </BusyButton>
-    </form>
+    </Form>
   );
 }

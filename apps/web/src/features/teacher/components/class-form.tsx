@@ -7,7 +7,7 @@ import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { ImageUploadField } from './image-upload-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { useSubmitError } from '../../../lib/form-errors.ts';
-import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { Form } from '../../../components/ui/form-message.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
 const classResolver = lazyZodResolver(() =>
@@ -55,14 +55,13 @@ export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFor
   const alert = formError ?? errors.root?.message;
 
   return (
-    <form
-      noValidate
+    <Form
+      label={submitLabel}
       onSubmit={submit}
       onFocus={classResolver.preload}
       className="flex max-w-3xl flex-col gap-4"
-      aria-label={submitLabel}
+      alert={alert}
     >
-      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Name" name="name" value={teacher.name} readOnly />
         <TextField label="Email" name="email" type="email" value={teacher.email} readOnly />
@@ -114,6 +113,6 @@ export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFor
           {uploading ? 'Uploading image…' : submitLabel}
         </BusyButton>
       </div>
-    </form>
+    </Form>
   );
 }

@@ -12,7 +12,7 @@ import {
   type ConfirmedPassword,
 } from '../../auth/password-confirmation.ts';
 import { meKeys } from '../api/me.ts';
-import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { Form, FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { NewPasswordFields } from '../../../components/ui/new-password-fields.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
@@ -72,15 +72,13 @@ export function ChangePasswordForm() {
   });
 
   return (
-    <form
-      noValidate
+    <Form
+      label="Change password"
       onSubmit={submit}
       onFocus={changePasswordResolver.preload}
-      className="flex flex-col gap-4"
-      aria-label="Change password"
+      alert={errors.root?.message}
     >
       {outcome ? <FormMessage kind={outcome.kind}>{outcome.message}</FormMessage> : null}
-      {errors.root?.message ? <FormMessage kind="error">{errors.root.message}</FormMessage> : null}
       <TextField
         label="Current password"
         type="password"
@@ -97,6 +95,6 @@ export function ChangePasswordForm() {
       <BusyButton type="submit" className="btn-primary self-start" busy={isSubmitting}>
         Change password
       </BusyButton>
-    </form>
+    </Form>
   );
 }

@@ -9,7 +9,7 @@ import { TextField } from '../../../components/ui/form-field.tsx';
 import { PhoneField, PhotoUrlField } from '../../../components/ui/account-fields.tsx';
 import { useUpdateUser } from '../../auth/api/account.ts';
 import { uploadImage } from '../../teacher/api/upload-image.ts';
-import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { Form } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { useSubmitError } from '../../../lib/form-errors.ts';
 import { Avatar } from '../../../components/ui/fallback-image.tsx';
@@ -109,14 +109,7 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
   const alert = formError ?? errors.root?.message;
 
   return (
-    <form
-      noValidate
-      onSubmit={submit}
-      onFocus={updateUserResolver.preload}
-      className="flex flex-col gap-4"
-      aria-label="Edit profile"
-    >
-      {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
+    <Form label="Edit profile" onSubmit={submit} onFocus={updateUserResolver.preload} alert={alert}>
       <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
       <PhoneField error={errors.phone?.message} {...register('phone')} />
       <fieldset className="flex flex-col gap-3 rounded-box border border-base-300 p-4">
@@ -166,6 +159,6 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
       <BusyButton type="submit" className="btn-primary self-start" busy={isSubmitting} disabled={uploading !== null}>
         Save profile
       </BusyButton>
-    </form>
+    </Form>
   );
 }

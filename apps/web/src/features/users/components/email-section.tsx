@@ -5,7 +5,7 @@ import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { useChangeEmail } from '../../auth/api/account.ts';
 import { MAIL_RATE_LIMITED } from '../../auth/verify-email.ts';
-import { FormMessage } from '../../../components/ui/form-message.tsx';
+import { Form, FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 
@@ -86,14 +86,7 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
         )}
       </p>
       {verified ? null : notice}
-      <form
-        noValidate
-        onSubmit={submit}
-        onFocus={changeEmailResolver.preload}
-        className="flex flex-col gap-4"
-        aria-label="Change e-mail"
-      >
-        {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
+      <Form label="Change e-mail" onSubmit={submit} onFocus={changeEmailResolver.preload} alert={alert}>
         {sentTo ? (
           <FormMessage kind="success">We sent a link to {sentTo}. Your address changes when you follow it.</FormMessage>
         ) : null}
@@ -107,7 +100,7 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
         <BusyButton type="submit" className="btn-outline self-start" busy={isSubmitting}>
           Change e-mail
         </BusyButton>
-      </form>
+      </Form>
     </div>
   );
 }
