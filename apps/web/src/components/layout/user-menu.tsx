@@ -7,8 +7,6 @@ import type { LayoutSession } from './layout-session.ts';
 import { useDismiss } from './use-dismiss.ts';
 import { Avatar } from '../ui/fallback-image.tsx';
 
-export const DEFAULT_AVATAR = '/images/avatar-default.svg';
-
 /** The signed-in user's photo opening a small menu: name, Dashboard, Log Out (spec §2). */
 export function UserMenu({ session }: { session: LayoutSession }) {
   const { user, role, roleLoading, logOut } = session;

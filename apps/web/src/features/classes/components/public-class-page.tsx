@@ -8,10 +8,10 @@ import { paths } from '../../../config/paths.ts';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { ErrorState } from '../../../components/ui/status-states.tsx';
+import { Avatar } from '../../../components/ui/fallback-image.tsx';
 import { CLASS_REVIEWS_PAGE_SIZE, classReviewsQueryOptions, publicClassQueryOptions } from '../api/get-public-class.ts';
 
 const FALLBACK_IMAGE = '/images/slides/web-developer.svg';
-const DEFAULT_AVATAR = '/images/avatar-default.svg';
 const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -135,13 +135,7 @@ function ClassView({ data, actions }: { data: PublicClass; actions: ReactNode })
               Your teacher
             </h2>
             <div className="flex items-center gap-3">
-              <img
-                src={teacher.image || DEFAULT_AVATAR}
-                alt=""
-                width={56}
-                height={56}
-                className="h-14 w-14 shrink-0 rounded-full object-cover"
-              />
+              <Avatar size={56} src={teacher.image} className="h-14 w-14 shrink-0 rounded-full object-cover" />
               <div className="min-w-0">
                 <p className="break-words font-semibold">{teacher.name}</p>
                 {bio ? <p className="break-words text-sm text-muted">{bio}</p> : null}
@@ -221,13 +215,7 @@ function ClassReviews({ classId, total }: { classId: string; total: number }) {
             {query.data.items.map((review) => (
               <li key={review._id} className="flex flex-col gap-1 rounded-box border border-base-300 p-4">
                 <div className="flex flex-wrap items-center gap-2">
-                  <img
-                    src={review.image || DEFAULT_AVATAR}
-                    alt=""
-                    width={32}
-                    height={32}
-                    className="h-8 w-8 rounded-full object-cover"
-                  />
+                  <Avatar size={32} src={review.image} className="h-8 w-8 rounded-full object-cover" />
                   <p className="break-words font-semibold">{review.name}</p>
                   <time dateTime={review.createdAt} className="text-sm text-muted">
                     {dateFormat.format(new Date(review.createdAt))}

@@ -3,7 +3,7 @@ import { useAuth } from '../../auth/auth-context.ts';
 import { QueryState, type LoadedQuery } from '../../../components/ui/query-state.tsx';
 
 /** spec §2: "greeting with the display name, or Back". */
-export function Greeting({ children }: { children?: ReactNode }) {
+function Greeting({ children }: { children?: ReactNode }) {
   const { user } = useAuth();
   const name = user?.displayName?.trim();
   return (
