@@ -1,11 +1,13 @@
-import { createBrowserRouter, type LazyRouteFunction, type RouteObject } from 'react-router';
+import { use } from 'react';
+import { Outlet, createPath, matchRoutes, useRoutes, type Params, type Path, type RouteObject } from 'react-router';
 import { queryClient } from '../lib/query-client.ts';
 import { sessionQueryOptions } from '../features/auth/api/get-session.ts';
 import { endFirstPageLoad, loadRouteData } from './route-data.ts';
-import { TopProgressBar } from '../components/ui/top-progress-bar.tsx';
 import { AppLayout } from './app-layout.tsx';
 import { RouterProviders } from './providers.tsx';
-import { RootErrorPage, RouteErrorPage } from './routes/route-error.tsx';
+import { RouteBoundary } from './route-boundary.tsx';
+import { RootErrorPage } from './routes/route-error.tsx';
+import { importRouteModule } from './route-modules.ts';
 import {
   DASHBOARD_LAYOUT_MODULE,
   DASHBOARD_PATH,
@@ -15,32 +17,37 @@ import {
   type Page,
 } from './routes.manifest.ts';
 
-type RouteModuleLoader = LazyRouteFunction<RouteObject>;
+/** What a route carries besides its element: the lazy module it renders, if any. */
+export interface RouteHandle {
+  module: string;
+}
 
-/**
- * The route modules the manifest names and the not-found page, each its own lazy chunk. The error
- * page is part of the shell (it must render when a chunk fails to load), so it is not here.
- */
-const routeModules = import.meta.glob<Awaited<ReturnType<RouteModuleLoader>>>([
-  './routes/**/*.tsx',
-  '!./routes/route-error.tsx',
-  '!./routes/**/*.test.tsx',
-]);
+/** A route module's page, rendered as soon as its code has arrived (route-modules.ts). */
+function LazyRoute({ module }: { module: string }) {
+  const { Component } = use(importRouteModule(module));
+  return <Component />;
+}
 
-/** The lazy loader of a module the manifest names (a missing file fails at start-up, and in tests). */
-export function lazyModule(module: string): RouteModuleLoader {
-  const load = routeModules[`./${module}`];
-  if (!load) throw new Error(`route module ${module} (routes.manifest.ts) does not exist`);
-  return load;
+function moduleRoute(module: string) {
+  const handle: RouteHandle = { module };
+  return { element: <LazyRoute module={module} />, handle };
+}
+
+/** The layouts' outlet, behind an error boundary: the layout stays usable when a page fails. */
+function BoundedOutlet() {
+  return (
+    <RouteBoundary>
+      <Outlet />
+    </RouteBoundary>
+  );
 }
 
 /** A page as a child route of the layout mounted at `base`: its path relative to it, or index. */
 function childRoute(page: Page, base: string): RouteObject {
-  const lazy = lazyModule(page.module);
-  if (page.path === base) return { index: true, lazy };
+  if (page.path === base) return { index: true, ...moduleRoute(page.module) };
   const prefix = base === '/' ? '/' : `${base}/`;
   if (!page.path.startsWith(prefix)) throw new Error(`${page.path} is not under ${base}`);
-  return { path: page.path.slice(prefix.length), lazy };
+  return { path: page.path.slice(prefix.length), ...moduleRoute(page.module) };
 }
 
 /**
@@ -49,24 +56,20 @@ function childRoute(page: Page, base: string): RouteObject {
  */
 function dashboardRoute(pages: readonly Page[]): RouteObject {
   const anyone = pages.filter((page) => page.access === 'signed-in');
-  const byRole = (Object.keys(GUARD_MODULES) as GuardRole[]).map((role) => ({
-    lazy: lazyModule(GUARD_MODULES[role]),
+  const byRole = (Object.keys(GUARD_MODULES) as GuardRole[]).map((role): RouteObject => ({
+    ...moduleRoute(GUARD_MODULES[role]),
     children: pages.filter((page) => page.access === role).map((page) => childRoute(page, DASHBOARD_PATH)),
   }));
   return {
     path: DASHBOARD_PATH.slice(1),
-    lazy: lazyModule(DASHBOARD_LAYOUT_MODULE),
+    ...moduleRoute(DASHBOARD_LAYOUT_MODULE),
     children: [
       {
-        errorElement: <RouteErrorPage />,
+        element: <BoundedOutlet />,
         children: [...anyone.map((page) => childRoute(page, DASHBOARD_PATH)), ...byRole],
       },
     ],
   };
-}
-
-function InitialLoad() {
-  return <TopProgressBar active />;
 }
 
 /**
@@ -79,23 +82,22 @@ export function buildRoutes(pages: readonly Page[] = PAGE_LIST): RouteObject[] {
   const guardedPages = pages.filter((page) => page.access !== 'public');
   return [
     {
-      id: 'root',
-      // The navbar and every guard read the session: the first page renders with it.
-      loader: () => loadRouteData(queryClient.prefetchQuery(sessionQueryOptions())),
-      Component: RouterProviders,
-      errorElement: <RootErrorPage />,
-      HydrateFallback: InitialLoad,
+      element: (
+        <RouteBoundary Fallback={RootErrorPage}>
+          <RouterProviders />
+        </RouteBoundary>
+      ),
       children: [
         {
-          Component: AppLayout,
+          element: <AppLayout />,
           children: [
             {
               // Errors render inside the layout, so the navbar stays usable.
-              errorElement: <RouteErrorPage />,
+              element: <BoundedOutlet />,
               children: [
                 ...publicPages.map((page) => childRoute(page, '/')),
                 dashboardRoute(guardedPages),
-                { path: '*', lazy: lazyModule('routes/not-found.tsx') },
+                { path: '*', ...moduleRoute('routes/not-found.tsx') },
               ],
             },
           ],
@@ -107,12 +109,41 @@ export function buildRoutes(pages: readonly Page[] = PAGE_LIST): RouteObject[] {
 
 export const routes: RouteObject[] = buildRoutes();
 
-export function createAppRouter() {
-  const router = createBrowserRouter(routes);
-  const unsubscribe = router.subscribe((state) => {
-    if (!state.initialized) return;
-    endFirstPageLoad();
-    unsubscribe();
+/** The page of the current location, from the route table. */
+export function AppRoutes() {
+  return useRoutes(routes);
+}
+
+/** The lazy modules a URL's page renders, outermost first, with the URL's parameters. */
+export function matchedModules(
+  routeTable: RouteObject[],
+  location: Partial<Path>,
+): { module: string; params: Params }[] {
+  return (matchRoutes(routeTable, location) ?? []).flatMap((match) => {
+    const handle = match.route.handle as RouteHandle | undefined;
+    return handle ? [{ module: handle.module, params: match.params }] : [];
   });
-  return router;
+}
+
+/**
+ * Starts a page's code and reads with the navigation: each of its modules' import (again, if it
+ * failed before), then the module's loader. Settles when the loaders have (a first page load waits for them, bounded:
+ * route-data.ts); a module that did not arrive is the page's error boundary's to show.
+ */
+export function loadPage(location: Partial<Path>): Promise<unknown> {
+  const url = new URL(createPath(location), window.location.origin);
+  return Promise.all(
+    matchedModules(routes, location).map(({ module, params }) =>
+      importRouteModule(module, { retry: true }).then((loaded) => loaded.loader?.({ params, url })),
+    ),
+  ).catch(() => undefined);
+}
+
+/**
+ * The first page renders once, complete (decisions 008 and 020): with its code, the session the
+ * navbar and every guard read, and its own first-render reads, each waited for a bounded time.
+ */
+export async function loadFirstPage(): Promise<void> {
+  await Promise.all([loadRouteData(queryClient.prefetchQuery(sessionQueryOptions())), loadPage(window.location)]);
+  endFirstPageLoad();
 }

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { matchRoutes, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { matchRoutes } from 'react-router';
 import { paths } from '../config/paths.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { EVERY_PAGE_DATA, FIRST_RENDER_URLS, ROUTE_DATA, ROUTE_IMAGES } from './first-render-urls.ts';
 import { HERO_SLIDES } from '../features/home/hero-slides.ts';
-import { buildRoutes, lazyModule } from './router.tsx';
+import { buildRoutes, matchedModules } from './router.tsx';
+import { moduleImport } from './route-modules.ts';
 import {
   DASHBOARD_LAYOUT_MODULE,
   DASHBOARD_PATH,
@@ -49,10 +50,9 @@ function pathsOf(value: unknown): string[] {
   return Object.values(value as Record<string, unknown>).flatMap(pathsOf);
 }
 
-/** The lazy modules and guards of the routes `url` matches, outermost first. */
-function matchedChain(routes: RouteObject[], url: string) {
-  const matches = matchRoutes(routes, url) ?? [];
-  return matches.map((match) => match.route);
+/** The lazy modules (layouts, guards, the page) of the routes `url` matches, outermost first. */
+function moduleChain(routes: ReturnType<typeof buildRoutes>, url: string) {
+  return matchedModules(routes, { pathname: url }).map((match) => match.module);
 }
 
 describe('route manifest', () => {
@@ -114,36 +114,35 @@ describe('router derived from the manifest', () => {
 
   it('finds a module file for every page, layout and guard', () => {
     for (const module of [...PAGE_LIST.map((page) => page.module), DASHBOARD_LAYOUT_MODULE])
-      expect(() => lazyModule(module), module).not.toThrow();
-    for (const module of Object.values(GUARD_MODULES)) expect(() => lazyModule(module), module).not.toThrow();
-    expect(() => lazyModule('routes/no-such-page.tsx')).toThrow(/does not exist/);
+      expect(() => moduleImport(module), module).not.toThrow();
+    for (const module of Object.values(GUARD_MODULES)) expect(() => moduleImport(module), module).not.toThrow();
+    expect(() => moduleImport('routes/no-such-page.tsx')).toThrow(/does not exist/);
   });
 
   it('routes each page to its own module, behind the dashboard layout and its role guard', () => {
     for (const page of PAGE_LIST) {
       const url = page.path.replace(':id', 'an-id');
-      const chain = matchedChain(routes, url);
-      const lazies = chain.map((route) => route.lazy).filter(Boolean);
       const expected =
         page.access === 'public'
           ? [page.module]
           : page.access === 'signed-in'
             ? [DASHBOARD_LAYOUT_MODULE, page.module]
             : [DASHBOARD_LAYOUT_MODULE, GUARD_MODULES[page.access], page.module];
-      expect(lazies, url).toEqual(expected.map(lazyModule));
+      expect(moduleChain(routes, url), url).toEqual(expected);
+      const params = matchedModules(routes, { pathname: url }).at(-1)?.params;
+      expect(params, url).toEqual(page.path.includes(':id') ? { id: 'an-id' } : {});
     }
   });
 
   it('sends an unknown path to the not-found page', () => {
-    const leaf = matchedChain(routes, '/no/such/page').at(-1);
-    expect(leaf?.path).toBe('*');
-    expect(leaf?.lazy).toBe(lazyModule('routes/not-found.tsx'));
+    expect(matchRoutes(routes, '/no/such/page')?.at(-1)?.route.path).toBe('*');
+    expect(moduleChain(routes, '/no/such/page')).toEqual(['routes/not-found.tsx']);
   });
 
   it("puts a dashboard page's role guard between the layout and the page", () => {
-    const chain = matchedChain(routes, paths.dashboard.audit);
-    expect(chain.some((route) => route.lazy === lazyModule(GUARD_MODULES.admin))).toBe(true);
-    expect(chain.some((route) => route.lazy === lazyModule(GUARD_MODULES.teacher))).toBe(false);
+    const chain = moduleChain(routes, paths.dashboard.audit);
+    expect(chain).toContain(GUARD_MODULES.admin);
+    expect(chain).not.toContain(GUARD_MODULES.teacher);
   });
 });
 
@@ -158,15 +157,15 @@ describe("a public page's loader", () => {
         requested.push(String(input));
         return new Response('[]', { headers: { 'content-type': 'application/json', 'x-total-count': '0' } });
       });
-      const module = (await lazyModule(page.module)()) as { loader?: (args: LoaderFunctionArgs) => unknown };
+      const module = await moduleImport(page.module)();
       if (page.firstRender.length === 0) {
         expect(module.loader, page.path).toBeUndefined();
         return;
       }
       // A page with an :id asks for that id's data; the server fills the same id into the preloads.
       const params: Record<string, string> = page.path.includes(':id') ? { id: 'an-id' } : {};
-      const request = new Request(`http://localhost${fillPath(page.path, params)}`);
-      await module.loader!({ request, params, context: undefined } as unknown as LoaderFunctionArgs);
+      const url = new URL(`http://localhost${fillPath(page.path, params)}`);
+      await module.loader!({ url, params });
       expect(requested.sort()).toEqual(
         page.firstRender.map((read) => fillPath(FIRST_RENDER_URLS[read], params)).sort(),
       );

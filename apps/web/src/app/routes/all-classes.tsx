@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from 'react-router';
+import type { RouteLoaderArgs } from '../route-modules.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { classesQueryOptions, parseCatalogueParams } from '../../features/classes/api/get-classes.ts';
 import { ClassCatalogue } from '../../features/classes/components/class-catalogue.tsx';
@@ -9,8 +9,8 @@ import { SITE_PAGES } from '../routes.manifest.ts';
  * Starts the catalogue request with the navigation. Only the first page load waits for it (it was
  * preloaded with the page); later navigations show skeletons until it answers.
  */
-export function loader({ request }: LoaderFunctionArgs) {
-  const params = parseCatalogueParams(new URL(request.url).searchParams);
+export function loader({ url }: RouteLoaderArgs) {
+  const params = parseCatalogueParams(url.searchParams);
   return loadRouteData(queryClient.prefetchQuery(classesQueryOptions(params)));
 }
 

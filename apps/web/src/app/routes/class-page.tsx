@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from 'react-router';
+import type { RouteLoaderArgs } from '../route-modules.ts';
 import { useParams } from 'react-router';
 import { queryClient } from '../../lib/query-client.ts';
 import { publicClassQueryOptions } from '../../features/classes/api/get-public-class.ts';
@@ -8,7 +8,7 @@ import { VerifyEmailNotice } from '../../features/auth/components/verify-email-n
 import { loadRouteData } from '../route-data.ts';
 
 /** The class's public data is part of the first paint: the server preloads it with the page (decision 008). */
-export function loader({ params }: LoaderFunctionArgs) {
+export function loader({ params }: RouteLoaderArgs) {
   return loadRouteData(queryClient.prefetchQuery(publicClassQueryOptions(params['id'] ?? '')));
 }
 

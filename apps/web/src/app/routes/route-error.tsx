@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { isApiError } from '../../lib/api-client.ts';
 
@@ -31,16 +30,6 @@ export function isChunkLoadError(error: unknown): boolean {
 }
 
 function describe(error: unknown): Described {
-  if (isRouteErrorResponse(error)) {
-    if (error.status === 404)
-      return {
-        status: 404,
-        title: 'Page not found',
-        message: 'We could not find what you were looking for.',
-        unknown: true,
-      };
-    return { status: error.status, title: 'Something went wrong', message: error.statusText || 'Please try again.' };
-  }
   if (isApiError(error)) {
     if (error.status === 404) return { status: 404, title: 'Not found', message: error.message, unknown: true };
     if (error.status === 0) return OFFLINE;
@@ -85,11 +74,11 @@ function useDescribedError(error: unknown): Described | null {
 }
 
 /**
- * The error element for failed loaders and render errors (DESIGN §1.10). It uses plain links (full
- * page loads) so it works even when the error came from the app shell itself.
+ * What a route's error boundary shows for a render error or a page whose code did not arrive
+ * (DESIGN §1.10, route-boundary.tsx). It uses plain links (full page loads) so it works even when
+ * the error came from the app shell itself.
  */
-export function RouteErrorPage() {
-  const error = useRouteError();
+export function RouteErrorPage({ error }: { error: unknown }) {
   const described = useDescribedError(error);
   if (!described) {
     return (
@@ -131,10 +120,10 @@ export function RouteErrorPage() {
 }
 
 /** The last-resort boundary above the layout: the same page inside a landmark. */
-export function RootErrorPage() {
+export function RootErrorPage({ error }: { error: unknown }) {
   return (
     <main className="min-h-screen bg-base-100">
-      <RouteErrorPage />
+      <RouteErrorPage error={error} />
     </main>
   );
 }

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
-import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { Outlet } from 'react-router';
+import { useNavigationPending } from '../../lib/navigation-pending.ts';
 import { TopProgressBar } from '../ui/top-progress-bar.tsx';
 import { Footer } from './footer.tsx';
 import type { LayoutSession } from './layout-session.ts';
@@ -10,7 +11,7 @@ import { useFocusOnNavigate } from './use-focus-on-navigate.ts';
 
 /** Navbar, page content, footer (spec §2); the root is at most screen-xl wide. */
 export function MainLayout({ session }: { session: LayoutSession }) {
-  const navigation = useNavigation();
+  const navigationPending = useNavigationPending();
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigate(main);
   return (
@@ -18,7 +19,7 @@ export function MainLayout({ session }: { session: LayoutSession }) {
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <TopProgressBar active={session.loading || session.roleLoading || navigation.state === 'loading'} />
+      <TopProgressBar active={session.loading || session.roleLoading || navigationPending} />
       <Navbar session={session} />
       <OfflineBanner />
       <main
@@ -31,7 +32,6 @@ export function MainLayout({ session }: { session: LayoutSession }) {
         <Outlet />
       </main>
       <Footer />
-      <ScrollRestoration />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import { useLocation, useNavigation } from 'react-router';
+import { useLocation } from 'react-router';
+import { useNavigationPending } from '../../lib/navigation-pending.ts';
 
 /** How long a page may take to show its heading (a guard's spinner, then the page) before we give up. */
 const HEADING_WAIT_MS = 5_000;
@@ -14,9 +15,8 @@ const HEADING_WAIT_MS = 5_000;
  */
 export function useFocusOnNavigate(main: RefObject<HTMLElement | null>): void {
   const { pathname, hash } = useLocation();
-  const navigation = useNavigation();
   const previous = useRef(pathname);
-  const idle = navigation.state === 'idle';
+  const idle = !useNavigationPending();
 
   useEffect(() => {
     if (!idle || previous.current === pathname) return;

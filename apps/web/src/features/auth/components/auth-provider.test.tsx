@@ -2,12 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useEffect } from 'react';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider, useQuery, type QueryClient } from '@tanstack/react-query';
-import { Outlet, RouterProvider, createMemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { ACCESS_TOKEN_KEY } from '@skillhive/shared/rules/constants';
 import { createQueryClient, isUserScopedKey } from '../../../lib/query-client.ts';
 import { browserOnRealServer } from '../../../test/browser.ts';
 import { deviceOf, enrol, signUp, type Person } from '../../../test/real-api.ts';
 import type { CatalogueTitle } from '../../../test/real-server.ts';
+import { createLocationProbe } from '../../../test/location-probe.tsx';
 import { useAuth, type AuthContextValue } from '../auth-context.ts';
 import { SESSION_QUERY_KEY } from '../api/get-session.ts';
 import { classesQueryOptions, DEFAULT_CATALOGUE_PARAMS } from '../../classes/api/get-classes.ts';
@@ -68,28 +69,21 @@ function Probe() {
 }
 
 function renderApp(queryClient: QueryClient) {
-  const router = createMemoryRouter(
-    [
-      {
-        element: (
-          <AuthProvider>
-            <Outlet />
-          </AuthProvider>
-        ),
-        children: [
-          { path: '/', element: <Probe /> },
-          { path: '/login', element: <p>Login page</p> },
-        ],
-      },
-    ],
-    { initialEntries: ['/'] },
-  );
+  const { LocationProbe, location } = createLocationProbe();
   render(
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={['/']}>
+        <AuthProvider>
+          <Routes>
+            <Route path="/" element={<Probe />} />
+            <Route path="/login" element={<p>Login page</p>} />
+          </Routes>
+          <LocationProbe />
+        </AuthProvider>
+      </MemoryRouter>
     </QueryClientProvider>,
   );
-  return router;
+  return { location };
 }
 
 const who = () => screen.getByTestId('who').textContent;
@@ -228,7 +222,7 @@ describe('AuthProvider', () => {
     expect((await phone.call('POST', '/api/auth/revoke-sessions', {})).status).toBe(200);
     await act(() => queryClient.invalidateQueries({ queryKey: enrollmentsQueryOptions(auth.user, 1).queryKey }));
     expect(await screen.findByText('Login page')).toBeTruthy();
-    expect(router.state.location.state).toMatchObject({ from: { pathname: '/' } });
+    expect(router.location().state).toMatchObject({ from: { pathname: '/' } });
     expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull();
     expect(userScopedKeys(queryClient)).toEqual([]);
   });

@@ -154,7 +154,7 @@ describe('PaymentPage', () => {
     fireEvent.click(pay);
 
     expect(await screen.findByText('My enrolled classes page')).toBeTruthy();
-    expect(router.state.location.pathname).toBe(paths.dashboard.myEnrollClass);
+    expect(router.location().pathname).toBe(paths.dashboard.myEnrollClass);
     // Paying is the card's confirmation, then the record of exactly that payment.
     expect(browser.requests.slice(sentBefore).filter((request) => request.startsWith('POST '))).toEqual([
       'POST /api/test-gateway/confirm',
