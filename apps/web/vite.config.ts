@@ -36,8 +36,9 @@ const apiProxy = {
 
 /**
  * The server serves apps/web/dist with an SPA fallback, so the build must land there.
- * Public routes must not pull dashboard code or charts: every route, home included, is a
- * route-level `lazy()` import, and the framework libraries share one long-cached vendor chunk.
+ * Public routes must not pull dashboard code or charts: every route, home included, is its own
+ * lazy module (src/app/route-modules.ts), and the framework libraries share one long-cached
+ * vendor chunk.
  */
 export default defineConfig({
   plugins: [react(), tailwindcss(), firstLoadReport()],
