@@ -80,6 +80,8 @@ export interface Browser {
   visit(server: RealServer): void;
   /** A request of this browser (its cookies and origin), e.g. signing in from another tab. */
   request<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  /** Signs in in this browser (another tab, or before the page loads); fails the test unless the server says 200. */
+  signIn(account: { email: string; password: string }): Promise<void>;
 }
 
 interface JsdomHandle {
@@ -134,7 +136,7 @@ export function browserOnRealServer(which: 'realServer' | 'stripeServer' = 'real
     holds = [];
   });
 
-  return {
+  const browser: Browser = {
     get server() {
       if (!server) throw new Error('the browser is set up in beforeAll');
       return server;
@@ -156,5 +158,10 @@ export function browserOnRealServer(which: 'realServer' | 'stripeServer' = 'real
       const text = await response.text();
       return { status: response.status, body: (text ? JSON.parse(text) : null) as never };
     },
+    async signIn({ email, password }) {
+      const { status } = await browser.request('POST', '/api/auth/sign-in/email', { email, password });
+      if (status !== 200) throw new Error(`signing in as ${email} answered ${status}`);
+    },
   };
+  return browser;
 }

@@ -38,15 +38,6 @@ async function personWith(name: string, title: CatalogueTitle): Promise<Person> 
   return person;
 }
 
-/** Signs in in this browser (another tab, or before the page loads): the cookie is the browser's. */
-async function signInHere(person: Person): Promise<void> {
-  const { status } = await browser.request('POST', '/api/auth/sign-in/email', {
-    email: person.email,
-    password: person.password,
-  });
-  expect(status).toBe(200);
-}
-
 let auth: AuthContextValue;
 
 function Probe() {
@@ -142,7 +133,7 @@ describe('AuthProvider', () => {
 
   it('signs out: the token and every user-scoped query go, public data stays', async () => {
     const ann = await personWith('Ann Archer', 'Ann’s pottery');
-    await signInHere(ann);
+    await browser.signIn(ann);
     await queryClient.prefetchQuery(classesQueryOptions(DEFAULT_CATALOGUE_PARAMS));
     renderApp(queryClient);
     expect(await screen.findByText('Ann’s pottery')).toBeTruthy();
@@ -163,12 +154,12 @@ describe('AuthProvider', () => {
   it('a change of user (another account signed in elsewhere) drops the previous user’s queries', async () => {
     const ann = await personWith('Ann Archer', 'Ann’s pottery');
     const ben = await personWith('Ben Baker', 'Ben’s bread');
-    await signInHere(ann);
+    await browser.signIn(ann);
     renderApp(queryClient);
     expect(await screen.findByText('Ann’s pottery')).toBeTruthy();
 
     // Another tab of this browser signs in as Ben: the cookie is now Ben's session.
-    await signInHere(ben);
+    await browser.signIn(ben);
     const bensList = `/api/enrolled/${encodeURIComponent(ben.email)}`;
     const release = browser.hold((method, path) => method === 'GET' && path === bensList);
     await act(() => queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }));
@@ -189,7 +180,7 @@ describe('AuthProvider', () => {
 
   it('a renewed session (password change) gets its own token and keeps the same user’s data', async () => {
     const ann = await personWith('Ann Archer', 'Ann’s pottery');
-    await signInHere(ann);
+    await browser.signIn(ann);
     renderApp(queryClient);
     expect(await screen.findByText('Ann’s pottery')).toBeTruthy();
     const first = claimsOf(window.localStorage.getItem(ACCESS_TOKEN_KEY));
@@ -213,7 +204,7 @@ describe('AuthProvider', () => {
 
   it('an `unauthenticated` answer signs out, goes to /login and forgets the user’s queries', async () => {
     const ann = await personWith('Ann Archer', 'Ann’s pottery');
-    await signInHere(ann);
+    await browser.signIn(ann);
     const router = renderApp(queryClient);
     expect(await screen.findByText('Ann’s pottery')).toBeTruthy();
 

@@ -31,11 +31,7 @@ describe('Request a refund', () => {
     const device = await deviceOf(browser.server, student);
     await buy(device, ['Ink drawing']);
     await enrol(device, ['Ann’s pottery']);
-    const signedIn = await browser.request('POST', '/api/auth/sign-in/email', {
-      email: student.email,
-      password: student.password,
-    });
-    expect(signedIn.status).toBe(200);
+    await browser.signIn(student);
     renderSignedInPage(queryClient, { path: paths.dashboard.myEnrollClass, element: <MyEnrolledClasses /> });
 
     const card = (await screen.findByRole('heading', { name: 'Ink drawing' })).closest('article')! as HTMLElement;

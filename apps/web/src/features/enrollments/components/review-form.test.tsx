@@ -33,11 +33,7 @@ async function signedInStudent(options: { paid?: boolean } = {}): Promise<Person
   reviewers += 1;
   const student = await signUp(browser.server, `Rae Reviewer ${reviewers}`);
   if (options.paid !== false) await buy(await deviceOf(browser.server, student), ['Watercolour basics']);
-  const signedIn = await browser.request('POST', '/api/auth/sign-in/email', {
-    email: student.email,
-    password: student.password,
-  });
-  expect(signedIn.status).toBe(200);
+  await browser.signIn(student);
   const { body } = await browser.request<{ token: string }>('POST', '/api/jwt', { email: student.email });
   window.localStorage.setItem(ACCESS_TOKEN_KEY, body.token);
   return student;

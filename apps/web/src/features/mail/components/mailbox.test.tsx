@@ -18,8 +18,7 @@ const browser = browserOnRealServer();
 let queryClient: QueryClient;
 
 async function signInAsAdmin() {
-  const { email, password } = browser.server.admin;
-  expect((await browser.request('POST', '/api/auth/sign-in/email', { email, password })).status).toBe(200);
+  await browser.signIn(browser.server.admin);
 }
 
 describe('the mailbox page', () => {

@@ -20,11 +20,7 @@ async function studentWhoBought(carts: CatalogueTitle[][]): Promise<Person> {
   const student = await signUp(browser.server, 'Rita Receipt');
   const device = await deviceOf(browser.server, student);
   for (const cart of carts) await buy(device, cart);
-  const signedIn = await browser.request('POST', '/api/auth/sign-in/email', {
-    email: student.email,
-    password: student.password,
-  });
-  expect(signedIn.status).toBe(200);
+  await browser.signIn(student);
   return student;
 }
 

@@ -27,11 +27,7 @@ function renderPaymentPage() {
 async function studentWithCart(titles: CatalogueTitle[], options: { verified?: boolean } = {}): Promise<Person> {
   const student = await signUp(browser.server, 'Sam Student', options);
   await enrol(await deviceOf(browser.server, student), titles);
-  const signedIn = await browser.request('POST', '/api/auth/sign-in/email', {
-    email: student.email,
-    password: student.password,
-  });
-  expect(signedIn.status).toBe(200);
+  await browser.signIn(student);
   return student;
 }
 

@@ -27,11 +27,6 @@ async function studentWhoBought(titles: CatalogueTitle[]): Promise<Person> {
   return student;
 }
 
-async function signInHere(email: string, password: string) {
-  const signedIn = await browser.request('POST', '/api/auth/sign-in/email', { email, password });
-  expect(signedIn.status).toBe(200);
-}
-
 /** The admin on a device of their own: what the server says about a student's payments. */
 async function paymentsOf(email: string): Promise<AdminPayment[]> {
   const admin = await new Device(browser.server).signIn(browser.server.admin.email, browser.server.admin.password);
@@ -55,7 +50,7 @@ describe('refunds in the web app', () => {
     );
     await device.ok('POST', '/api/refund-requests', { enrollmentId: line!._id, reason: 'The schedule changed' });
 
-    await signInHere(browser.server.admin.email, browser.server.admin.password);
+    await browser.signIn(browser.server.admin);
     renderSignedInPage(queryClient, { path: paths.dashboard.refunds, element: <RefundsPage /> });
     const approve = await screen.findByRole('button', {
       name: `Approve the refund of Ink drawing for ${student.email.toLowerCase()}`,
@@ -78,7 +73,7 @@ describe('refunds in the web app', () => {
     const [line] = await device.ok<Enrollment[]>('GET', `/api/enrolled/${encodeURIComponent(student.email)}`);
     await device.ok('POST', '/api/refund-requests', { enrollmentId: line!._id, reason: 'Too hard' });
 
-    await signInHere(browser.server.admin.email, browser.server.admin.password);
+    await browser.signIn(browser.server.admin);
     renderSignedInPage(queryClient, { path: paths.dashboard.refunds, element: <RefundsPage /> });
     const decline = await screen.findByRole('button', {
       name: `Decline the refund of Watercolour basics for ${student.email.toLowerCase()}`,
@@ -101,7 +96,7 @@ describe('refunds in the web app', () => {
 
   it('an admin finds a payment by e-mail and refunds one class of it with a reason', async () => {
     const student = await studentWhoBought(['Ann’s pottery', 'Ben’s bread']);
-    await signInHere(browser.server.admin.email, browser.server.admin.password);
+    await browser.signIn(browser.server.admin);
     renderSignedInPage(queryClient, { path: paths.dashboard.refunds, element: <RefundsPage /> });
 
     fireEvent.change(await screen.findByLabelText('Student e-mail or transaction id'), {

@@ -14,11 +14,7 @@ let queryClient: QueryClient;
 /** A verified person (signed up through the API, with a password), signed in in this browser. */
 async function signedInPerson(): Promise<Person> {
   const person = await signUp(browser.server, 'Dee Leaving');
-  const signedIn = await browser.request('POST', '/api/auth/sign-in/email', {
-    email: person.email,
-    password: person.password,
-  });
-  expect(signedIn.status).toBe(200);
+  await browser.signIn(person);
   return person;
 }
 

@@ -1,17 +1,14 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useAuth } from '../../auth/auth-context.ts';
 import { profileQueryOptions } from '../api/users.ts';
-import { QueryState } from '../../../components/ui/query-state.tsx';
-import { ProfileSection } from './profile-section.tsx';
-import { EditProfileForm } from './edit-profile-form.tsx';
-import { ChangePasswordForm } from './change-password-form.tsx';
-import { EmailSection } from './email-section.tsx';
-import { SessionsSection } from './sessions-section.tsx';
-import { NotificationsSection } from './notifications-section.tsx';
-import { DeleteAccountSection } from './delete-account-section.tsx';
 import { Avatar } from '../../../components/ui/fallback-image.tsx';
+import { LoadingState, QueryState } from '../../../components/ui/query-state.tsx';
+
+/** Starts the download of the settings' chunk: the profile route's loader calls it with the navigation. */
+export const loadAccountSettings = () => import('./account-settings.tsx');
+const AccountSettings = lazy(() => loadAccountSettings().then((module) => ({ default: module.AccountSettings })));
 
 const ROLE_LABELS = { admin: 'Admin', teacher: 'Teacher', student: 'Student' } as const;
 
@@ -22,7 +19,7 @@ interface ProfilePageProps {
 
 /**
  * profile (spec §2): image, name, role, email, phone from GET /api/users/profile/:email; then the
- * account's settings (accounts and e-mail issue §4–§5), one card each.
+ * account's settings (account-settings.tsx), which arrive as a chunk of their own.
  */
 export function ProfilePage({ emailNotice }: ProfilePageProps) {
   const { user } = useAuth();
@@ -60,37 +57,15 @@ export function ProfilePage({ emailNotice }: ProfilePageProps) {
               </div>
             </article>
 
-            <ProfileSection title="Edit profile">
-              <EditProfileForm key={`${data.name}|${data.phone}|${data.image}`} profile={data} />
-            </ProfileSection>
-
-            <ProfileSection title="E-mail address">
-              <EmailSection
+            <Suspense fallback={<LoadingState label="Loading your account settings..." />}>
+              <AccountSettings
+                profile={data}
                 email={email}
-                verified={user?.emailVerified === true}
-                notice={emailNotice}
+                emailVerified={user?.emailVerified === true}
+                emailNotice={emailNotice}
                 linkError={params.get('error')}
               />
-            </ProfileSection>
-
-            <ProfileSection
-              title="Change password"
-              description="Changing your password signs you out on every other device."
-            >
-              <ChangePasswordForm />
-            </ProfileSection>
-
-            <ProfileSection title="Signed-in devices" description="Where your account is signed in now.">
-              <SessionsSection />
-            </ProfileSection>
-
-            <ProfileSection title="E-mail notifications" description="Send me an e-mail…">
-              <NotificationsSection />
-            </ProfileSection>
-
-            <ProfileSection title="Delete account" danger>
-              <DeleteAccountSection />
-            </ProfileSection>
+            </Suspense>
           </div>
         )}
       </QueryState>

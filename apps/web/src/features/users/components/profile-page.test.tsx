@@ -1,0 +1,43 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import type { QueryClient } from '@tanstack/react-query';
+import { createQueryClient } from '../../../lib/query-client.ts';
+import { browserOnRealServer } from '../../../test/browser.ts';
+import { signUp } from '../../../test/real-api.ts';
+import { renderSignedInPage } from '../../../test/render-signed-in-page.tsx';
+import { ProfilePage } from './profile-page.tsx';
+
+const browser = browserOnRealServer();
+let queryClient: QueryClient;
+
+describe('ProfilePage', () => {
+  beforeEach(() => {
+    queryClient = createQueryClient();
+  });
+  afterEach(() => {
+    queryClient.clear();
+  });
+
+  it("shows the reader's own profile, then the settings' cards from their own chunk", async () => {
+    const person = await signUp(browser.server, 'Pat Profile');
+    await browser.signIn(person);
+    renderSignedInPage(queryClient, { path: '/dashboard/profile', element: <ProfilePage /> });
+
+    const card = (await screen.findByText('Pat Profile', { selector: 'dd' })).closest('dl');
+    expect(card).toBeTruthy();
+    expect(within(card as HTMLElement).getByText(person.email)).toBeTruthy();
+    expect(within(card as HTMLElement).getByText('Student')).toBeTruthy();
+
+    for (const title of [
+      'Edit profile',
+      'E-mail address',
+      'Change password',
+      'Signed-in devices',
+      'E-mail notifications',
+      'Delete account',
+    ]) {
+      expect(await screen.findByRole('region', { name: title })).toBeTruthy();
+    }
+    expect(screen.queryByText('Loading your account settings...')).toBeNull();
+  });
+});
