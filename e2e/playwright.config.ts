@@ -43,7 +43,9 @@ export default defineConfig({
   reporter: [['list'], ['html', { outputFolder: process.env.E2E_REPORT_DIR ?? './playwright-report', open: 'never' }]],
   use: {
     baseURL: BASE_URL,
-    trace: 'retain-on-failure',
+    // A trace records every step's screenshots and DOM: in CI only a test's retry records one (its
+    // first failure is in the report with its screenshot), which keeps Chromium's CPU for the tests.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
