@@ -13,6 +13,8 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'skillhive-e2e-'));
 // Workers load this file again; they inherit the directory instead of creating another.
 process.env.E2E_DATA_DIR = DATA_DIR;
+// The role accounts' signed-in states (setup/roles.setup.ts, fixtures/roles.ts), one directory per run.
+process.env.E2E_STATE_DIR ??= mkdtempSync(path.join(tmpdir(), 'skillhive-e2e-state-'));
 // E2E_DATABASE_URL runs the same suite on a PostgreSQL server (CI's second pass): an empty
 // database of its own, which the server migrates and seeds at start-up.
 const DATABASE_URL = process.env.E2E_DATABASE_URL ?? '';
@@ -34,13 +36,20 @@ export default defineConfig({
   testDir: './tests',
   // Overridable so two runs on one machine do not clean up each other's artifacts.
   outputDir: process.env.E2E_OUTPUT_DIR ?? './test-results',
-  fullyParallel: false,
-  workers: 1,
+  // Every spec arranges its own data (fixtures/arrange.ts), so tests run in any order, two at a time.
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   forbidOnly: !!process.env.CI,
+  // CI retries a failed test once so that one flake does not stop a landing; the retry summary
+  // names every test that needed it, and such a test is fixed, not retried forever.
   retries: process.env.CI ? 1 : 0,
   timeout: 45_000,
   expect: { timeout: 8_000 },
-  reporter: [['list'], ['html', { outputFolder: process.env.E2E_REPORT_DIR ?? './playwright-report', open: 'never' }]],
+  reporter: [
+    ['list'],
+    ['html', { outputFolder: process.env.E2E_REPORT_DIR ?? './playwright-report', open: 'never' }],
+    ['./reporters/retry-summary.ts'],
+  ],
   use: {
     baseURL: BASE_URL,
     // A trace records every step's screenshots and DOM: in CI only a test's retry records one (its
@@ -53,8 +62,11 @@ export default defineConfig({
     },
   },
   projects: [
+    // The role accounts and their signed-in states, made through the API before any spec runs.
+    { name: 'setup', testDir: './setup', testMatch: /\.setup\.ts$/ },
     {
       name: 'chromium',
+      dependencies: ['setup'],
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
     },
   ],
@@ -76,6 +88,9 @@ export default defineConfig({
       // The journeys read the catalogue right after changing it (the shared 1 s cache is tested by
       // apps/server/test/catalogue-cache.test.ts).
       CATALOGUE_CACHE_TTL_SECONDS: '0',
+      // Every spec signs its people up and in through the API from one address, two at a time:
+      // the per-address limit on auth calls is tested by the server suite (rate-limit.test.ts).
+      RATE_LIMIT_AUTH_PER_MINUTE: '100000',
     },
   },
 });

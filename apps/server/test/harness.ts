@@ -1,11 +1,32 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp, type App, type AppDeps } from '../src/app.ts';
-import { openPglite, openPostgres, schema, type Database, type Db } from '../src/db/client.ts';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import {
+  MIGRATIONS_DIR,
+  openPglite,
+  openPostgres,
+  PGLITE_EXTENSIONS,
+  schema,
+  type Database,
+  type Db,
+} from '../src/db/client.ts';
+import { pgliteTemplateDir } from '../src/db/pglite-template.ts';
 import { loadEnv, type Env } from '../src/env.ts';
 import type { Reconciler } from '../src/modules/payments/reconciler.ts';
 import { createLocalStorage, type ImageStorage } from '../src/modules/uploads/storage.ts';
@@ -14,20 +35,16 @@ import { checkResponsesAgainstDocument } from './contract.ts';
 /**
  * Tests run against a real, freshly migrated database: an in-memory PGlite by default, or a
  * database of its own on the PostgreSQL server named by TEST_DATABASE_URL, so parallel test
- * files never see each other's rows (issue 2 §2).
+ * files never see each other's rows. Either starts as a copy of a migrated template made once per
+ * set of migrations (decision 006): an initdb inside WebAssembly costs seconds, and so do the
+ * migrations on PostgreSQL, for each of the suite's hundred-odd databases.
  */
 export async function createTestDatabase(): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const database = await openPglite();
-    await database.migrate();
-    return database;
-  }
+  if (!url) return openPglite(undefined, { loadDataDir: await migratedPgliteDump() });
   const name = `skillhive_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
+  const template = await migratedPostgresTemplate(url);
+  await withServer(url, (admin) => admin.query(`create database "${name}" template "${template}"`));
   const target = new URL(url);
   target.pathname = `/${name}`;
   const database = await openPostgres(target.toString(), 5);
@@ -36,12 +53,78 @@ export async function createTestDatabase(): Promise<Database> {
     ...database,
     close: async () => {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists "${name}" with (force)`);
-      await cleanup.end();
+      await withServer(url, (admin) => admin.query(`drop database if exists "${name}" with (force)`));
     },
   };
+}
+
+/** What the templates are keyed by: the migrations, so a changed or added one makes a new template. */
+function migrationsKey(): string {
+  const hash = createHash('sha256');
+  for (const file of readdirSync(MIGRATIONS_DIR, { recursive: true, withFileTypes: true })) {
+    if (!file.isFile()) continue;
+    const full = path.join(file.parentPath, file.name);
+    hash.update(path.relative(MIGRATIONS_DIR, full)).update(readFileSync(full));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * A migrated PGlite cluster as a dump, kept beside the embedded template in node_modules' cache
+ * and shared by every test process: written to a temporary file and renamed, so a process never
+ * reads half a dump.
+ */
+async function migratedPgliteDump(): Promise<Blob> {
+  // Beside the embedded template, whose name carries PGlite's version: an upgrade makes a new dump.
+  const file = `${pgliteTemplateDir()}-migrated-${migrationsKey()}.tar`;
+  if (!existsSync(file)) {
+    const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+    await migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_DIR });
+    const dump = await client.dumpDataDir('none');
+    await client.close();
+    mkdirSync(path.dirname(file), { recursive: true });
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+    renameSync(partial, file);
+  }
+  return new Blob([readFileSync(file)]);
+}
+
+async function withServer<T>(url: string, run: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    return await run(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * The migrated template database on the server, made once under an advisory lock (test processes
+ * start together) and renamed into place when complete; a database being copied may have no other
+ * connection, so nothing stays connected to it.
+ */
+async function migratedPostgresTemplate(url: string): Promise<string> {
+  const template = `skillhive_template_${migrationsKey()}`;
+  await withServer(url, async (admin) => {
+    await admin.query('select pg_advisory_lock(hashtext($1))', [template]);
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [template]);
+    if (exists.rowCount) return;
+    const partial = `${template}_partial`;
+    await admin.query(`drop database if exists "${partial}" with (force)`);
+    await admin.query(`create database "${partial}"`);
+    const target = new URL(url);
+    target.pathname = `/${partial}`;
+    const database = await openPostgres(target.toString(), 1);
+    try {
+      await database.migrate();
+    } finally {
+      await database.close();
+    }
+    await admin.query(`alter database "${partial}" rename to "${template}"`);
+  });
+  return template;
 }
 
 /** Raw SQL rows: both drivers answer `{ rows }`, but the shared Db type leaves the result untyped. */

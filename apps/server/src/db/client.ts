@@ -111,6 +111,11 @@ export interface PgliteOptions {
    * called, with a DataDirLockedError, when another process took the data-directory lock over.
    */
   onFatal?: (error: unknown) => void;
+  /**
+   * In-memory only: start from this dump of a cluster (`PGlite.dumpDataDir`) instead of an initdb,
+   * which costs seconds; the test suites start every database from a migrated one (decision 006).
+   */
+  loadDataDir?: Blob;
 }
 
 /** A PANIC, a FATAL, or a WebAssembly abort: PGlite cannot recover from these in-process. */
@@ -208,7 +213,10 @@ export async function openPglite(dir?: string, options: PgliteOptions = {}): Pro
       throw error;
     }
   } else {
-    client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+    client = await PGlite.create({
+      extensions: PGLITE_EXTENSIONS,
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
   }
 
   let closed = false;
