@@ -4,8 +4,8 @@ import pg from 'pg';
 import type { CapturedQuery } from './sql-baseline.ts';
 
 /**
- * The framework limit of the same work, for the uncached search scenario (issue 20 §4, decision
- * 018): a bare Fastify app (the repo's fastify, no plugins, no logger, none of the app's code)
+ * The framework limit of the same work, for the uncached search scenario (decision 018): a
+ * bare Fastify app (the repo's fastify, no plugins, no logger, none of the app's code)
  * with a pg Pool of the server's size. For each search request it runs the SQL the real server
  * sent for that very request (captured by the bench, statement by statement, on one pooled
  * connection as the server's transaction needs) and answers the page's rows as JSON. What it

@@ -304,7 +304,7 @@ export class Generator {
         from unnest(array[${flowIds.map(lit).join(', ') || "''"}]::text[]) as id
         where id <> ''`),
     );
-    // One site-wide coupon for the purchase flow with a coupon (issue 18 §4): 10% off, no limit.
+    // One site-wide coupon for the purchase flow with a coupon (decision 019): 10% off, no limit.
     await this.timed('coupons', 1, () =>
       this.exec(`
         insert into coupons (code, kind, value, created_by)

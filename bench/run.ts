@@ -94,7 +94,7 @@ interface GrowthPoint {
   sql?: Record<string, { p50: number; p99: number }>;
 }
 
-/** Uncached catalogue search (issue 20 §4, decision 018): prefixes, misspellings, deep pages. */
+/** Uncached catalogue search (decision 018): prefixes, misspellings, deep pages. */
 interface SearchRun {
   requests: number;
   /** The server with CATALOGUE_CACHE_TTL_SECONDS=0, rotating over every request. */
@@ -240,7 +240,7 @@ async function flowScenario(
   const warmup = students.splice(-Math.min(20, Math.floor(students.length / 10)));
   const classIds = sampleClassIds(plan, 2_000);
   await runFlows(client, warmup, classIds, { concurrency: 5, durationS: 30 });
-  // The flow without and with a coupon (issue 18: within 10%), in eight rounds of a quarter of
+  // The flow without and with a coupon (target: within 10%, BENCHMARKS.md), in eight rounds of a quarter of
   // the duration in the order plain, coupon, coupon, plain, twice, so that a machine getting
   // busier or warmer for a few seconds (other work on the shared cores) does not favour one of
   // them; each round on its own eighth of the fresh students, the same number for every round (a
@@ -422,7 +422,7 @@ const SEARCH_REQUESTS = 400;
 const SEARCH_SQL_SAMPLES = 150;
 
 /**
- * The search scenario (issue 20 §4): the server with the shared catalogue cache off, every request
+ * The search scenario (decision 018): the server with the shared catalogue cache off, every request
  * a different search; bare Fastify with the same requests in the same run; and the SQL of a
  * sample of the requests, captured from the server and replayed alone on one connection.
  */
@@ -954,7 +954,7 @@ function evaluateTargets(results: {
     measured: measured ? `${fmt.ms(page1.p99)} ms` : (page1?.skipped ?? 'not measured'),
     met: measured && page1.p99 !== undefined ? page1.p99 <= 30 : null,
   });
-  // Issue 20 §4 (decision 018): uncached search of prefixes, misspellings and deep pages.
+  // Decision 018: uncached search of prefixes, misspellings and deep pages.
   const pgSearch = pgRun?.search;
   targets.push({
     name: 'uncached search SQL p99 on PostgreSQL (prefixes, misspellings, deep pages)',

@@ -1,7 +1,7 @@
 import { FIRST, LAST, TOPICS } from './generate.ts';
 
 /**
- * Catalogue search as people type it (issue 20 §4, decision 018): random prefixes of the words of
+ * Catalogue search as people type it (decision 018): random prefixes of the words of
  * the generated titles and teacher names, misspellings of them (a letter dropped, two swapped, one
  * replaced by its keyboard neighbour) and deep pages of such searches. Deterministic (a seeded
  * generator), so two runs send the same requests; distinct enough that the shared catalogue page

@@ -91,6 +91,9 @@ export default defineConfig({
       // Every spec signs its people up and in through the API from one address, two at a time:
       // the per-address limit on auth calls is tested by the server suite (rate-limit.test.ts).
       RATE_LIMIT_AUTH_PER_MINUTE: '100000',
+      // The role accounts are shared by every test, and each page load takes a token: the per-user
+      // limit on tokens is tested by the server suite (api-tokens.test.ts).
+      RATE_LIMIT_TOKENS_PER_MINUTE: '100000',
     },
   },
 });

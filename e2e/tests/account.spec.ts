@@ -1,9 +1,14 @@
-import { expect, test, type Page } from '@playwright/test';
-import { accessToken, accountButton, fillLogin, logIn, logOut, newUser, signUp } from '../fixtures/app.ts';
+import { expect, test, uniqueStamp } from '../fixtures/arrange.ts';
+import type { Page } from '@playwright/test';
+import { accessToken, accountButton, fillLogin } from '../fixtures/app.ts';
 import { expectNoAxeViolations, expectNoHorizontalOverflow, makePng } from '../fixtures/dashboard.ts';
 import { mailLink } from '../fixtures/mailbox.ts';
 
-/** Accounts and e-mail (issue 19): verification, password reset, profile editing, devices. */
+/**
+ * Accounts and e-mail: verification, password reset, profile editing, devices. Each test arranges
+ * its own account through the API and signs it in with its cookie; the forms under test are the
+ * profile's, the reset's and the sign-in's.
+ */
 
 const verifyMessage = (email: string) =>
   `Verify your e-mail address to apply to teach and to pay. We sent a link to ${email}.`;
@@ -19,13 +24,13 @@ async function openProfile(page: Page) {
 }
 
 test.describe('accounts and e-mail', () => {
-  test('sign up → verify from the mail → forgot password → reset from the mail → only the new password works', async ({
+  test('the profile says the address is not verified, sends the link again, and the link verifies it', async ({
     page,
     baseURL,
+    arrange,
   }) => {
-    test.setTimeout(90_000);
-    const user = newUser('verify');
-    await signUp(page, user);
+    const user = await arrange.user('verify', { verified: false });
+    await arrange.signIn(page, user);
 
     // The profile says the address is not verified, and can send the link again.
     await openProfile(page);
@@ -53,10 +58,15 @@ test.describe('accounts and e-mail', () => {
     await page.goto('/email-verified?error=INVALID_TOKEN');
     await expect(page.getByRole('alert')).toContainText('This verification link is not valid');
     await expect(page.getByText('Your e-mail address is verified already')).toBeVisible();
+  });
 
+  test('forgot password → reset from the mail → the link works once, and only the new password signs in', async ({
+    page,
+    baseURL,
+    arrange,
+  }) => {
     // Signed out, the user has forgotten the password.
-    await page.goto('/');
-    await logOut(page);
+    const user = await arrange.user('reset');
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await expect(page).toHaveURL('/forgot-password');
@@ -69,7 +79,7 @@ test.describe('accounts and e-mail', () => {
       `If an account exists for ${user.email}, we have sent a link to reset its password. The link works once, for one hour.`,
     );
     // The same answer for an address nobody has.
-    const nobody = `nobody-${Date.now().toString(36)}@skillhive.test`;
+    const nobody = `nobody-${uniqueStamp()}@skillhive.test`;
     await page.getByLabel('Email').fill(nobody);
     await page.getByRole('button', { name: 'Send the reset link' }).click();
     await expect(page.getByRole('status')).toHaveText(
@@ -107,9 +117,9 @@ test.describe('accounts and e-mail', () => {
     await expect.poll(() => accessToken(page)).not.toBeNull();
   });
 
-  test('edit the profile: upload a photo and change the name', async ({ page }) => {
-    const user = newUser('photo');
-    await signUp(page, user);
+  test('edit the profile: upload a photo and change the name', async ({ page, arrange }) => {
+    const user = await arrange.user('photo', { verified: false });
+    await arrange.signIn(page, user);
     await openProfile(page);
     const edit = section(page, 'Edit profile');
 
@@ -144,14 +154,28 @@ test.describe('accounts and e-mail', () => {
     await expect(page.getByRole('img', { name: `Photo of ${renamed}` })).toHaveAttribute('src', uploaded);
   });
 
-  test('"Sign out everywhere" signs out the other browsers on their next page load', async ({ page, browser }) => {
-    test.setTimeout(90_000);
-    const user = newUser('devices');
-    await signUp(page, user);
-    const contexts = [await browser.newContext(), await browser.newContext()];
-    const [laptop, phone] = await Promise.all(contexts.map((context) => context.newPage()));
-    await logIn(laptop!, user.email, user.password);
-    await logIn(phone!, user.email, user.password);
+  test('"Sign out everywhere" signs out the other browsers on their next page load', async ({
+    page,
+    browser,
+    baseURL,
+    arrange,
+  }) => {
+    const user = await arrange.user('devices', { verified: false });
+    await arrange.signIn(page, user);
+    // Two more browsers, each signed in with a session of its own (the API's sign-in, as the form
+    // posts it: the sign-in form itself is auth.spec.ts's); their pages load at the end.
+    const contexts = await Promise.all([browser.newContext({ baseURL }), browser.newContext({ baseURL })]);
+    await Promise.all(
+      contexts.map(async (context) => {
+        const signedIn = await context.request.post('/api/auth/sign-in/email', {
+          data: { email: user.email, password: user.password },
+          headers: { origin: baseURL! },
+        });
+        expect(signedIn.ok(), await signedIn.text()).toBe(true);
+        const session = await context.request.get('/api/auth/get-session');
+        expect(((await session.json()) as { user?: { email: string } } | null)?.user?.email).toBe(user.email);
+      }),
+    );
 
     await openProfile(page);
     const devices = section(page, 'Signed-in devices');
@@ -171,10 +195,12 @@ test.describe('accounts and e-mail', () => {
 
     await devices.getByRole('button', { name: 'Sign out everywhere' }).click();
     await expect(page).toHaveURL('/login');
-    await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Sign in to SkillHive' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
     await expect.poll(() => accessToken(page)).toBeNull();
 
-    for (const other of [laptop!, phone!]) {
+    for (const context of contexts) {
+      const other = await context.newPage();
       await other.goto('/dashboard/profile');
       await expect(other).toHaveURL('/login');
       await expect(accountButton(other)).toHaveCount(0);
@@ -182,9 +208,13 @@ test.describe('accounts and e-mail', () => {
     await Promise.all(contexts.map((context) => context.close()));
   });
 
-  test('an unverified user is told to verify before applying to teach or paying', async ({ page }) => {
-    const user = newUser('unverified');
-    await signUp(page, user);
+  test('an unverified user is told to verify before applying to teach or paying', async ({ page, arrange }) => {
+    const [user, teacher] = await Promise.all([
+      arrange.user('unverified', { verified: false }),
+      arrange.teacher('unverified-shop'),
+    ]);
+    const item = await arrange.acceptedClass(teacher);
+    await arrange.signIn(page, user);
 
     await page.goto('/teach');
     const notice = page.getByTestId('verify-email-notice');
@@ -213,9 +243,8 @@ test.describe('accounts and e-mail', () => {
     );
 
     // Paying: the class page warns, and the payment page says why it cannot take a card.
-    await page.goto('/allClassAllowed');
-    await page.getByRole('link', { name: 'Enroll Now' }).first().click();
-    await expect(page).toHaveURL(/\/classes\//);
+    await page.goto(`/classes/${item.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: item.title })).toBeVisible();
     await expect(page.getByTestId('verify-email-notice')).toContainText(verifyMessage(user.email));
     await page.getByRole('button', { name: 'Pay Now' }).click();
     await expect(page).toHaveURL('/dashboard/payment');
@@ -225,13 +254,14 @@ test.describe('accounts and e-mail', () => {
     await expect(page.getByLabel('Card number')).toHaveCount(0);
   });
 
-  test('change the password, e-mail settings and delete the account', async ({ page, baseURL }) => {
-    test.setTimeout(90_000);
-    const user = newUser('settings');
-    await signUp(page, user);
+  test('change the password: a wrong current password is named, success keeps this device signed in', async ({
+    page,
+    arrange,
+  }) => {
+    const user = await arrange.user('password', { verified: false });
+    await arrange.signIn(page, user);
     await openProfile(page);
 
-    // Change password: a wrong current password is named on its field; success keeps this device signed in.
     const password = section(page, 'Change password');
     await password.getByLabel('Current password', { exact: true }).fill('Wrong!Pass1');
     await password.getByLabel('New password', { exact: true }).fill('Next!Pass3');
@@ -249,6 +279,16 @@ test.describe('accounts and e-mail', () => {
     await expect(devices).toHaveCount(1);
     await expect(devices).toContainText('This device');
     await expect(page).toHaveURL('/dashboard/profile');
+  });
+
+  test('e-mail settings: a change of address is mailed, notifications are kept; usable and axe-clean at 360 px', async ({
+    page,
+    baseURL,
+    arrange,
+  }) => {
+    const user = await arrange.user('settings', { verified: false });
+    await arrange.signIn(page, user);
+    await openProfile(page);
 
     // E-mail change: a link goes to the new address.
     const newAddress = `moved-${user.email}`;
@@ -278,8 +318,16 @@ test.describe('accounts and e-mail', () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await expectNoHorizontalOverflow(page);
     await expectNoAxeViolations(page);
+  });
 
-    // Delete the account: a modal dialog that asks for the password.
+  test('delete the account: a modal dialog asks for the password, then the account is gone', async ({
+    page,
+    arrange,
+  }) => {
+    const user = await arrange.user('delete', { verified: false });
+    await arrange.signIn(page, user);
+    await openProfile(page);
+
     const danger = section(page, 'Delete account');
     await expect(danger).toContainText('Payment records are kept for accounting.');
     await danger.getByRole('button', { name: 'Delete my account' }).click();
@@ -296,7 +344,7 @@ test.describe('accounts and e-mail', () => {
     await dialog.getByLabel('Password').fill('Wrong!Pass1');
     await dialog.getByRole('button', { name: 'Delete my account' }).click();
     await expect(dialog.getByText('The password is not right')).toBeVisible();
-    await dialog.getByLabel('Password').fill('Next!Pass3');
+    await dialog.getByLabel('Password').fill(user.password);
     await dialog.getByRole('button', { name: 'Delete my account' }).click();
     await expect(page).toHaveURL('/');
     await expect(page.getByText('Your account was deleted')).toBeVisible();
@@ -304,7 +352,7 @@ test.describe('accounts and e-mail', () => {
     await expect.poll(() => accessToken(page)).toBeNull();
 
     await page.goto('/login');
-    await fillLogin(page, user.email, 'Next!Pass3');
+    await fillLogin(page, user.email, user.password);
     await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
   });
 });

@@ -1,45 +1,54 @@
-import { expect, test as testGatewayTest, type Page } from '@playwright/test';
-import { accessToken, newUser, signUp } from '../fixtures/app.ts';
-import { expectNoAxeViolations, expectNoHorizontalOverflow } from '../fixtures/dashboard.ts';
-import { verifyEmailViaMailbox } from '../fixtures/mailbox.ts';
-import { test } from '../fixtures/stripe.ts';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { test as testGatewayTest, arrangeFor, expect, type ArrangedClass, type Arrange } from '../fixtures/arrange.ts';
+import { expectNoAxeViolationsInBothThemes, expectNoHorizontalOverflow, expectReady } from '../fixtures/dashboard.ts';
+import { test as stripeTest } from '../fixtures/stripe.ts';
 
 /**
- * Paying with Stripe (issue 18 §1, decision 017) on a server configured for Stripe against the
- * local fakes (fixtures/stripe.ts): Stripe's Payment Element in its frame, success, a decline
- * then success, 3-D Secure completed and failed, a page closed right after confirming (the
- * webhook fulfils), and the return from a redirect; and which code each gateway downloads.
+ * Paying with Stripe (decision 017) on a server configured for Stripe against the local fakes
+ * (fixtures/stripe.ts): Stripe's Payment Element in its frame (axe, 360 px), success, a decline
+ * then success, 3-D Secure completed and failed, a page closed right after confirming (the webhook
+ * fulfils), and the return from a redirect; and which code each gateway downloads. The people and
+ * classes are arranged through the API of the server under test; paying stays in the browser.
  */
 
-interface CatalogueClass {
-  _id: string;
-  title: string;
-  price: number;
-}
+/**
+ * Two accepted classes of a teacher arranged once per worker on that worker's Stripe server: the
+ * tests only put them in their own students' carts, so they share them.
+ */
+const test = stripeTest.extend<object, { stripeClasses: [ArrangedClass, ArrangedClass] }>({
+  stripeClasses: [
+    async ({ stripeApp }, use) => {
+      const sessions: APIRequestContext[] = [];
+      const arrange = arrangeFor(stripeApp.baseURL, (api) => sessions.push(api));
+      const teacher = await arrange.teacher('stripe-teacher');
+      const classes: [ArrangedClass, ArrangedClass] = [
+        await arrange.acceptedClass(teacher, { price: 25 }),
+        await arrange.acceptedClass(teacher, { price: 35 }),
+      ];
+      await use(classes);
+      await Promise.all(sessions.map((api) => api.dispose()));
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+});
 
 const usd = (amount: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(amount);
 
-/** A new, verified student with `count` classes in the cart (enrolled through the API), on /dashboard/payment. */
-async function studentWithCart(page: Page, baseURL: string, count: number, offset = 0) {
-  const student = newUser('stripe');
-  await signUp(page, student);
-  await verifyEmailViaMailbox(baseURL, student.email);
-  const headers = { authorization: `Bearer ${await accessToken(page)}` };
-  const catalogue = (await (
-    await page.request.get(`/api/classes?limit=${count}&page=${offset + 1}`)
-  ).json()) as CatalogueClass[];
-  const classes = catalogue.slice(0, count);
-  for (const cls of classes) {
-    const res = await page.request.post('/api/enrolled', { headers, data: { enrollId: cls._id } });
-    expect(res.status(), await res.text()).toBe(201);
-  }
+/**
+ * A new, verified student, signed in on `page`, with `classes` in the cart (enrolled through the
+ * API), on /dashboard/payment; `requests` records every URL the page asks for from its first load.
+ */
+async function studentWithCart(page: Page, arrange: Arrange, classes: ArrangedClass[]) {
+  const student = await arrange.student('stripe');
+  for (const cls of classes) await arrange.cartLine(student, cls.id);
+  await arrange.signIn(page, student);
   const requests: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
   await page.goto('/dashboard/payment');
-  await expect(page.getByRole('heading', { name: `Your cart (${count})` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Your cart (${classes.length})` })).toBeVisible();
   const total = classes.reduce((sum, cls) => sum + Math.round(cls.price * 100), 0) / 100;
   await expect(page.getByTestId('payment-total')).toHaveText(usd(total));
-  return { student, classes, headers, requests, total };
+  return { student, requests, total };
 }
 
 /** Stripe's card fields, in the Payment Element's frame. */
@@ -63,31 +72,43 @@ async function expectPaid(page: Page, titles: string[]) {
 }
 
 test.describe('paying with Stripe', () => {
-  test.setTimeout(120_000);
+  test('the payment page with Stripe’s form is accessible in both themes and fits 360 px', async ({
+    page,
+    arrange,
+    stripeClasses,
+  }) => {
+    // Two axe passes (light, dark), each also finished in a blank page: slow on a loaded machine.
+    test.setTimeout(60_000);
+    await studentWithCart(page, arrange, [stripeClasses[0]]);
+    await expect(
+      page.frameLocator('iframe[title="Secure payment input frame"]').getByLabel('Card number'),
+    ).toBeVisible();
+    await expect(payButton(page)).toBeEnabled();
+    await expectReady(page);
+    await expectNoAxeViolationsInBothThemes(page);
+    await page.setViewportSize({ width: 360, height: 800 });
+    await expectNoHorizontalOverflow(page);
+  });
 
   test('a card that succeeds: Stripe.js from the configured address, no test card form, enrolled and paid', async ({
     page,
-    baseURL,
+    arrange,
     stripeApp,
+    stripeClasses,
   }) => {
     const blocked: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
     });
-    const { classes, requests } = await studentWithCart(page, baseURL!, 2);
+    const { requests } = await studentWithCart(page, arrange, stripeClasses);
     const pay = payButton(page);
     await expect(pay).toBeEnabled();
-    // The page with Stripe's form in it is accessible, and usable at 360 px.
-    await expectNoAxeViolations(page);
-    await page.setViewportSize({ width: 360, height: 800 });
-    await expectNoHorizontalOverflow(page);
-    await page.setViewportSize({ width: 1280, height: 800 });
     await fillStripeCard(page, '4242 4242 4242 4242');
     await pay.click();
     await expect(page.getByText('Payment successful! Enjoy your classes.')).toBeVisible();
     await expectPaid(
       page,
-      classes.map((cls) => cls.title),
+      stripeClasses.map((cls) => cls.title),
     );
 
     // Stripe's code came from STRIPE_JS_URL; the test gateway's card form was never downloaded.
@@ -102,8 +123,12 @@ test.describe('paying with Stripe', () => {
       .toBeGreaterThan(0);
   });
 
-  test('a declined card shows Stripe’s message, and another card then pays', async ({ page, baseURL }) => {
-    const { classes } = await studentWithCart(page, baseURL!, 1, 1);
+  test('a declined card shows Stripe’s message, and another card then pays', async ({
+    page,
+    arrange,
+    stripeClasses,
+  }) => {
+    await studentWithCart(page, arrange, [stripeClasses[0]]);
     await fillStripeCard(page, '4000 0000 0000 0002');
     await payButton(page).click();
     await expect(page.getByTestId('payment-error')).toHaveText('Your card was declined.');
@@ -111,14 +136,15 @@ test.describe('paying with Stripe', () => {
 
     await fillStripeCard(page, '4242 4242 4242 4242');
     await payButton(page).click();
-    await expectPaid(page, [classes[0]!.title]);
+    await expectPaid(page, [stripeClasses[0].title]);
   });
 
   test('3-D Secure: a failed challenge says so and leaves the cart to pay; a completed one pays', async ({
     page,
-    baseURL,
+    arrange,
+    stripeClasses,
   }) => {
-    const { classes } = await studentWithCart(page, baseURL!, 1, 2);
+    await studentWithCart(page, arrange, [stripeClasses[0]]);
     const challenge = page.frameLocator('iframe[title="3D Secure authentication"]');
 
     await fillStripeCard(page, '4000 0025 0000 3155');
@@ -130,16 +156,17 @@ test.describe('paying with Stripe', () => {
     await fillStripeCard(page, '4000 0025 0000 3155');
     await payButton(page).click();
     await challenge.getByRole('button', { name: 'Complete' }).click();
-    await expectPaid(page, [classes[0]!.title]);
+    await expectPaid(page, [stripeClasses[0].title]);
   });
 
   test('closing the page right after confirming: the webhook records the payment', async ({
     page,
     context,
-    baseURL,
+    arrange,
     stripeApp,
+    stripeClasses,
   }) => {
-    const { classes } = await studentWithCart(page, baseURL!, 1, 3);
+    await studentWithCart(page, arrange, [stripeClasses[0]]);
     // The browser never gets to record the payment: it is closed the moment Stripe has charged.
     await page.route('**/api/payments', (route) => route.abort());
     const delivered = stripeApp.fake.webhookDeliveries.length;
@@ -151,21 +178,22 @@ test.describe('paying with Stripe', () => {
 
     const later = await context.newPage();
     await later.goto('/dashboard/myEnrollClass');
-    const card = later.locator('article').filter({ has: later.getByRole('heading', { name: classes[0]!.title }) });
+    const card = later.locator('article').filter({ has: later.getByRole('heading', { name: stripeClasses[0].title }) });
     await expect(card.getByText('Paid', { exact: true })).toBeVisible();
   });
 
   test('back from a redirect (return_url) before the webhook: the page records the payment', async ({
     page,
-    baseURL,
+    arrange,
     stripeApp,
+    stripeClasses,
   }) => {
-    const { classes, headers } = await studentWithCart(page, baseURL!, 1, 4);
+    const { student } = await studentWithCart(page, arrange, [stripeClasses[0]]);
     // The page's intent for this cart; a redirect-based method settles it at Stripe's end while
     // the webhook is late, then Stripe sends the student back with its parameters.
-    const intent = (await (await page.request.post('/api/create-payment-intent', { headers, data: {} })).json()) as {
-      clientSecret: string;
-    };
+    const created = await student.api.post('/api/create-payment-intent', { data: {} });
+    expect(created.ok(), await created.text()).toBe(true);
+    const intent = (await created.json()) as { clientSecret: string };
     const intentId = intent.clientSecret.split('_secret_')[0]!;
     stripeApp.fake.holdWebhooks = true;
     try {
@@ -180,7 +208,7 @@ test.describe('paying with Stripe', () => {
       );
       await page.goto(`/dashboard/payment?${query}`);
       expect((await (await recorded).response())?.status()).toBe(201);
-      await expectPaid(page, [classes[0]!.title]);
+      await expectPaid(page, [stripeClasses[0].title]);
       expect(stripeApp.fake.webhookDeliveries.filter((d) => d.intentId === intentId)).toEqual([]);
     } finally {
       stripeApp.fake.holdWebhooks = false;
@@ -189,14 +217,11 @@ test.describe('paying with Stripe', () => {
   });
 });
 
-testGatewayTest('the test gateway’s payment page downloads no Stripe code', async ({ page, baseURL }) => {
-  testGatewayTest.setTimeout(90_000);
-  const student = newUser('testgw');
-  await signUp(page, student);
-  await verifyEmailViaMailbox(baseURL!, student.email);
-  const headers = { authorization: `Bearer ${await accessToken(page)}` };
-  const [cls] = (await (await page.request.get('/api/classes?limit=1')).json()) as CatalogueClass[];
-  expect((await page.request.post('/api/enrolled', { headers, data: { enrollId: cls!._id } })).status()).toBe(201);
+testGatewayTest('the test gateway’s payment page downloads no Stripe code', async ({ page, arrange, baseURL }) => {
+  const [teacher, student] = await Promise.all([arrange.teacher(), arrange.student('testgw')]);
+  const cls = await arrange.acceptedClass(teacher);
+  await arrange.cartLine(student, cls.id);
+  await arrange.signIn(page, student);
   const requests: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
   await page.goto('/dashboard/payment');

@@ -1,16 +1,14 @@
-import { expect, test, type Page } from '@playwright/test';
-import { DEMO, accountButton, fillLogin, logIn, logOut } from '../fixtures/app.ts';
-import { dashboardMenu } from '../fixtures/dashboard.ts';
+import { expect, test, uniqueStamp } from '../fixtures/arrange.ts';
+import type { Page } from '@playwright/test';
+import { accountButton, fillLogin, logOut } from '../fixtures/app.ts';
+import { dashboardMenu, expectReady } from '../fixtures/dashboard.ts';
 
-/** The second seeded student (apps/server/src/db/seed.ts). */
-const OTHER_STUDENT = 'student2@skillhive.test';
-
-/** The titles on the enrolled-classes page (every page of it is small: 3 paid + pending). */
+/** The titles on the enrolled-classes page (one page: each student paid for two classes). */
 async function enrolledTitles(page: Page): Promise<string[]> {
   await dashboardMenu(page).getByRole('link', { name: 'My Enrolled Classes' }).click();
   await expect(page).toHaveURL(/\/dashboard\/myEnrollClass/);
   const titles = page.locator('main article h2');
-  await expect(titles.first()).toBeVisible();
+  await expect(titles).toHaveCount(2);
   return (await titles.allTextContents()).map((t) => t.trim());
 }
 
@@ -61,43 +59,59 @@ async function leaks(page: Page): Promise<string[]> {
 }
 
 test.describe('signing in as another user in the same tab', () => {
-  test("never shows the previous user's name, e-mail or classes", async ({ page }) => {
-    test.setTimeout(90_000);
+  test("never shows the previous user's name, e-mail or classes", async ({ page, arrange }) => {
+    // Two students of one teacher: a class both took, and one each that the other never saw.
+    const [teacher, studentA, studentB] = await Promise.all([
+      arrange.teacher('switch-teacher'),
+      arrange.student('switch-a'),
+      arrange.student('switch-b'),
+    ]);
+    const [shared, onlyA, onlyB] = await Promise.all(
+      ['both', 'A', 'B'].map((who) => arrange.acceptedClass(teacher, { title: `Switch ${who} ${uniqueStamp()}` })),
+    );
+    await Promise.all([
+      arrange.paidEnrolment(studentA, [shared!.id, onlyA!.id]),
+      arrange.paidEnrolment(studentB, [shared!.id, onlyB!.id]),
+    ]);
 
     // Student A: their home, enrolled classes and profile are loaded into this tab's memory.
-    await logIn(page, DEMO.student);
+    await arrange.signIn(page, studentA);
     await page.goto('/dashboard');
     await expect(page).toHaveURL('/dashboard/studentHome');
-    const greeting = (await page.getByRole('heading', { level: 1 }).textContent()) ?? '';
-    const nameA = greeting.replace(/^Hi, Welcome /, '').trim();
-    expect(nameA).not.toBe('');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Hi, Welcome ${studentA.name}`);
+    const greeting = `Hi, Welcome ${studentA.name}`;
     const titlesA = await enrolledTitles(page);
+    expect(titlesA.sort()).toEqual([shared!.title, onlyA!.title].sort());
     await dashboardMenu(page).getByRole('link', { name: 'Profile' }).click();
-    await expect(page.getByText(DEMO.student).first()).toBeVisible();
+    await expect(page.getByText(studentA.email).first()).toBeVisible();
 
     // Signed out and in again without a reload: whatever A left in memory could still render.
+    await expectReady(page);
     await logOut(page);
-    await watchFor(page, [nameA, DEMO.student, ...titlesA]);
+    await watchFor(page, [studentA.name, studentA.email, ...titlesA]);
     await page.getByRole('link', { name: 'Sign In' }).first().click();
     await expect(page).toHaveURL(/\/login/);
-    await fillLogin(page, OTHER_STUDENT, 'Demo!Pass1');
+    // The form is the only way to change users without a reload.
+    await fillLogin(page, studentB.email, studentB.password);
     await expect(accountButton(page)).toBeVisible();
-    expect(await accountButton(page).getAttribute('aria-label')).not.toContain(nameA);
+    expect(await accountButton(page).getAttribute('aria-label')).not.toContain(studentA.name);
 
     // Student B's pages, reached through the app's own links.
+    await expectReady(page);
     await accountButton(page).click();
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await expect(page).toHaveURL('/dashboard/studentHome');
     await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(greeting);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Hi, Welcome \S/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Hi, Welcome ${studentB.name}`);
     const titlesB = await enrolledTitles(page);
+    expect(titlesB.sort()).toEqual([shared!.title, onlyB!.title].sort());
     await dashboardMenu(page).getByRole('link', { name: 'Profile' }).click();
-    await expect(page.getByText(OTHER_STUDENT).first()).toBeVisible();
+    await expect(page.getByText(studentB.email).first()).toBeVisible();
     await dashboardMenu(page).getByRole('link', { name: 'Student Home' }).click();
     await expect(page).toHaveURL('/dashboard/studentHome');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Hi, Welcome \S/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Hi, Welcome ${studentB.name}`);
 
-    // A class both students took is B's too; anything else of A's was a leak.
+    // The class both students took is B's too; anything else of A's was a leak.
     const leaked = (await leaks(page)).filter((marker) => !titlesB.includes(marker));
     expect(leaked).toEqual([]);
   });

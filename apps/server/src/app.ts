@@ -3,12 +3,13 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
+import { COUPON_MESSAGES } from '@skillhive/shared/rules/coupons';
 import { UPLOAD_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
 import type { ImageStorage } from './modules/uploads/storage.ts';
-import { createLimiter } from './lib/rate-limit.ts';
+import { createLimiter, tryAgainIn } from './lib/rate-limit.ts';
 import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -79,7 +80,7 @@ export interface App {
   auth: Auth;
   /** Settles charges nobody came back for (decision 010); runs every RECONCILE_INTERVAL_SECONDS. */
   reconciler: Reconciler;
-  /** Queues reminders of sessions starting soon (issue 21 §4); tests call runOnce(). */
+  /** Queues reminders of sessions starting soon (decision 021); tests call runOnce(). */
   sessionReminders: ReturnType<typeof createSessionReminders>;
   lifecycle: Lifecycle;
 }
@@ -175,7 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         redis: deps.redis,
       }),
       loginFailures,
-      // Verification and reset mails per address (accounts and e-mail issue §2–§3): a mailbox
+      // Verification and reset mails per address (decision 014): a mailbox
       // cannot be flooded, and the per-address cap above still holds for each client.
       mailRequests: createLimiter({
         name: 'mail-requests',
@@ -205,7 +206,27 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // Feature modules (STYLE.md: modules/<feature>/<feature>.routes.ts) register here.
   await app.register(enrollmentsRoutes, { db, storage: deps.storage });
-  await app.register(paymentsRoutes, { db, gateway, now, publicUrl: env.publicUrl });
+  // Unusable coupon codes at checkout, per account and per client address: codes cannot be
+  // guessed by the thousand, and every unusable code answers alike (coupons.service.ts).
+  const couponFailure = (name: string, points: number) =>
+    createLimiter({
+      name,
+      points,
+      durationSeconds: env.RATE_LIMIT_COUPON_WINDOW_SECONDS,
+      redis: deps.redis,
+      message: (seconds) => `${COUPON_MESSAGES.tooManyAttempts} ${tryAgainIn(seconds)}`,
+      fields: ['couponCode'],
+    });
+  await app.register(paymentsRoutes, {
+    db,
+    gateway,
+    now,
+    publicUrl: env.publicUrl,
+    couponFailures: {
+      perAccount: couponFailure('coupon-failures-account', env.RATE_LIMIT_COUPON_FAILURES),
+      perIp: couponFailure('coupon-failures-ip', env.RATE_LIMIT_COUPON_FAILURES_PER_IP),
+    },
+  });
   await app.register(refundsRoutes, {
     deps: { db, gateway, now, publicUrl: env.publicUrl, refundWindowDays: env.REFUND_WINDOW_DAYS },
   });
@@ -253,7 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       materialMaxBytes: Math.round(env.MATERIAL_MAX_MB * 1024 * 1024),
     },
   });
-  // Reminders of sessions starting soon, through the outbox (issue 21 §4); safe on several instances.
+  // Reminders of sessions starting soon, through the outbox (decision 021); safe on several instances.
   const sessionReminders = createSessionReminders({
     db,
     now,
@@ -269,7 +290,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(statsRoutes, { db, now });
   await app.register(mailRoutes, { db, mailboxEnabled });
 
-  // The outbox is sent only where there is somewhere to send it (accounts and e-mail issue §1).
+  // The outbox is sent only where there is somewhere to send it; without SMTP, mail waits there.
   if (env.SMTP_URL) {
     const smtp = createSmtpSender(env.SMTP_URL, env.MAIL_FROM, new URL(env.publicUrl).hostname);
     const mailWorker = createMailWorker({
@@ -289,7 +310,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(staticWebPlugin, {
     root: deps.webRoot ?? DEFAULT_WEB_ROOT,
     publicUrl: env.publicUrl,
-    // A shared class page link shows the class (issue 20 §5).
+    // A shared class page link shows the class: its title and image in the link's preview.
     pageMeta: async (route, params) =>
       route === '/classes/:id' && params.id ? getClassPageMeta(db, deps.storage, params.id) : null,
   });

@@ -77,7 +77,7 @@ const EnvSchema = z
         isScriptUrlAllowed,
         'STRIPE_JS_URL must be an https:// URL (http:// only on 127.0.0.1, ::1 or localhost)',
       ),
-    /** How many days after paying a student may ask for a refund of a class (issue 18 §3). */
+    /** How many days after paying a student may ask for a refund of a class. */
     REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(14),
     UPLOAD_DIR: z.string().min(1).optional(),
     S3_BUCKET: z.string().min(1).optional(),
@@ -90,7 +90,7 @@ const EnvSchema = z
       .string()
       .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL')
       .optional(),
-    /** Fault tolerance (reliability issue): bounded waits so a sick dependency yields 503, not a hang. */
+    /** Fault tolerance: bounded waits so a sick dependency yields 503, not a hang. */
     DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
     DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
     DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
@@ -115,7 +115,7 @@ const EnvSchema = z
     /** Bearer token for GET /metrics (Prometheus); without it /metrics answers 404. */
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    /** Rate limits (issue 3 §6). */
+    /** Rate limits against password guessing and floods (decision 009; this app's README, "Rate limits"). */
     RATE_LIMIT_LOGIN_FAILURES: z.coerce.number().int().min(1).default(5),
     RATE_LIMIT_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(100),
@@ -123,6 +123,10 @@ const EnvSchema = z
     /** Verification and password-reset mails per e-mail address within the window. */
     RATE_LIMIT_MAIL_REQUESTS: z.coerce.number().int().min(1).default(3),
     RATE_LIMIT_MAIL_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+    /** Coupon codes at checkout that turn out unusable, per account and per client address, in the window. */
+    RATE_LIMIT_COUPON_FAILURES: z.coerce.number().int().min(1).default(10),
+    RATE_LIMIT_COUPON_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
+    RATE_LIMIT_COUPON_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     /** Uploads: rate, quota, bounded processing and collection of unused images (uploads module). */
     RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     UPLOAD_QUOTA_MB: z.coerce.number().positive().default(100),
@@ -137,7 +141,7 @@ const EnvSchema = z
      */
     CATALOGUE_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(3_600).default(1),
 
-    /** Class content (issue 21): a session's meeting link is shown to paid students this long before its start. */
+    /** Class content (decision 021): a session's meeting link is shown to paid students this long before its start. */
     MEETING_LINK_OPEN_MINUTES: z.coerce.number().int().min(0).max(1_440).default(15),
     /** The largest class material (PDF or image) a teacher may upload, in MB. */
     MATERIAL_MAX_MB: z.coerce.number().positive().max(100).default(10),
@@ -175,7 +179,7 @@ const EnvSchema = z
         message: 'PAYMENTS_GATEWAY=stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET',
       });
     }
-    // A production server never takes test cards by accident (security issue §11).
+    // A production server never takes test cards by accident (docs/SECURITY.md).
     if (env.NODE_ENV === 'production' && !env.STRIPE_SECRET_KEY && env.PAYMENTS_GATEWAY !== 'test') {
       ctx.addIssue({
         code: 'custom',
@@ -208,7 +212,7 @@ export interface Env extends RawEnv {
 /**
  * The demo admin's e-mail. In development, when ADMIN_EMAILS is not set, it is the one admin
  * e-mail, so a newcomer's `npm start` shows every role; anywhere else the demo admin is a plain
- * account unless ADMIN_EMAILS names it (security issue §1).
+ * account unless ADMIN_EMAILS names it: every demo account's password is published.
  */
 export const DEMO_ADMIN_EMAIL = 'admin@skillhive.test';
 
@@ -238,7 +242,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     ...raw,
     ADMIN_EMAILS: !adminEmailsSet && raw.NODE_ENV === 'development' ? [DEMO_ADMIN_EMAIL] : raw.ADMIN_EMAILS,
     paymentsGateway: raw.PAYMENTS_GATEWAY ?? (raw.STRIPE_SECRET_KEY ? 'stripe' : 'test'),
-    // Never implied in production: there it takes SEED=true (security issue §1).
+    // Never implied in production: there it takes SEED=true (DESIGN §5).
     seedDemoData: raw.SEED ?? (!raw.DATABASE_URL && raw.NODE_ENV === 'development'),
     dataDir,
     publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),

@@ -45,7 +45,7 @@ async function main() {
   try {
     await database.migrate();
     // Demo accounts share a published password: none of them keeps admin rights that ADMIN_EMAILS
-    // does not give (security issue §1), whenever they were seeded.
+    // does not give (docs/SECURITY.md), whenever they were seeded.
     const demoted = await revokeDemoAdmins(database.db, env.ADMIN_EMAILS);
     if (demoted.length > 0) {
       console.warn(`Removed admin rights from demo accounts not in ADMIN_EMAILS: ${demoted.join(', ')}`);

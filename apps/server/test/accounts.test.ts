@@ -19,7 +19,7 @@ import {
 import { startSmtpServer } from './smtp-server.ts';
 
 /**
- * Accounts and e-mail issue §2–§5: verification, password reset, change of address, devices,
+ * Accounts and e-mail (decision 014): verification, password reset, change of address, devices,
  * notification preferences and deleting one's own account, each through the real endpoints and
  * the real outbox; links are followed as a person's browser would.
  */
@@ -71,7 +71,8 @@ describe('e-mail verification', () => {
     const user = await signUp(ctx, { verified: false, name: 'Vera Unverified' });
     const mail = await latestMail(ctx, user.email, 'verify-email');
     expect(mail.subject).toBe('Verify your e-mail address — SkillHive');
-    expect(mail.text).toContain('Hello Vera Unverified,');
+    expect(mail.text).toContain('Hello,');
+    expect(mail.text).not.toContain('Vera Unverified');
     expect(mail.html).toContain(`href="${mail.link.toString().replaceAll('&', '&#38;')}"`);
     expect(mail.link.origin).toBe(ORIGIN);
     expect((await session(user.headers))?.user.emailVerified).toBe(false);
@@ -273,8 +274,157 @@ describe('changing the e-mail address', () => {
     expect((await session(user.headers))?.user.email).toBe(user.email);
   });
 
+  it('sends the link back to the profile with EMAIL_TAKEN when someone registered the address meanwhile', async () => {
+    const user = await signUp(ctx);
+    const newEmail = uniqueEmail('contested');
+    expect((await post('/api/auth/change-email', { newEmail }, user.headers)).statusCode).toBe(200);
+    const mail = await latestMail(ctx, newEmail, 'change-email');
+    // Someone else signs up with the address before the link is followed.
+    await signUp(ctx, { email: newEmail });
+    const followed = await follow(mail.link, user.headers);
+    expect(followed.status).toBe(302);
+    expect(followed.location).toBe('/dashboard/profile?error=EMAIL_TAKEN');
+    expect((await session(user.headers))?.user.email).toBe(user.email);
+    // Followed again later, or without a session: the same answer, still no 500.
+    expect((await follow(mail.link)).location).toBe('/dashboard/profile?error=EMAIL_TAKEN');
+  });
+
   it('needs a session', async () => {
     expect((await post('/api/auth/change-email', { newEmail: uniqueEmail() })).statusCode).toBe(401);
+  });
+});
+
+describe('callbacks and redirects stay on this site, under any spelling', () => {
+  /** Values that a URL parser (ours, better-auth's, a browser's) could turn into another origin or path. */
+  const HOSTILE = [
+    '/.//evil.example',
+    '/..//evil.example',
+    '/%2e//evil.example',
+    '/%2E%2e//evil.example',
+    '/.%2e//evil.example',
+    '//evil.example',
+    '///evil.example',
+    '/\\evil.example',
+    '\\\\evil.example',
+    'https://evil.example/steal',
+    'http://localhost:3000.evil.example/x',
+    'evil.example',
+    '/email-verified/../..//evil.example',
+    '/a//b',
+    '/a/./b',
+    '/a/%2e%2e/b',
+    '/email-verified\t',
+    '/email-verified%0d%0aSet-Cookie:x=1',
+  ];
+
+  function expectRefusedWithoutRedirect(response: Awaited<ReturnType<typeof ctx.app.inject>>) {
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.headers.location).toBeUndefined();
+    expect(response.json().error.code).toBe('validation_error');
+  }
+
+  it.each(HOSTILE)('a verification link whose callbackURL is %j is refused, never redirected', async (callback) => {
+    expectRefusedWithoutRedirect(
+      await ctx.app.inject({ url: `/api/auth/verify-email?token=x&callbackURL=${encodeURIComponent(callback)}` }),
+    );
+  });
+
+  it('refuses the raw spellings of the attack, the genuine token included, and verifies nothing', async () => {
+    const user = await signUp(ctx, { verified: false });
+    const { link } = await latestMail(ctx, user.email, 'verify-email');
+    const token = link.searchParams.get('token')!;
+    for (const query of [
+      'callbackURL=%2F.%2F%2Fevil.example',
+      'callbackURL=/..//evil.example',
+      'callbackURL=/%2e//evil.example',
+      'callbackURL=%2F%252e%2F%2Fevil.example',
+    ]) {
+      expectRefusedWithoutRedirect(await ctx.app.inject({ url: `/api/auth/verify-email?token=x&${query}` }));
+      expectRefusedWithoutRedirect(await ctx.app.inject({ url: `/api/auth/verify-email?token=${token}&${query}` }));
+    }
+    expect((await session(user.headers))?.user.emailVerified).toBe(false);
+    // The genuine link still works, and lands on this site.
+    const followed = await follow(link);
+    expect(followed.location).toBe('/email-verified');
+  });
+
+  it('refuses a hostile callbackURL on the reset link too', async () => {
+    const user = await signUp(ctx);
+    await post('/api/auth/request-password-reset', { email: user.email });
+    const { link } = await latestMail(ctx, user.email, 'reset-password');
+    for (const callback of HOSTILE) {
+      const response = await ctx.app.inject({ url: `${link.pathname}?callbackURL=${encodeURIComponent(callback)}` });
+      expectRefusedWithoutRedirect(response);
+    }
+    expect((await follow(link)).location).toMatch(/^\/reset-password\?token=/);
+  });
+
+  it.each(HOSTILE)('refuses %j as the callback of every mail and sign-in request', async (callback) => {
+    const user = await signUp(ctx, { verified: false });
+    const requests: [string, Record<string, unknown>, Record<string, string>][] = [
+      ['/api/auth/send-verification-email', { email: user.email, callbackURL: callback }, user.headers],
+      ['/api/auth/request-password-reset', { email: user.email, redirectTo: callback }, {}],
+      ['/api/auth/change-email', { newEmail: uniqueEmail('moving'), callbackURL: callback }, user.headers],
+      ['/api/auth/sign-in/email', { email: user.email, password: TEST_PASSWORD, callbackURL: callback }, {}],
+      ['/api/auth/sign-in/social', { provider: 'google', callbackURL: callback }, {}],
+      ['/api/auth/sign-in/social', { provider: 'google', errorCallbackURL: callback }, {}],
+      ['/api/auth/sign-in/social', { provider: 'google', newUserCallbackURL: callback }, {}],
+    ];
+    for (const [url, payload, headers] of requests) {
+      const response = await post(url, payload, headers);
+      expect({ url, status: response.statusCode }).toEqual({ url, status: 400 });
+      expect(response.json().error.code).toBe('validation_error');
+    }
+    const mails = await ctx.db.select().from(schema.mailOutbox).where(eq(schema.mailOutbox.to, user.email));
+    expect(mails.map((mail) => mail.kind)).toEqual(['verify-email']);
+  });
+
+  it('accepts paths on this site, and this site’s own absolute address for a provider sign-in', async () => {
+    const user = await signUp(ctx, { verified: false });
+    const sent = await post(
+      '/api/auth/send-verification-email',
+      { email: user.email, callbackURL: '/email-verified?from=profile' },
+      user.headers,
+    );
+    expect(sent.statusCode).toBe(200);
+    const { link } = await latestMail(ctx, user.email, 'verify-email');
+    expect(link.searchParams.get('callbackURL')).toBe('/email-verified?from=profile');
+    expect((await follow(link)).location).toBe('/email-verified?from=profile');
+  });
+});
+
+describe('mails to an address nobody has proven yet greet no one by name', () => {
+  const CHOSEN = 'Claim your prize at evil.example';
+
+  it('the verification mail, sent at sign-up and again on request', async () => {
+    const user = await signUp(ctx, { verified: false, name: CHOSEN });
+    const first = await latestMail(ctx, user.email, 'verify-email');
+    expect(first.text.startsWith('Hello,\n')).toBe(true);
+    expect(`${first.subject}${first.text}${first.html}`).not.toContain(CHOSEN);
+    expect((await post('/api/auth/send-verification-email', { email: user.email })).statusCode).toBe(200);
+    const again = await latestMail(ctx, user.email, 'verify-email');
+    expect(`${again.subject}${again.text}${again.html}`).not.toContain(CHOSEN);
+  });
+
+  it('the reset mail of an unverified account; a verified one is still greeted by name', async () => {
+    const squatter = await signUp(ctx, { verified: false, name: CHOSEN });
+    await post('/api/auth/request-password-reset', { email: squatter.email });
+    const unverified = await latestMail(ctx, squatter.email, 'reset-password');
+    expect(unverified.text.startsWith('Hello,\n')).toBe(true);
+    expect(`${unverified.text}${unverified.html}`).not.toContain(CHOSEN);
+
+    const owner = await signUp(ctx, { name: 'Olga Owner' });
+    await post('/api/auth/request-password-reset', { email: owner.email });
+    expect((await latestMail(ctx, owner.email, 'reset-password')).text).toContain('Hello Olga Owner,');
+  });
+
+  it('the change-of-address mail to the new address', async () => {
+    const user = await signUp(ctx, { name: CHOSEN });
+    const newEmail = uniqueEmail('victim');
+    expect((await post('/api/auth/change-email', { newEmail }, user.headers)).statusCode).toBe(200);
+    const mail = await latestMail(ctx, newEmail, 'change-email');
+    expect(mail.text.startsWith('Hello,\n')).toBe(true);
+    expect(`${mail.text}${mail.html}`).not.toContain(CHOSEN);
   });
 });
 

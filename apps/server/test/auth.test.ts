@@ -15,7 +15,7 @@ import {
 } from './harness.ts';
 
 /**
- * Accounts, sessions and the token of spec §4/§7 (issue 3 §1, §3, §5), through the real routes.
+ * Accounts, sessions and the token of spec §4/§7 (DESIGN §1.2, §1.5), through the real routes.
  * The app's clock (the `now` dep) is shifted to age API tokens; better-auth keeps real time.
  */
 const ORIGIN = 'http://localhost:3000';
@@ -422,7 +422,7 @@ describe('no request body grants a role (DESIGN §1.1)', () => {
   });
 });
 
-describe('an app configured with an https PUBLIC_URL and ADMIN_EMAILS (issue 3 §1, §5)', () => {
+describe('an app configured with an https PUBLIC_URL and ADMIN_EMAILS', () => {
   let configured: TestContext;
   const bossEmail = uniqueEmail('boss');
   const laterEmail = uniqueEmail('later');

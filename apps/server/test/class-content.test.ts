@@ -3,14 +3,14 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClassContent, ClassMaterial, ClassProgress, ClassSession } from '@skillhive/shared/contracts/content';
 import { CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
-import { REVIEW_MESSAGES } from '@skillhive/shared/rules/messages';
+import { REVIEW_MESSAGES, TEXT_MESSAGES } from '@skillhive/shared/rules/messages';
 import { schema } from '../src/db/client.ts';
 import { createTestApp, createUser, latestMail, type TestContext, type TestUser } from './harness.ts';
 import { FAST_SIGNUP_ENV, buy, createClass, enrolOk, type TestClass } from './commerce-fixtures.ts';
 import { multipartBody } from './upload-fixtures.ts';
 
 /**
- * Class content (issue 21): sessions, materials, progress, reminders and verified reviews. The
+ * Class content (decision 021): sessions, materials, progress, reminders and verified reviews. The
  * app's clock is this suite's: sessions are placed around it and it is moved to open a meeting
  * link or to send reminders. Callers use session cookies, which do not depend on that clock.
  */
@@ -366,6 +366,94 @@ describe('time zones', () => {
       '2026-03-23T18:30:00.000Z',
       '2026-03-30T17:30:00.000Z',
     ]);
+  });
+});
+
+describe('hostile titles and the calendar file (iCalendar injection)', () => {
+  const INJECTION = 'Week 1\r\nBEGIN:VEVENT\r\nSUMMARY:Free money\r\nEND:VEVENT\r\nBEGIN:VALARM\r\nTRIGGER:-PT1M';
+
+  it('refuses line breaks and control characters in single-line fields, with a clear message', async () => {
+    for (const title of ['Kick-off\r\nBEGIN:VALARM', 'Kick-off\nX', 'Kick\toff', 'Kick\u001boff', 'Kick\u2028off']) {
+      const res = await call(teacher, 'POST', `/api/classes/${cls.id}/sessions`, sessionForm({ title }));
+      expect(res.statusCode, JSON.stringify(title)).toBe(400);
+      expect(res.json().error.fields).toEqual({ title: TEXT_MESSAGES.singleLine });
+    }
+    const location = await call(
+      teacher,
+      'POST',
+      `/api/classes/${cls.id}/sessions`,
+      sessionForm({ meetingUrl: '', location: 'Room 1\r\nBEGIN:VALARM' }),
+    );
+    expect(location.statusCode).toBe(400);
+    expect(location.json().error.fields).toEqual({ location: TEXT_MESSAGES.singleLine });
+    const material = await call(teacher, 'POST', `/api/classes/${cls.id}/materials`, {
+      title: 'Slides\nEND:VEVENT',
+      url: 'https://docs.example.test/slides',
+    });
+    expect(material.statusCode).toBe(400);
+    expect(material.json().error.fields).toEqual({ title: TEXT_MESSAGES.singleLine });
+    const upload = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/classes',
+      headers: teacher.headers,
+      payload: {
+        title: INJECTION,
+        price: 10,
+        description: 'Line one\nline two',
+        image: 'https://example.test/x.webp',
+        category: 'data-science',
+      },
+    });
+    expect(upload.statusCode).toBe(400);
+    expect(upload.json().error.fields?.title).toBe(TEXT_MESSAGES.singleLine);
+  });
+
+  it('keeps commas, semicolons and backslashes, and escapes what was stored before the rule: one calendar, the titles intact', async () => {
+    const classTitle = `Data, science; and \\ more ${INJECTION}`;
+    const other = await createClass(ctx, teacher, { title: classTitle });
+    const plain = 'Intro, part 1; the \\ basics';
+    const first = await addSession({ startsAt: '2026-03-23T18:00', title: plain }, true, other.id);
+    expect(first.title).toBe(plain);
+    const second = await addSession(
+      { startsAt: '2026-03-30T18:00', title: 'Placeholder', meetingUrl: '', location: 'Room 1, floor 2; desk \\3' },
+      true,
+      other.id,
+    );
+    // A title stored before single-line fields refused control characters.
+    await ctx.db
+      .update(schema.classSessions)
+      .set({ title: `Second${INJECTION}\u0007` })
+      .where(eq(schema.classSessions.id, second._id));
+
+    const res = await call(teacher, 'GET', `/api/classes/${other.id}/calendar.ics`);
+    expect(res.statusCode).toBe(200);
+    // NAME (RFC 7986) and X-WR-CALNAME are TEXT: ical.js unescapes them once told so.
+    ICAL.design.icalendar.property['name'] = { defaultType: 'text' };
+    ICAL.design.icalendar.property['x-wr-calname'] = { defaultType: 'text' };
+    const parsed = ICAL.parse(res.body);
+    // Exactly one calendar, with exactly the two published sessions and no alarm.
+    expect(Array.isArray(parsed[0])).toBe(false);
+    const calendar = new ICAL.Component(parsed);
+    expect(calendar.name).toBe('vcalendar');
+    expect(calendar.getAllSubcomponents().map((c) => c.name)).toEqual(['vevent', 'vevent']);
+    expect(calendar.getAllSubcomponents('vevent').flatMap((c) => c.getAllSubcomponents('valarm'))).toEqual([]);
+    // eslint-disable-next-line no-control-regex -- control characters are what this test is about
+    const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+    expect(calendar.getFirstPropertyValue('name')).toBe(oneLine(classTitle));
+    expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe(oneLine(classTitle));
+    const events = calendar.getAllSubcomponents('vevent').map((c) => new ICAL.Event(c));
+    expect(events.map((e) => e.summary)).toEqual([
+      `${plain} — ${oneLine(classTitle)}`,
+      `${oneLine(`Second${INJECTION}\u0007`)} — ${oneLine(classTitle)}`,
+    ]);
+    expect(events[1]!.location).toBe('Room 1, floor 2; desk \\3');
+    expect(events.map((e) => e.uid)).toEqual([`${first._id}@skillhive`, `${second._id}@skillhive`]);
+    // Every line of the file is a content line of its own: no raw line break inside a value.
+    for (const line of res.body.split('\r\n').filter((l: string) => l.length > 0)) {
+      expect(line).toMatch(/^(?: |[A-Z-]+[;:])/);
+      // eslint-disable-next-line no-control-regex -- control characters are what this test is about
+      expect(line).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f]/);
+    }
   });
 });
 

@@ -467,7 +467,7 @@ describe('permission matrix (every endpoint × anonymous, student, its teacher, 
       expected: { anonymous: 404, student: 404, owner: 200, otherTeacher: 404, admin: 200 },
     },
     {
-      // Issue 20 §5: the public page shows accepted classes only, to everyone alike.
+      // The public page shows accepted classes only, to everyone alike.
       name: 'GET /classes/:id/public (pending)',
       call: (role, id) => ctx.app.inject({ method: 'GET', url: `/api/classes/${id}/public`, headers: headersOf(role) }),
       expected: { anonymous: 404, student: 404, owner: 404, otherTeacher: 404, admin: 404 },

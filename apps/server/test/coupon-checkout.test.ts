@@ -23,7 +23,7 @@ import {
 } from './commerce-fixtures.ts';
 
 /**
- * Coupons at checkout (issue 18 §2, §4; decision 019): the intent prices the cart with the code,
+ * Coupons at checkout (decision 019): the intent prices the cart with the code,
  * line by line; the coupon is bound to the intent and redeemed exactly once with the payment; each
  * line stores what was paid for it, and refunds, history, receipts and stats read that.
  */
@@ -35,8 +35,21 @@ let otherTeacher: Person;
 let admin: Person;
 let codeCounter = 0;
 
+const COUPON_FAILURES = 8;
+const COUPON_FAILURES_PER_IP = 20;
+/** The answer to any code a student cannot use. */
+const UNUSABLE = {
+  code: 'not_found',
+  message: COUPON_MESSAGES.unusable,
+  fields: { couponCode: COUPON_MESSAGES.unusable },
+};
+
 beforeAll(async () => {
-  ctx = await createTestApp(FAST_SIGNUP_ENV);
+  ctx = await createTestApp({
+    ...FAST_SIGNUP_ENV,
+    RATE_LIMIT_COUPON_FAILURES: String(COUPON_FAILURES),
+    RATE_LIMIT_COUPON_FAILURES_PER_IP: String(COUPON_FAILURES_PER_IP),
+  });
   [teacher, otherTeacher, admin] = await Promise.all([
     createCaller(ctx, 'teacher'),
     createCaller(ctx, 'teacher'),
@@ -155,58 +168,46 @@ describe('refused codes: a clear 4xx in the error envelope, on fields.couponCode
     firstSecret = (await createIntentOk(ctx, buyer)).clientSecret;
   });
 
-  const cases: [string, () => Promise<Record<string, unknown>>, number, string][] = [
-    ['an unknown code', async () => ({ couponCode: 'NO-SUCH-CODE' }), 404, COUPON_MESSAGES.unknown],
+  // Every code a student cannot use answers alike (status, code, message), so guessing cannot tell
+  // "exists but not for you" from "unknown".
+  const unusable: [string, () => Promise<string>][] = [
+    ['an unknown code', async () => 'NO-SUCH-CODE'],
     [
       'a disabled code',
       async () => {
         const c = await newCoupon();
         await coupons.disableCoupon(ctx.db, c.id, new Date());
-        return { couponCode: c.code };
+        return c.code;
       },
-      404,
-      COUPON_MESSAGES.unknown,
     ],
-    [
-      'an expired code',
-      async () => ({ couponCode: (await newCoupon({ expiresAt: new Date(Date.now() - 1000) })).code }),
-      409,
-      COUPON_MESSAGES.expired,
-    ],
+    ['an expired code', async () => (await newCoupon({ expiresAt: new Date(Date.now() - 1000) })).code],
     [
       'a used-up code',
       async () => {
         const c = await newCoupon({ maxUses: 1 });
         await buy(ctx, await student(), [otherClassId], { couponCode: c.code });
-        return { couponCode: c.code };
+        return c.code;
       },
-      409,
-      COUPON_MESSAGES.usedUp,
     ],
-    [
-      "another teacher's code (foreign)",
-      async () => ({ couponCode: (await newCoupon({ teacherId: otherTeacher.id })).code }),
-      409,
-      COUPON_MESSAGES.notForTheseClasses,
-    ],
-    [
-      'a code that would bring the total below $0.50',
-      async () => ({ couponCode: (await newCoupon({ kind: 'percent', value: 100 })).code }),
-      409,
-      COUPON_MESSAGES.belowMinimum,
-    ],
+    ["another teacher's code (foreign)", async () => (await newCoupon({ teacherId: otherTeacher.id })).code],
   ];
-  for (const [what, body, status, message] of cases) {
-    it(`${what} → ${status}`, async () => {
-      const res = await createIntent(ctx, buyer, await body());
-      expect(res.statusCode).toBe(status);
-      expect(res.json().error).toEqual({
-        code: status === 404 ? 'not_found' : 'conflict',
-        message,
-        fields: { couponCode: message },
-      });
+  for (const [what, codeOf] of unusable) {
+    it(`${what} → the one answer for every unusable code`, async () => {
+      const res = await createIntent(ctx, buyer, { couponCode: await codeOf() });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error).toEqual(UNUSABLE);
     });
   }
+
+  it('a code that would bring the total below $0.50 → 409, said (the code is one the student may use)', async () => {
+    const res = await createIntent(ctx, buyer, { couponCode: (await newCoupon({ kind: 'percent', value: 100 })).code });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toEqual({
+      code: 'conflict',
+      message: COUPON_MESSAGES.belowMinimum,
+      fields: { couponCode: COUPON_MESSAGES.belowMinimum },
+    });
+  });
 
   const malformed: [string, unknown][] = [
     ['spaces inside', 'TWO WORDS'],
@@ -228,14 +229,14 @@ describe('refused codes: a clear 4xx in the error envelope, on fields.couponCode
     expect(res.statusCode).toBe(200);
   });
 
-  it('a code used by the same student before → 409', async () => {
+  it('a code used by the same student before → the one answer for every unusable code', async () => {
     const c = await newCoupon();
     const again = await student();
     await buy(ctx, again, [(await createClass(ctx, teacher, { priceCents: 800 })).id], { couponCode: c.code });
     await enrolOk(ctx, again, (await createClass(ctx, teacher, { priceCents: 800 })).id);
     const res = await createIntent(ctx, again, { couponCode: c.code });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().error.message).toBe(COUPON_MESSAGES.alreadyUsed);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toEqual(UNUSABLE);
   });
 });
 
@@ -400,6 +401,79 @@ describe('paying with a coupon', () => {
     );
     expect(paid!.n).toBe(0);
     expect(await couponUsesOf(ctx, coupon.id)).toEqual({ uses: 0, redemptions: 0 });
+  });
+});
+
+describe('guessing codes is rate-limited per account and per client address', () => {
+  /** POST /api/create-payment-intent from one client address. */
+  function tryCode(user: Caller, couponCode: string, remoteAddress: string) {
+    return ctx.app.inject({
+      method: 'POST',
+      url: '/api/create-payment-intent',
+      headers: user.headers,
+      remoteAddress,
+      payload: { couponCode },
+    });
+  }
+
+  async function studentWithCart(): Promise<Caller> {
+    const buyer = await student();
+    await enrolOk(ctx, buyer, (await createClass(ctx, teacher, { priceCents: 2000 })).id);
+    return buyer;
+  }
+
+  function expectLimited(res: Awaited<ReturnType<typeof tryCode>>) {
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.json().error.code).toBe('rate_limited');
+    expect(res.json().error.fields.couponCode).toBe(res.json().error.message);
+  }
+
+  it(`an account gets ${COUPON_FAILURES} wrong codes, then 429 even for a good one; others are unaffected`, async () => {
+    const guesser = await studentWithCart();
+    const good = await newCoupon({ kind: 'percent', value: 10 });
+    for (let i = 0; i < COUPON_FAILURES; i++) {
+      expect((await tryCode(guesser, `GUESS-${i}-XYZ`, '10.0.0.1')).statusCode).toBe(404);
+    }
+    expectLimited(await tryCode(guesser, good.code, '10.0.0.1'));
+    // From another address too: the count is the account's.
+    expectLimited(await tryCode(guesser, `GUESS-X-XYZ`, '10.0.0.2'));
+    // Someone else at the first address still applies their code.
+    const neighbour = await studentWithCart();
+    expect((await tryCode(neighbour, good.code, '10.0.0.1')).statusCode).toBe(200);
+  });
+
+  it('a parallel burst gets no more tries than the limit', async () => {
+    const guesser = await studentWithCart();
+    const answers = await Promise.all(
+      Array.from({ length: COUPON_FAILURES + 4 }, (_, i) => tryCode(guesser, `BURST-${i}-XYZ`, '10.0.1.1')),
+    );
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s === 404)).toHaveLength(COUPON_FAILURES);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+  });
+
+  it('codes that apply do not count', async () => {
+    const buyer = await studentWithCart();
+    const good = await newCoupon({ kind: 'percent', value: 10 });
+    for (let i = 0; i < COUPON_FAILURES + 2; i++) {
+      expect((await tryCode(buyer, good.code, '10.0.2.1')).statusCode).toBe(200);
+    }
+  });
+
+  it(`one address gets ${COUPON_FAILURES_PER_IP} wrong codes over any number of accounts, then 429`, async () => {
+    const ip = '10.0.3.1';
+    let tried = 0;
+    while (tried < COUPON_FAILURES_PER_IP) {
+      const guesser = await studentWithCart();
+      for (let i = 0; i < COUPON_FAILURES - 1 && tried < COUPON_FAILURES_PER_IP; i++, tried++) {
+        expect((await tryCode(guesser, `IP-${tried}-XYZ`, ip)).statusCode).toBe(404);
+      }
+    }
+    const fresh = await studentWithCart();
+    expectLimited(await tryCode(fresh, 'FRESH-XYZ', ip));
+    // The same account from another address goes on.
+    expect((await tryCode(fresh, 'FRESH-XYZ', '10.0.3.2')).statusCode).toBe(404);
   });
 });
 

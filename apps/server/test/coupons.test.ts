@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { Coupon } from '@skillhive/shared/contracts/coupons';
-import { COUPON_MESSAGES, normaliseCouponCode } from '@skillhive/shared/rules/coupons';
+import { COUPON_CODE_MIN, COUPON_MESSAGES, normaliseCouponCode } from '@skillhive/shared/rules/coupons';
+import { TEXT_MESSAGES } from '@skillhive/shared/rules/messages';
 import * as coupons from '../src/modules/payments/coupons.repository.ts';
 import { createTestApp, rawRows, type TestContext } from './harness.ts';
 import {
@@ -16,7 +17,7 @@ import {
 } from './commerce-fixtures.ts';
 
 /**
- * Coupons' storage (issue 18 §4): codes unique whatever their case, and a use counted exactly once
+ * Coupons' storage (decision 019): codes unique whatever their case, and a use counted exactly once
  * — once per student, never past max_uses, even when checkouts race for the last use. Real
  * payments are recorded first through the test gateway, as a redemption belongs to one.
  */
@@ -253,9 +254,9 @@ describe('creating and disabling coupons', () => {
   });
 
   it('refuses a code already taken, whatever its case, with 409', async () => {
-    await call(teacher, 'POST', '/api/teachers/me/coupons', { code: 'TAKEN', kind: 'fixed', value: 100 });
+    await call(teacher, 'POST', '/api/teachers/me/coupons', { code: 'TAKEN-CODE', kind: 'fixed', value: 100 });
     const res = await call(otherTeacher, 'POST', '/api/teachers/me/coupons', {
-      code: 'taken',
+      code: 'taken-code',
       kind: 'fixed',
       value: 1,
     });
@@ -265,22 +266,32 @@ describe('creating and disabling coupons', () => {
 
   const bad: [string, Record<string, unknown>, string][] = [
     ['a code too short', { code: 'ab', kind: 'percent', value: 10 }, COUPON_MESSAGES.code],
+    [
+      `a code shorter than ${COUPON_CODE_MIN} characters, which could be guessed`,
+      { code: 'A'.repeat(COUPON_CODE_MIN - 1), kind: 'percent', value: 10 },
+      COUPON_MESSAGES.code,
+    ],
+    ['a code with a line break', { code: 'SPRING\r\nX-24', kind: 'percent', value: 10 }, TEXT_MESSAGES.singleLine],
     ['a code with spaces inside', { code: 'two words', kind: 'percent', value: 10 }, COUPON_MESSAGES.code],
     ['a code too long', { code: 'x'.repeat(41), kind: 'percent', value: 10 }, COUPON_MESSAGES.code],
     ['no code', { kind: 'percent', value: 10 }, COUPON_MESSAGES.code],
-    ['an unknown kind', { code: 'KIND', kind: 'free', value: 10 }, ''],
-    ['a percentage above 100', { code: 'P101', kind: 'percent', value: 101 }, COUPON_MESSAGES.percent],
-    ['a value of 0', { code: 'ZERO', kind: 'fixed', value: 0 }, COUPON_MESSAGES.value],
-    ['a value in decimals', { code: 'DEC', kind: 'fixed', value: 9.99 }, COUPON_MESSAGES.value],
-    ['a value as text', { code: 'TXT', kind: 'fixed', value: '500' }, COUPON_MESSAGES.value],
-    ['a huge fixed amount', { code: 'HUGE', kind: 'fixed', value: 1_000_001 }, COUPON_MESSAGES.fixedTooLarge],
-    ['a date that is not one', { code: 'DATE', kind: 'fixed', value: 5, expiresAt: 'soon' }, COUPON_MESSAGES.expiresAt],
+    ['an unknown kind', { code: 'KIND-CODE', kind: 'free', value: 10 }, ''],
+    ['a percentage above 100', { code: 'P101-CODE', kind: 'percent', value: 101 }, COUPON_MESSAGES.percent],
+    ['a value of 0', { code: 'ZERO-CODE', kind: 'fixed', value: 0 }, COUPON_MESSAGES.value],
+    ['a value in decimals', { code: 'DEC-CODE', kind: 'fixed', value: 9.99 }, COUPON_MESSAGES.value],
+    ['a value as text', { code: 'TXT-CODE', kind: 'fixed', value: '500' }, COUPON_MESSAGES.value],
+    ['a huge fixed amount', { code: 'HUGE-CODE', kind: 'fixed', value: 1_000_001 }, COUPON_MESSAGES.fixedTooLarge],
     [
-      'an expiry in the past',
-      { code: 'PAST', kind: 'fixed', value: 5, expiresAt: '2001-01-01T00:00:00Z' },
+      'a date that is not one',
+      { code: 'DATE-CODE', kind: 'fixed', value: 5, expiresAt: 'soon' },
       COUPON_MESSAGES.expiresAt,
     ],
-    ['a maximum of 0 uses', { code: 'MAX0', kind: 'fixed', value: 5, maxUses: 0 }, COUPON_MESSAGES.maxUses],
+    [
+      'an expiry in the past',
+      { code: 'PAST-CODE', kind: 'fixed', value: 5, expiresAt: '2001-01-01T00:00:00Z' },
+      COUPON_MESSAGES.expiresAt,
+    ],
+    ['a maximum of 0 uses', { code: 'MAX0-CODE', kind: 'fixed', value: 5, maxUses: 0 }, COUPON_MESSAGES.maxUses],
   ];
   for (const [what, body, message] of bad) {
     it(`answers 400 with the error envelope for ${what}`, async () => {

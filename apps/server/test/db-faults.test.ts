@@ -13,7 +13,7 @@ import { hasPostgresBinaries, sleep, startPgCluster, waitFor, type PgCluster } f
 import { rawRows, signUp } from './harness.ts';
 
 /**
- * PostgreSQL faults (reliability issue §1-2) on a cluster of this test's own, which it stops,
+ * PostgreSQL faults on a cluster of this test's own, which it stops,
  * freezes and terminates connections of: the app answers 503 quickly instead of crashing or
  * hanging, /api/ready tells the truth, and everything recovers without a restart.
  */

@@ -10,7 +10,7 @@ import { cookieHeader, createTestApp, type TestContext } from './harness.ts';
 import { freePort, spawnServer, waitReady, type ServerProcess } from './fault-helpers.ts';
 
 /**
- * Security issue §1 and §11: demo data never opens an admin door, a production start never seeds
+ * Demo data never opens an admin door (docs/SECURITY.md), a production start never seeds
  * by itself, and never takes test cards by accident.
  */
 const PRODUCTION = { NODE_ENV: 'production', AUTH_SECRET: 'production-test-secret-0123456789abcdef' };
@@ -107,7 +107,7 @@ describe('the demo seed with the demo admin in ADMIN_EMAILS (a newcomer in devel
   });
 });
 
-describe('the demo seed is one transaction (architecture issue §6)', () => {
+describe('the demo seed is one transaction', () => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestApp();

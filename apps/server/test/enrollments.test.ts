@@ -241,7 +241,7 @@ describe('DELETE /api/enrolled/:id', () => {
 });
 
 /**
- * Who may call what (issue 5 acceptance): every endpoint of enrolments, payments and reviews,
+ * Who may call what (DESIGN §1.1, §6): every endpoint of enrolments, payments and reviews,
  * for an anonymous caller, the student who owns the resource, another student, a teacher (the
  * class's own teacher) and an admin. The owner runs last, so refused calls see untouched state.
  */

@@ -6,8 +6,8 @@ import { buy, classCounters, createCaller, createClass, enrolOk, FAST_SIGNUP_ENV
 import { createTestApp, type TestContext } from './harness.ts';
 
 /**
- * Security issue §10: deleting a student kept nothing of their payments (the rows cascaded), so a
- * teacher's revenue shrank after the fact. Financial records outlive accounts, cut from the person.
+ * Financial records outlive accounts, cut from the person (DESIGN §4): were a student's payments
+ * to cascade with the account, a teacher's revenue would shrink after the fact.
  */
 describe('deleting a student who paid', () => {
   let ctx: TestContext;

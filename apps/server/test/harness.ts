@@ -143,7 +143,7 @@ export interface TestContext {
   dataDir: string;
   /** The app's payment reconciler: tests call runOnce() instead of waiting for its interval. */
   reconciler: Reconciler;
-  /** The app's session reminder job (issue 21): tests call runOnce() with their clock. */
+  /** The app's session reminder job: tests call runOnce() with their clock. */
   sessionReminders: App['sessionReminders'];
   close(): Promise<void>;
 }

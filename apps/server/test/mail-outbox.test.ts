@@ -10,7 +10,7 @@ import { freePort } from './fault-helpers.ts';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.ts';
 
 /**
- * Accounts and e-mail issue §1: mail goes through an outbox written with the event, and a worker
+ * Mail goes through an outbox written with the event, and a worker
  * delivers it over SMTP, retrying while the server is down; tested against a real SMTP server.
  */
 const application = { experience: 'mid-level', title: 'Front-end mentor', category: 'web-development' } as const;

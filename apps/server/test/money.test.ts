@@ -191,7 +191,7 @@ describe('money only for live classes (finding 1)', () => {
     const { charges, payments } = await expectBooksBalance(student);
     expect(payments).toHaveLength(0);
     expect(charges[0]!.refundedAt).not.toBeNull();
-    // The student is told, by a mail queued with the decision to refund (accounts and e-mail issue §5).
+    // The student is told, by a mail queued with the decision to refund.
     const refundMail = await latestMail(ctx, student.email, 'refund');
     expect(refundMail.subject).toBe('Your payment is being refunded — SkillHive');
     expect(refundMail.text).toContain('we are refunding the $15.00 you paid');

@@ -8,7 +8,7 @@ import { schema } from '../src/db/client.ts';
 import { createTestApp, signUp, verifyEmail, type TestContext } from './harness.ts';
 
 /**
- * Third-party sign-in end to end (issue 3 §2): a real OpenID Connect provider (oidc-provider) on
+ * Third-party sign-in end to end (spec §1, DESIGN §2): a real OpenID Connect provider (oidc-provider) on
  * loopback, the app listening on a real loopback port, and every hop made over HTTP — the
  * authorization request, the provider's login and consent, the callback, the code exchange with
  * PKCE, the ID token check and the user-info call.
@@ -372,8 +372,12 @@ describe('OpenID Connect sign-in against a real provider', () => {
       body: JSON.stringify({ provider: 'oidc', callbackURL: 'https://evil.example/steal' }),
       redirect: 'manual',
     });
-    expect(response.status).toBe(403);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('forbidden');
+    // The identity gate refuses it before better-auth (the one rule for callbacks, isLocalCallback).
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error).toMatchObject({
+      code: 'validation_error',
+      fields: { callbackURL: 'The callback must be a path on this site' },
+    });
   });
 
   it('signs the same person in again without creating a second account', async () => {

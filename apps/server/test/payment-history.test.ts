@@ -13,7 +13,7 @@ import {
 } from './commerce-fixtures.ts';
 
 /**
- * A person's own payment history and receipts (issue 18 §5): GET /api/payments/me and
+ * A person's own payment history and receipts: GET /api/payments/me and
  * GET /api/payments/me/:id. Who may call them, what bad input gets, paging, and that the amounts
  * are what the gateway charged, to the cent.
  */

@@ -14,7 +14,7 @@ import { sleep } from './fault-helpers.ts';
 import { rawRows } from './harness.ts';
 
 /**
- * Embedded-database faults (reliability issue §2, §4, §5): PGlite in a DATA_DIR of its own that the
+ * Embedded-database faults (decision 011): PGlite in a DATA_DIR of its own that the
  * test makes read-only, keeps busy or breaks. Embedded mode only.
  */
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -8,7 +8,7 @@ import { createLimiter } from '../src/lib/rate-limit.ts';
 import { createTestApp, signUp, TEST_PASSWORD, tokenFor, type TestContext, type TestUser } from './harness.ts';
 
 /**
- * Rate limits of issue 3 §6, in every environment: failed sign-ins per (account, address), sign-ins
+ * Rate limits (decision 009), in every environment: failed sign-ins per (account, address), sign-ins
  * and sign-ups per address, token issuance; X-Forwarded-For only behind a trusted proxy.
  */
 const WRONG = 'Wrong#Pass1';

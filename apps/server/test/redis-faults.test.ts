@@ -5,7 +5,7 @@ import { hasRedisServer, sleep, startRedisServer, waitFor, type RedisProcess } f
 import { createTestApp, signUp, TEST_PASSWORD, tokenFor, type TestContext, type TestUser } from './harness.ts';
 
 /**
- * Redis faults (reliability issue §3) with a redis-server of this test's own: frozen, then killed.
+ * Redis faults with a redis-server of this test's own: frozen, then killed.
  * Sign-up, sign-in and tokens keep answering promptly (rate limits count in memory meanwhile), and
  * the log says "unreachable" once, not once per reconnection attempt.
  */

@@ -25,7 +25,7 @@ import { chargeRefundedEvent, paymentIntentEvent, startFakeStripe, type FakeStri
 import { prng } from './seeded-random.ts';
 
 /**
- * Refunds (issue 18 §3): an admin refunds a payment in full or one line of it; a student asks
+ * Refunds (DESIGN §4): an admin refunds a payment in full or one line of it; a student asks
  * within REFUND_WINDOW_DAYS and an admin decides; Stripe's charge.refunded is recorded once. The
  * test gateway and a local fake of Stripe's API stand where the money moves.
  */
@@ -207,6 +207,60 @@ describe('an admin refunds one enrolment of a payment', () => {
     }
     const none = await call(ctx, admin, 'GET', '/api/admin/payments?q=nobody%40example.com');
     expect(none.json()).toEqual([]);
+  });
+});
+
+describe('a refund takes the student’s review of that class with it (decision 003 counters)', () => {
+  function review(user: Caller, classId: string, rating: number) {
+    return call(ctx, user, 'POST', '/api/reviews', { classId, rating, details: 'Loved it' });
+  }
+  async function reviewsOf(classId: string) {
+    const res = await call(ctx, null, 'GET', `/api/reviews?classId=${classId}`);
+    return (res.json() as { rating: number; name: string }[]).map((r) => ({ rating: r.rating, name: r.name }));
+  }
+
+  it('an admin’s refund of one line removes that review and its rating; the other class keeps its review', async () => {
+    const { student, classes, lineOf, paymentId } = await purchase([1500, 2500]);
+    const [kept, refunded] = classes as [TestClass, TestClass];
+    const other = await createCaller(ctx, 'student');
+    await buy(ctx, other, [refunded.id]);
+    expect((await review(student, kept.id, 4)).statusCode).toBe(201);
+    expect((await review(student, refunded.id, 5)).statusCode).toBe(201);
+    expect((await review(other, refunded.id, 2)).statusCode).toBe(201);
+    expect(await classCounters(ctx, refunded.id)).toMatchObject({ ratingSum: 7, reviewCount: 2 });
+
+    const res = await refund(admin, paymentId, { enrollmentId: lineOf(refunded).id, reason: 'Asked' });
+    expect(res.statusCode).toBe(200);
+
+    expect(await reviewsOf(refunded.id)).toEqual([{ rating: 2, name: other.name }]);
+    expect(await classCounters(ctx, refunded.id)).toMatchObject({ ratingSum: 2, reviewCount: 1 });
+    expect(await reviewsOf(kept.id)).toEqual([{ rating: 4, name: student.name }]);
+    expect(await classCounters(ctx, kept.id)).toMatchObject({ ratingSum: 4, reviewCount: 1 });
+    // And a new one cannot be written without paying again.
+    expect((await review(student, refunded.id, 5)).statusCode).toBe(409);
+  });
+
+  it('an approved refund request and a whole-payment refund do the same', async () => {
+    const first = await purchase([1200]);
+    const [cls] = first.classes as [TestClass];
+    expect((await review(first.student, cls.id, 5)).statusCode).toBe(201);
+    const asked = await call(ctx, first.student, 'POST', '/api/refund-requests', {
+      enrollmentId: first.lineOf(cls).id,
+      reason: 'Not for me',
+    });
+    expect(asked.statusCode).toBe(201);
+    const approved = await call(ctx, admin, 'POST', `/api/admin/refund-requests/${asked.json()._id}/approve`);
+    expect(approved.statusCode).toBe(200);
+    expect(await reviewsOf(cls.id)).toEqual([]);
+    expect(await classCounters(ctx, cls.id)).toMatchObject({ ratingSum: 0, reviewCount: 0 });
+
+    const second = await purchase([900, 800]);
+    for (const c of second.classes) expect((await review(second.student, c.id, 3)).statusCode).toBe(201);
+    expect((await refund(admin, second.paymentId, { reason: 'All of it' })).statusCode).toBe(200);
+    for (const c of second.classes) {
+      expect(await reviewsOf(c.id)).toEqual([]);
+      expect(await classCounters(ctx, c.id)).toMatchObject({ ratingSum: 0, reviewCount: 0 });
+    }
   });
 });
 

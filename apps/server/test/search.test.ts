@@ -6,8 +6,8 @@ import { buy } from './commerce-fixtures.ts';
 import { createTestApp, createUser, rawRows, type TestContext, type TestUser } from './harness.ts';
 
 /**
- * Search people can use (issue 20 §4, decision 018): prefixes, misspellings, the teacher's name,
- * ranking, the price/rating/category filters and the suggestions; and the public class page (§5).
+ * Search people can use (decision 018): prefixes, misspellings, the teacher's name,
+ * ranking, the price/rating/category filters and the suggestions; and the public class page.
  */
 
 let ctx: TestContext;

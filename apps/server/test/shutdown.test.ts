@@ -7,7 +7,7 @@ import { ErrorBody } from '@skillhive/shared/contracts/errors';
 import { freePort, sleep, spawnServer, waitReady, type ServerProcess } from './fault-helpers.ts';
 
 /**
- * Graceful shutdown (reliability issue §6) of a real `node src/server.ts`: on SIGTERM a request in
+ * Graceful shutdown (docs/OPERATIONS.md) of a real `node src/server.ts`: on SIGTERM a request in
  * flight finishes, a new request on a kept-alive connection gets 503 + Connection: close in the
  * standard envelope, new connections are refused, and the process exits 0.
  * Embedded mode only: the sequence does not depend on the database, and PGlite is the default.

@@ -2,7 +2,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 /**
- * A real SMTP server on loopback for the mail tests (accounts and e-mail issue): it accepts every
+ * A real SMTP server on loopback for the mail tests: it accepts every
  * message and keeps it parsed, so tests read what a person's mail client would show.
  */
 export interface TestSmtpServer {

@@ -202,7 +202,7 @@ describe('static web app', () => {
   });
 });
 
-describe('the public class page (issue 20 §5)', () => {
+describe('the public class page', () => {
   it('names the class in the title, description and Open Graph tags, escaped, and preloads its data', async () => {
     const teacher = await createUser(ctx, 'teacher');
     const title = '<script>alert("x")</script> & "Watercolour" \'basics\'';

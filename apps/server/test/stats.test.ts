@@ -25,7 +25,7 @@ import { prng } from './seeded-random.ts';
 type Caller = Awaited<ReturnType<typeof createCaller>>;
 
 /**
- * Earnings and revenue from the server (issue 18 §6): GET /api/teachers/me/stats,
+ * Earnings and revenue from the server: GET /api/teachers/me/stats,
  * GET /api/admin/stats and GET /api/teachers/me/classes/:id/roster. Who may call them, what bad
  * input gets, and a reconciliation: students buy random carts through the API, classes are
  * archived, an account is deleted, and the answers equal sums the test writes in its own SQL.
@@ -183,7 +183,7 @@ describe('bad input', () => {
 });
 
 /**
- * The acceptance check of issue 18 §6: the teacher and admin stats equal an independent SQL sum.
+ * The teacher and admin stats equal an independent SQL sum: the figures reconcile to the cent.
  * STATS_STUDENTS tunes the size (default 30), STATS_SEED replays a run.
  */
 const STUDENTS = Number(process.env.STATS_STUDENTS ?? 30);

@@ -14,7 +14,7 @@ import {
   type TestUser,
 } from './harness.ts';
 
-/** Users API of spec §7 and the audit log (issue 3 §4, §7), with who may call what. */
+/** Users API of spec §7 and the audit log, with who may call what (DESIGN §1.1). */
 let ctx: TestContext;
 let admin: TestUser;
 beforeAll(async () => {
@@ -426,7 +426,7 @@ describe('GET /api/audit (admin)', () => {
 });
 
 /**
- * The role × endpoint matrix (issue 3 acceptance, DESIGN §6): every cell's expected status, run
+ * The role × endpoint matrix (DESIGN §6): every cell's expected status, run
  * once with session cookies and once with Bearer tokens. "other" is a student calling a
  * self-only route about someone else; "adminOther" is an admin doing the same.
  */

@@ -205,8 +205,8 @@ export async function openPglite(dir?: string, options: PgliteOptions = {}): Pro
       if (durable) enableFsync(client);
       // Emscripten's file system checks permissions against the mode each file had when it first
       // looked it up, and keeps it: a file first touched while DATA_DIR was read-only stayed
-      // "Permission denied" forever after the directory was writable again (reliability issue
-      // §5). The operating system checks the real permissions on every open anyway.
+      // "Permission denied" forever after the directory was writable again (decision 011).
+      // The operating system checks the real permissions on every open anyway.
       client.Module.FS.ignorePermissions = true;
     } catch (error) {
       unlock();

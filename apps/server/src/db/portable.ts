@@ -80,7 +80,7 @@ async function appliedMigrations(db: Db): Promise<ExportManifest['migrations']> 
 
 /** The stored keys of an upload: the display image and its thumbnail. */
 function imageKeys(key: string): string[] {
-  // A class material's file (issue 21) is one object; an upload has a display image and a thumbnail.
+  // A class material's file (decision 021) is one object; an upload has a display image and a thumbnail.
   if (MATERIAL_KEY_PATTERN.test(key)) return [key];
   return [key, key.replace(/\.webp$/, `-${THUMB_WIDTH}.webp`)];
 }

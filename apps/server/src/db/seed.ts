@@ -164,9 +164,9 @@ export interface SeedResult {
 }
 
 /**
- * Demo data (issue 2 §6) into an empty database; returns null when users already exist.
+ * Demo data (SEED, DESIGN §5) into an empty database; returns null when users already exist.
  * `adminEmails` is ADMIN_EMAILS: the demo admin is an admin only when it is named there, since
- * every demo account's password is published (security issue §1).
+ * every demo account's password is published (docs/SECURITY.md).
  */
 export async function seedIfEmpty(
   db: Db,
@@ -349,7 +349,7 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
       const paidEnrollments = paid.map((cls) => ({
         ...pendingEnrollmentOf(cls, student),
         id: randomUUID(),
-        // Demo payments use no coupon: each line paid its price (issue 18 §2).
+        // Demo payments use no coupon: each line paid its price (decision 019).
         paidCents: cls.priceCents,
         status: 'paid' as const,
         paymentId,

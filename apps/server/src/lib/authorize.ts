@@ -37,7 +37,7 @@ export const EMAIL_NOT_VERIFIED_MESSAGE =
 
 /**
  * A signed-in user whose e-mail address is verified: applying to teach and paying need one
- * (accounts and e-mail issue §2), so every account that teaches or pays can be reached.
+ * (decision 014), so every account that teaches or pays can be reached.
  */
 export async function requireVerifiedViewer(request: FastifyRequest): Promise<Viewer> {
   const viewer = await requireViewer(request);

@@ -21,8 +21,10 @@ export function createLimiter(options: {
   points: number;
   durationSeconds: number;
   redis?: Redis | undefined;
-  /** What a 429 tells the user; default: a message about sign-in attempts. */
-  message?: string | undefined;
+  /** What a 429 tells the user (given the seconds to wait); default: a message about attempts. */
+  message?: string | ((retryAfterSeconds: number) => string) | undefined;
+  /** Fields of the error envelope a 429 names: the form field the attempts were made in. */
+  fields?: readonly string[] | undefined;
 }): Limiter {
   const base = { keyPrefix: `skillhive:${options.name}`, points: options.points, duration: options.durationSeconds };
   // With Redis unreachable, each instance counts in its own memory rather than failing sign-ins.
@@ -36,9 +38,14 @@ export function createLimiter(options: {
     : new RateLimiterMemory(base);
   const tooMany = (res: RateLimiterRes) => {
     const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-    // A lockout says how long it lasts (web experience issue §2).
-    return new AppError(ErrorCode.RATE_LIMITED, options.message ?? `Too many attempts. ${tryAgainIn(seconds)}`, {
+    // A lockout says how long it lasts, so the person knows when to try again.
+    const message =
+      typeof options.message === 'function'
+        ? options.message(seconds)
+        : (options.message ?? `Too many attempts. ${tryAgainIn(seconds)}`);
+    return new AppError(ErrorCode.RATE_LIMITED, message, {
       headers: { 'retry-after': String(seconds) },
+      ...(options.fields ? { fields: Object.fromEntries(options.fields.map((field) => [field, message])) } : {}),
     });
   };
   return {

@@ -10,7 +10,7 @@ import { findViewerUser } from '../modules/users/contact.ts';
 
 /**
  * Who is calling: `Authorization: Bearer <token>` (spec §7) or the better-auth session cookie.
- * Either way the user row is read again, so a deleted user is anonymous at once (issue 3 §3); a
+ * Either way the user row is read again, so a deleted user is anonymous at once (DESIGN §1.2); a
  * token also needs its session to be live (decision 009). The reads belong to the auth module
  * (sessions) and the users module (the user row), decision 015.
  */

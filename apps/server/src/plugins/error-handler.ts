@@ -129,7 +129,7 @@ export const errorHandlerPlugin = fp(async function errorHandler(app: FastifyIns
   });
 });
 
-// --- Dependency unavailability (reliability issue §1-3) ---------------------------------------
+// --- Dependency unavailability ----------------------------------------------------------------
 // A database or Redis that is down, frozen, restarting or overloaded is not a bug of ours: the
 // caller should retry, so it is a 503 with Retry-After, not a 500.
 

@@ -129,7 +129,7 @@ export const OPERATIONS: Record<string, OperationContract> = {
   'POST /api/create-payment-intent': {
     access: 'signed-in',
     who: 'any signed-in user with a verified e-mail address (403 email_not_verified otherwise)',
-    errors: [403, 404, 409, 503],
+    errors: [403, 404, 409, 429, 503],
   },
   'POST /api/payments': { access: 'signed-in', who: 'the student who paid', errors: [403, 404, 409, 503] },
   'GET /api/payments/{email}': { access: 'self-or-admin', list: true },
@@ -209,7 +209,7 @@ export const OPERATIONS: Record<string, OperationContract> = {
   'PATCH /api/classes/revisions/{id}/approve': { access: 'admin', errors: [409] },
   'PATCH /api/classes/revisions/{id}/reject': { access: 'admin', errors: [409] },
 
-  // Class content (issue 21): the class's teacher edits; paid students, the teacher and admins read.
+  // Class content (decision 021): the class's teacher edits; paid students, the teacher and admins read.
   'GET /api/classes/{id}/content': {
     access: 'owner-or-admin',
     who: 'a student whose enrolment in the class is paid (published items), its teacher, or an admin',

@@ -131,9 +131,13 @@ const REDIRECT_URL = {
 };
 
 const CALLBACK_URLS = {
-  callbackURL: { type: 'string', description: 'Where the browser lands after signing in (same origin).' },
-  errorCallbackURL: { type: 'string', description: 'Where the browser lands when signing in fails.' },
-  newUserCallbackURL: { type: 'string', description: 'Where a first-time user lands.' },
+  callbackURL: {
+    type: 'string',
+    description:
+      'Where the browser lands after signing in: a path on this site, or PUBLIC_URL followed by one (400 otherwise).',
+  },
+  errorCallbackURL: { type: 'string', description: 'Where the browser lands when signing in fails (same rule).' },
+  newUserCallbackURL: { type: 'string', description: 'Where a first-time user lands (same rule).' },
   disableRedirect: { type: 'boolean' },
 };
 
@@ -170,7 +174,8 @@ function startRedirectSignIn(operationId: string, summary: string, field: string
 /** Where an outside provider sends the browser back after startRedirectSignIn: a redirect onwards. */
 function providerCallback(operationId: string, summary: string, param: string, provider: string): AuthOperation {
   return {
-    contract: { access: 'public' },
+    // 400 for a callback field in the query that would leave this site (the identity gate).
+    contract: { access: 'public', errors: [400] },
     operation: {
       operationId,
       summary,
@@ -251,7 +256,8 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'GET /api/auth/get-session': {
-    contract: { access: 'public-session-aware' },
+    // 400 for a callback field in the query that would leave this site (the identity gate).
+    contract: { access: 'public-session-aware', errors: [400] },
     operation: {
       operationId: 'getSession',
       summary: 'The current session and user, or null without one',
@@ -327,13 +333,15 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'GET /api/auth/verify-email': {
-    // 401 for a bad token when no callbackURL was given; 403 for a callbackURL on another origin.
-    contract: { access: 'public', errors: [400, 401, 403] },
+    // 400 for a callbackURL that would leave this site's origin or path (the identity gate); 401
+    // for a bad token when no callbackURL was given; 409 for a change of address to one another
+    // account took meanwhile, when no callbackURL was given.
+    contract: { access: 'public', errors: [400, 401, 403, 409] },
     operation: {
       operationId: 'verifyEmail',
       summary: 'The link in a verification mail: marks the address verified (public; the browser follows it)',
       description:
-        "Redirects to callbackURL (the web app's /email-verified, or the profile after a change of address); on a bad or expired token to callbackURL?error=INVALID_TOKEN or TOKEN_EXPIRED.",
+        "Redirects to callbackURL (the web app's /email-verified, or the profile after a change of address); on a bad or expired token to callbackURL?error=INVALID_TOKEN or TOKEN_EXPIRED; for a change of address to one another account registered since the request, to callbackURL?error=EMAIL_TAKEN (nothing changes). callbackURL must be a path on this site with no dot segment (raw or percent-encoded), empty segment or backslash: anything else is a 400, never a redirect.",
       parameters: [
         { in: 'query', name: 'token', required: true, schema: { type: 'string' } },
         { in: 'query', name: 'callbackURL', required: false, schema: { type: 'string' } },
@@ -363,7 +371,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     },
   },
   'GET /api/auth/reset-password/{token}': {
-    // 403 for a callbackURL on another origin.
+    // 400 for a callbackURL that would leave this site's origin or path (the identity gate).
     contract: { access: 'public', errors: [400, 403] },
     operation: {
       operationId: 'resetPasswordCallback',

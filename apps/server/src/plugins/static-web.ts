@@ -49,7 +49,7 @@ function summary(text: string): string {
 }
 
 /**
- * index.html with the page's own title, description and Open Graph tags (issue 20 §5: a shared
+ * index.html with the page's own title, description and Open Graph tags (so a shared
  * class link shows the class), every value escaped. The generic description is replaced.
  */
 export function withPageMeta(html: string, meta: PageMeta, url: string): string {

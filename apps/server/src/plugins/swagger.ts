@@ -68,7 +68,7 @@ export function completeDocument(document: Json, publicUrl: string): Json {
       content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } },
     };
   }
-  // Class content (issue 21): a material's file and a class's calendar are not JSON.
+  // Class content (decision 021): a material's file and a class's calendar are not JSON.
   const material = paths['/api/materials/{id}/file']?.get;
   if (material) {
     const binary = { schema: { type: 'string', format: 'binary' } };

@@ -141,7 +141,7 @@ export interface paths {
          * Start paying for the caller's cart: the amount is the total of their pending enrolments; a price in the body is ignored (any signed-in user with a verified e-mail address)
          * @description Who may call: any signed-in user with a verified e-mail address (403 email_not_verified otherwise).
          *
-         *     409 when the cart is empty. The same cart (and coupon) gives back the same intent. `couponCode` applies a coupon: the answer lists each line with its discount, and `amount` is the discounted total (decision 019); an unknown code is a 404, an expired, used-up, already used or foreign code, or one that would bring the total below $0.50, a 409, each with its message on `fields.couponCode`.
+         *     409 when the cart is empty. The same cart (and coupon) gives back the same intent. `couponCode` applies a coupon: the answer lists each line with its discount, and `amount` is the discounted total (decision 019); every code the caller cannot use (unknown, disabled, expired, used up, already used, for other classes) gets the same 404 with the same message on `fields.couponCode`; a code that would bring the total below $0.50 is a 409 saying so. Unusable codes are limited per account (RATE_LIMIT_COUPON_FAILURES) and per client address (RATE_LIMIT_COUPON_FAILURES_PER_IP) in RATE_LIMIT_COUPON_WINDOW_SECONDS; past either, 429 with Retry-After, even for a good code.
          */
         post: operations["createPaymentIntent"];
         delete?: never;
@@ -1727,7 +1727,7 @@ export interface paths {
          * The link in a verification mail: marks the address verified (public; the browser follows it)
          * @description Who may call: anyone, no credentials needed.
          *
-         *     Redirects to callbackURL (the web app's /email-verified, or the profile after a change of address); on a bad or expired token to callbackURL?error=INVALID_TOKEN or TOKEN_EXPIRED.
+         *     Redirects to callbackURL (the web app's /email-verified, or the profile after a change of address); on a bad or expired token to callbackURL?error=INVALID_TOKEN or TOKEN_EXPIRED; for a change of address to one another account registered since the request, to callbackURL?error=EMAIL_TAKEN (nothing changes). callbackURL must be a path on this site with no dot segment (raw or percent-encoded), empty segment or backslash: anything else is a 400, never a redirect.
          */
         get: operations["verifyEmail"];
         put?: never;
@@ -2560,6 +2560,15 @@ export interface operations {
             };
             /** @description unsupported_media_type: the body is not of a type this call reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11146,6 +11155,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description internal_error: something unexpected; the requestId is in our logs */
             500: {
                 headers: {
@@ -11535,11 +11553,11 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     provider: "google";
-                    /** @description Where the browser lands after signing in (same origin). */
+                    /** @description Where the browser lands after signing in: a path on this site, or PUBLIC_URL followed by one (400 otherwise). */
                     callbackURL?: string;
-                    /** @description Where the browser lands when signing in fails. */
+                    /** @description Where the browser lands when signing in fails (same rule). */
                     errorCallbackURL?: string;
-                    /** @description Where a first-time user lands. */
+                    /** @description Where a first-time user lands (same rule). */
                     newUserCallbackURL?: string;
                     disableRedirect?: boolean;
                 };
@@ -11645,11 +11663,11 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     providerId: "oidc";
-                    /** @description Where the browser lands after signing in (same origin). */
+                    /** @description Where the browser lands after signing in: a path on this site, or PUBLIC_URL followed by one (400 otherwise). */
                     callbackURL?: string;
-                    /** @description Where the browser lands when signing in fails. */
+                    /** @description Where the browser lands when signing in fails (same rule). */
                     errorCallbackURL?: string;
-                    /** @description Where a first-time user lands. */
+                    /** @description Where a first-time user lands (same rule). */
                     newUserCallbackURL?: string;
                     disableRedirect?: boolean;
                 };

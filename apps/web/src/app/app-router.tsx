@@ -13,7 +13,7 @@ export interface NavigationState {
 }
 
 /**
- * The browser router (decision 016, the declarative router). React Router's own `BrowserRouter`
+ * The browser router (decision 022, the declarative router). React Router's own `BrowserRouter`
  * with two things it does not give: whether a navigation is still pending, and each navigation's
  * `preventScrollReset`, for our scroll restoration. `onNavigate` hears a navigation before it
  * renders, so the new page's code and data start downloading at once.

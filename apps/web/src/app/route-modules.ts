@@ -8,8 +8,9 @@ export interface RouteLoaderArgs {
 }
 
 /**
- * A page's module (decision 016): its `Component`, and optionally a `loader` that starts the
- * page's reads with the navigation (and, on the first page load, is waited for: route-data.ts).
+ * A page's module (named by the manifest, decision 016; loaded by the router, decision 022): its
+ * `Component`, and optionally a `loader` that starts the page's reads with the navigation (and, on
+ * the first page load, is waited for: route-data.ts).
  */
 export interface RouteModule {
   Component: ComponentType;

@@ -86,7 +86,7 @@ export const SITE_PAGES = {
     title: 'All classes — SkillHive',
     firstRender: ['catalogue'],
   },
-  // Issue 20 §6: every review, where the home carousel shows the latest.
+  // Every review, where the home carousel shows the latest.
   reviews: {
     path: '/reviews',
     module: 'routes/reviews.tsx',
@@ -94,7 +94,7 @@ export const SITE_PAGES = {
     title: 'Learner reviews — SkillHive',
     firstRender: [],
   },
-  // Issue 20 §5: every class card links here; the server names the class in the HTML's meta tags.
+  // Every class card links here; the server names the class in the HTML's meta tags.
   classPage: {
     path: '/classes/:id',
     module: 'routes/class-page.tsx',
@@ -144,13 +144,13 @@ export const DASHBOARD_PAGES = {
     module: 'routes/dashboard/my-enroll-class.tsx',
     access: 'signed-in',
   },
-  // Issue 21 §2: a paid class as its student opens it (sessions, materials, progress).
+  // A paid class as its student opens it: sessions, materials, progress (decision 021).
   myEnrollClassDetails: {
     path: '/dashboard/myEnrollClass/:id',
     module: 'routes/dashboard/my-enroll-class-details.tsx',
     access: 'signed-in',
   },
-  // Issue 18 §5: a person's own payments and a printable receipt per payment.
+  // A person's own payments and a printable receipt per payment.
   paymentHistory: {
     path: '/dashboard/paymentHistory',
     module: 'routes/dashboard/payment-history.tsx',
@@ -167,7 +167,7 @@ export const DASHBOARD_PAGES = {
   addClasses: { path: '/dashboard/addClasses', module: 'routes/dashboard/add-classes.tsx', access: 'teacher' },
   myClass: { path: '/dashboard/myClass', module: 'routes/dashboard/my-class.tsx', access: 'teacher' },
   updateItem: { path: '/dashboard/updateItem/:id', module: 'routes/dashboard/update-item.tsx', access: 'teacher' },
-  // Issue 18 §4: a teacher's discount codes for their own classes.
+  // A teacher's discount codes for their own classes (decision 019).
   myCoupons: { path: '/dashboard/myCoupons', module: 'routes/dashboard/my-coupons.tsx', access: 'teacher' },
   // DESIGN §1.10: the route the spec leaves dangling.
   myClassDetails: {
@@ -192,9 +192,9 @@ export const DASHBOARD_PAGES = {
     module: 'routes/dashboard/see-progress-details.tsx',
     access: 'admin',
   },
-  // Issue 18 §3: refund requests to decide, and refunds of a payment in full or one class of it.
+  // Refund requests to decide, and refunds of a payment in full or one class of it.
   refunds: { path: '/dashboard/refunds', module: 'routes/dashboard/refunds.tsx', access: 'admin' },
-  // Issue 18 §4: site-wide discount codes.
+  // Site-wide discount codes (decision 019).
   coupons: { path: '/dashboard/coupons', module: 'routes/dashboard/coupons.tsx', access: 'admin' },
   audit: { path: '/dashboard/audit', module: 'routes/dashboard/audit.tsx', access: 'admin' },
   mailbox: { path: '/dashboard/mailbox', module: 'routes/dashboard/mailbox.tsx', access: 'admin' },

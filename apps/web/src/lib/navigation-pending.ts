@@ -5,7 +5,7 @@ export const NavigationPendingContext = createContext(false);
 
 /**
  * True while a navigation waits for its page's code: the current page stays on screen (the
- * location changes in a transition) and the layout shows the progress bar (decision 016).
+ * location changes in a transition) and the layout shows the progress bar (decision 022).
  */
 export function useNavigationPending(): boolean {
   return useContext(NavigationPendingContext);

@@ -1,4 +1,4 @@
-/** "1 class", "2 classes", "0 classes" (issue 20 §1): English plurals with Intl's rules. */
+/** "1 class", "2 classes", "0 classes": English plurals with Intl's rules. */
 const rules = new Intl.PluralRules('en');
 
 export function countOf(count: number, singular: string, plural = `${singular}s`): string {

@@ -22,7 +22,7 @@ export function createQueryClient(): QueryClient {
 }
 
 /**
- * "Focus" for the queries that refetch on it (the role flags, issue 20 §2): the tab becoming
+ * "Focus" for the queries that refetch on it (the role flags, so a new role reaches an open tab): the tab becoming
  * visible, as TanStack Query's default, and also the window gaining focus — switching back from
  * another window leaves the tab visible all along, and is when an approved teacher returns.
  */

@@ -1,5 +1,5 @@
 /**
- * Light or dark (issue 20 §6). Without a choice the page follows the system's
+ * Light or dark. Without a choice the page follows the system's
  * prefers-color-scheme through CSS alone (daisyUI's `prefersdark` theme); a choice made with the
  * navbar's toggle is kept in localStorage and set as data-theme on <html> before the first render.
  */

@@ -10,7 +10,9 @@ import { createLocationProbe } from './location-probe.tsx';
  * Renders a dashboard page as the app does: inside the real `AuthProvider` (session, token, role
  * flags) behind `RequireAuth`, in a memory router that also knows `otherRoutes` (where the page
  * may navigate). With `browserOnRealServer` (browser.ts) the provider reads the session of
- * whoever signed in in the test's browser from the real server. Returns where the router is.
+ * whoever signed in in the test's browser from the real server. `page.path` may carry a query
+ * (`/dashboard/profile?error=…`, as a link lands), which the route's pattern leaves out. Returns
+ * where the router is.
  */
 export function renderSignedInPage(
   queryClient: QueryClient,
@@ -23,7 +25,7 @@ export function renderSignedInPage(
       <MemoryRouter initialEntries={[page.path]}>
         <AuthProvider>
           <Routes>
-            <Route path={page.path} element={<RequireAuth>{page.element}</RequireAuth>} />
+            <Route path={page.path.split('?')[0]} element={<RequireAuth>{page.element}</RequireAuth>} />
             {otherRoutes.map((route) => (
               <Route key={route.path} path={route.path} element={route.element} />
             ))}

@@ -154,7 +154,7 @@ export type ClassSuggestion = z.infer<typeof ClassSuggestion>;
 export const CategoryCount = z.object({ category: z.enum(CATEGORIES), total: z.number().int() });
 export type CategoryCount = z.infer<typeof CategoryCount>;
 
-/** A class as its public page shows it: no e-mail, status or moderation fields (issue 20 §5). */
+/** A class as its public page shows it: no e-mail, status or moderation fields: anyone may read it. */
 export const PublicClass = z.object({
   _id: z.string(),
   title: z.string(),
@@ -201,7 +201,7 @@ export const ClassStats = z.object({
   paidStudents: z.number().int(),
   revenue: z.number(),
   perWeek: z.array(z.object({ week: z.string(), enrollments: z.number().int() })),
-  /** Class content (issue 21): sessions held, paid students and their average completion. */
+  /** Class content (decision 021): sessions held, paid students and their average completion. */
   progress: ClassProgressSummary,
 });
 export type ClassStats = z.infer<typeof ClassStats>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A class's content (issue 21): sessions, materials and progress. Request bodies are the form
+ * A class's content (decision 021): sessions, materials and progress. Request bodies are the form
  * schemas of `rules/content-forms.ts`; these are the answers.
  */
 

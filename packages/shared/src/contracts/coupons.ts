@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { COUPON_KINDS } from '../rules/coupons.ts';
 
-/** A coupon as its owner sees it (issue 18 §4). `value` is a percentage or integer cents. */
+/** A coupon as its owner sees it (decision 019). `value` is a percentage or integer cents. */
 export const Coupon = z.object({
   _id: z.string(),
   code: z.string(),

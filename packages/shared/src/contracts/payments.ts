@@ -12,7 +12,7 @@ import { PageQuery } from './common.ts';
 
 /**
  * POST /api/create-payment-intent: a `price` may be sent (spec §7) but is ignored (DESIGN §1.3).
- * `couponCode` applies a coupon (issue 18 §4); an empty one is no coupon.
+ * `couponCode` applies a coupon (decision 019); an empty one is no coupon.
  */
 export const CreatePaymentIntentBody = z
   .object({
@@ -143,7 +143,7 @@ export type PaymentListQuery = z.infer<typeof PaymentListQuery>;
 /** POST /api/webhooks/stripe answer (Stripe only reads the status). */
 export const WebhookResponse = z.object({ received: z.literal(true), duplicate: z.boolean().optional() });
 
-// ---- The student's own payment history and receipts (issue 18 §5) -----------------------------
+// ---- The student's own payment history and receipts -------------------------------------------
 
 /** One class paid for in a payment: what was charged for it, and whether it was given back since. */
 export const PaymentHistoryLine = z.object({
@@ -151,7 +151,7 @@ export const PaymentHistoryLine = z.object({
   _id: z.string(),
   classId: z.string(),
   title: z.string(),
-  /** What this line cost in the payment, in cents: after its share of a coupon (issue 18 §2). */
+  /** What this line cost in the payment, in cents: after its share of a coupon (decision 019). */
   amountCents: z.number().int(),
   /** The line's price before the coupon, in cents (equal to amountCents without one). */
   listCents: z.number().int(),

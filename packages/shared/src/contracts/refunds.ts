@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ENROLLMENT_STATUSES, REFUND_REQUEST_STATUSES, REFUND_STATUSES } from '../rules/constants.ts';
 import { PageQuery } from './common.ts';
 
-/** One refund of money (issue 18 §3). Money in integer cents. */
+/** One refund of money. Money in integer cents. */
 export const Refund = z.object({
   _id: z.string(),
   paymentId: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CLASS_STATUSES } from '../rules/constants.ts';
 
 /**
- * Earnings and revenue computed on the server (issue 18 §6): GET /api/teachers/me/stats and
+ * Earnings and revenue computed on the server: GET /api/teachers/me/stats and
  * GET /api/admin/stats. Money comes twice: `…Cents` integers, exact, to add up and reconcile; and
  * the decimal amount the rest of the API speaks (spec §3 `price`, ClassStats `revenue`), to show.
  * Only paid lines count, archived classes and deleted students' lines included; a refunded line

@@ -20,7 +20,7 @@ export type TeacherRequest = z.infer<typeof TeacherRequest>;
 /** GET /api/teachers/teacher-requests (admins): newest first, optionally one status and a search. */
 export const TeacherRequestListQuery = PageQuery.extend({
   status: z.enum(TEACHER_REQUEST_STATUSES).optional(),
-  /** Part of the applicant's name or e-mail, or of the title they teach (issue 20 §6). */
+  /** Part of the applicant's name or e-mail, or of the title they teach. */
   q: z.string().trim().max(100).optional(),
 });
 export type TeacherRequestListQuery = z.infer<typeof TeacherRequestListQuery>;

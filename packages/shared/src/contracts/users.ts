@@ -53,8 +53,8 @@ export const AuditEntry = z.object({
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
 /**
- * GET/PUT /api/users/me/notifications: the e-mails a person may turn off (accounts and e-mail
- * issue §5). Verification, password reset, e-mail change, receipts and refunds always go out.
+ * GET/PUT /api/users/me/notifications: the e-mails a person may turn off.
+ * Verification, password reset, e-mail change, receipts and refunds always go out.
  */
 export const NotificationPreferences = z.object({
   /** Your application to teach was approved or rejected. */

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { CATEGORIES, PRICE_MAX_CENTS, PRICE_MIN_CENTS } from './constants.ts';
-import { requiredText } from './fields.ts';
+import { requiredMultilineText, requiredText } from './fields.ts';
 import { CLASS_MESSAGES } from './messages.ts';
 
 /** A teacher's class form (add and update a class, spec §5) and the class request bodies. */
@@ -22,7 +22,11 @@ export const ImageUrl = requiredText(CLASS_MESSAGES.imageRequired, 2048);
 export const CreateClassBody = z.object({
   title: requiredText(CLASS_MESSAGES.titleRequired, 120),
   price: Price,
-  description: requiredText(CLASS_MESSAGES.descriptionRequired, 5000, 'Description must be at most 5000 characters'),
+  description: requiredMultilineText(
+    CLASS_MESSAGES.descriptionRequired,
+    5000,
+    'Description must be at most 5000 characters',
+  ),
   image: ImageUrl,
   category: z.enum(CATEGORIES, { error: CLASS_MESSAGES.categoryRequired }),
 });

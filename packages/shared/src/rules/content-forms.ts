@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { requiredText } from './fields.ts';
+import { requiredText, singleLine } from './fields.ts';
 import { isTimeZone, LOCAL_DATE_TIME } from './time-zones.ts';
 import {
   SESSION_TITLE_MAX,
@@ -11,7 +11,7 @@ import {
 } from './content.ts';
 
 /**
- * A class's content (issue 21): the session and material forms of the teacher's editor and the
+ * A class's content (decision 021): the session and material forms of the teacher's editor and the
  * request bodies the server validates with the same schemas (their limits and messages: `content.ts`).
  */
 
@@ -19,7 +19,7 @@ const HTTPS_URL = /^https:\/\/[^\s/?#]+\.[^\s/?#]+(?:[/?#]\S*)?$/i;
 
 /** An https:// address (a meeting room, a shared document); anything else could run script or leak. */
 function httpsUrl(message: string) {
-  return z.string().check(z.trim(), z.maxLength(2048, message), z.regex(HTTPS_URL, message));
+  return z.string().check(z.trim(), z.maxLength(2048, message), singleLine(), z.regex(HTTPS_URL, message));
 }
 
 const Title = requiredText(CONTENT_MESSAGES.titleRequired, SESSION_TITLE_MAX, CONTENT_MESSAGES.titleTooLong);
@@ -48,7 +48,10 @@ export const SessionFormBody = z
       }),
       '',
     ),
-    location: z._default(z.string().check(z.trim(), z.maxLength(LOCATION_MAX, CONTENT_MESSAGES.locationTooLong)), ''),
+    location: z._default(
+      z.string().check(z.trim(), z.maxLength(LOCATION_MAX, CONTENT_MESSAGES.locationTooLong), singleLine()),
+      '',
+    ),
   })
   .check(
     z.refine((body) => body.meetingUrl.length > 0 || body.location.length > 0, {

@@ -1,5 +1,5 @@
 /**
- * A class's content (issue 21): its limits, the file types a material may be, and the messages of
+ * A class's content (decision 021): its limits, the file types a material may be, and the messages of
  * the editor and of the server's refusals. No Zod: the pages read these on first render; the
  * schemas are in `content-forms.ts`.
  */
@@ -12,7 +12,7 @@ export const SESSION_DURATION_MAX_MINUTES = 24 * 60;
 export const CONTENT_ITEMS_MAX = 200;
 /** The multipart field a material's file is sent in; its title travels in the field "title". */
 export const MATERIAL_FILE_FIELD = 'file';
-/** What a material file may be: read from its bytes, never from its name (issue 21 §1). */
+/** What a material file may be: read from its bytes, never from its name (decision 021). */
 export const ACCEPTED_MATERIAL_TYPES = [
   'application/pdf',
   'image/png',

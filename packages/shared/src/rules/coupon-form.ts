@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
-import { COUPON_KINDS, COUPON_MESSAGES } from './coupons.ts';
+import { COUPON_CODE_MAX, COUPON_CODE_MIN, COUPON_KINDS, COUPON_MESSAGES } from './coupons.ts';
+import { singleLine } from './fields.ts';
 
 const MILLION = 1_000_000;
 
@@ -11,7 +12,11 @@ export const CreateCouponBody = z
   .object({
     code: z
       .string({ error: COUPON_MESSAGES.code })
-      .check(z.trim(), z.regex(/^[A-Za-z0-9_-]{3,40}$/, COUPON_MESSAGES.code)),
+      .check(
+        z.trim(),
+        singleLine(),
+        z.regex(new RegExp(`^[A-Za-z0-9_-]{${COUPON_CODE_MIN},${COUPON_CODE_MAX}}$`), COUPON_MESSAGES.code),
+      ),
     kind: z.enum(COUPON_KINDS),
     value: z
       .int({ error: COUPON_MESSAGES.value })

@@ -1,6 +1,8 @@
 import { z } from 'zod/mini';
 import { PASSWORD_MAX, PASSWORD_MIN, PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from './constants.ts';
-import { AUTH_MESSAGES } from './messages.ts';
+import { hasControlCharacter, LINE_BREAKS_AND_TABS } from './control-characters.ts';
+import { CALLBACK_MAX, isLocalPath } from './local-callback.ts';
+import { AUTH_MESSAGES, TEXT_MESSAGES } from './messages.ts';
 
 /**
  * The field rules several forms share (name, photo, phone, e-mail, password, callback path). Every
@@ -12,9 +14,36 @@ import { AUTH_MESSAGES } from './messages.ts';
  * so the server's type provider and react-hook-form's resolver take these as they are.
  */
 
-/** A required, trimmed string of at most `max` characters. */
+/** Whether `value` is one line of printable text (no control character at all, control-characters.ts). */
+export function isSingleLine(value: string): boolean {
+  return !hasControlCharacter(value);
+}
+
+/** The check every single-line field carries (a name, a title, a code, a location, an address). */
+export function singleLine() {
+  return z.refine<string>((value) => isSingleLine(value), TEXT_MESSAGES.singleLine);
+}
+
+/** The check every multi-line field carries (a description, details, a reason): line breaks and tabs only. */
+export function multiLine() {
+  return z.refine<string>(
+    (value) => !hasControlCharacter(value, LINE_BREAKS_AND_TABS),
+    TEXT_MESSAGES.controlCharacters,
+  );
+}
+
+/** A required, trimmed, single-line string of at most `max` characters. */
 export function requiredText(required: string, max: number, tooLong: string = required) {
-  return z.string({ error: required }).check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong));
+  return z
+    .string({ error: required })
+    .check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong), singleLine());
+}
+
+/** A required, trimmed string of at most `max` characters that may span several lines. */
+export function requiredMultilineText(required: string, max: number, tooLong: string = required) {
+  return z
+    .string({ error: required })
+    .check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong), multiLine());
 }
 
 /**
@@ -64,9 +93,11 @@ export const PhotoUrl = requiredText(AUTH_MESSAGES.photoRequired, 2048, AUTH_MES
 export const Name = requiredText(AUTH_MESSAGES.nameRequired, 100, 'Name must be at most 100 characters');
 
 /**
- * Callback paths the web app hands to the identity endpoints: a path on our own origin (one
- * leading slash, no scheme, no `//`), so a mail link can never send someone elsewhere.
+ * Callback paths the web app hands to the identity endpoints: a path on our own origin, under the
+ * one rule for callbacks (`local-callback.ts`), so a mail link can never send someone elsewhere.
+ * The server checks the same values against PUBLIC_URL on every identity request (identity gate).
  */
-export const LocalCallbackPath = z
-  .string()
-  .check(z.maxLength(200), z.regex(/^\/(?![/\\])[A-Za-z0-9/_?=&.-]*$/, 'The callback must be a path on this site'));
+export const LocalCallbackPath = z.string({ error: TEXT_MESSAGES.callback }).check(
+  z.maxLength(CALLBACK_MAX, TEXT_MESSAGES.callback),
+  z.refine((value: string) => isLocalPath(value), TEXT_MESSAGES.callback),
+);

@@ -6,6 +6,16 @@
 
 import { REASON_MAX, REVIEW_DETAILS_MAX } from './constants.ts';
 
+/** What any text field says about characters it refuses (control characters, hostile callbacks). */
+export const TEXT_MESSAGES = {
+  /** A single-line field (a name, a title, a code) holds one line of printable text. */
+  singleLine: 'Use one line of text, without line breaks, tabs or other control characters',
+  /** A multi-line field (a description, a reason) may break lines, but holds no other control character. */
+  controlCharacters: 'Remove the control characters: only line breaks and tabs are allowed here',
+  /** A callback or redirect the identity endpoints are given (isLocalCallback). */
+  callback: 'The callback must be a path on this site',
+} as const;
+
 /** The messages of spec §5, written once for the server and the web forms. */
 export const AUTH_MESSAGES = {
   nameRequired: 'Name is required',
@@ -25,8 +35,20 @@ export const AUTH_MESSAGES = {
   currentPasswordRequired: 'Current password is required',
 } as const;
 
-/** Deleting your own account (accounts and e-mail issue §4). */
+/**
+ * The `?error=` a change-of-address link comes back with when another account registered the new
+ * address between the request and the click (the identity gate answers it instead of a 500).
+ */
+export const EMAIL_TAKEN_ERROR = 'EMAIL_TAKEN';
+
+/** Deleting your own account (decision 014); following a change-of-address link. */
 export const ACCOUNT_MESSAGES = {
+  /** The profile's words for EMAIL_TAKEN_ERROR. */
+  changeEmailTaken:
+    'Your e-mail address was not changed: another account started using that address after you asked. Choose another address below.',
+  /** The profile's words for any other refused change-of-address link. */
+  changeEmailLinkFailed:
+    'The link to change your e-mail address did not work: it may have expired or been used already. Ask for a new one below.',
   passwordRequired: 'Enter your password to delete your account',
   passwordField: 'Enter your password',
   wrongPassword: 'The password is not right',

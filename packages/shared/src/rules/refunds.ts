@@ -1,8 +1,9 @@
 import { z } from 'zod/mini';
 import { REASON_MAX } from './constants.ts';
+import { multiLine } from './fields.ts';
 import { REASON_MESSAGES } from './messages.ts';
 
-/** What refunds say to people (issue 18 §3); the server's refusals and the web's forms share them. */
+/** What refunds say to people; the server's refusals and the web's forms share them. */
 export const REFUND_MESSAGES = {
   reasonRequired: 'Please give a reason',
   notPaid: 'Only a paid enrolment can be refunded',
@@ -22,7 +23,12 @@ export const REFUND_MESSAGES = {
 /** A required, trimmed reason of at most REASON_MAX characters. */
 const Reason = z
   .string({ error: REFUND_MESSAGES.reasonRequired })
-  .check(z.trim(), z.minLength(1, REFUND_MESSAGES.reasonRequired), z.maxLength(REASON_MAX, REASON_MESSAGES.tooLong));
+  .check(
+    z.trim(),
+    z.minLength(1, REFUND_MESSAGES.reasonRequired),
+    z.maxLength(REASON_MAX, REASON_MESSAGES.tooLong),
+    multiLine(),
+  );
 
 /** The refund-request form and the decline form: a reason, nothing else. */
 export const RefundReasonForm = z.object({ reason: Reason });

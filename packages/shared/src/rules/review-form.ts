@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { REVIEW_DETAILS_MAX } from './constants.ts';
+import { multiLine } from './fields.ts';
 import { REVIEW_MESSAGES } from './messages.ts';
 
 /** A paid class's review form: a 1–5 rating and optional details. */
@@ -14,7 +15,10 @@ export const ReviewFormBody = z.object({
       .int({ error: REVIEW_MESSAGES.ratingWhole })
       .check(z.gte(1, REVIEW_MESSAGES.ratingRange), z.lte(5, REVIEW_MESSAGES.ratingRange)),
   ),
-  details: z._default(z.string().check(z.trim(), z.maxLength(REVIEW_DETAILS_MAX, REVIEW_MESSAGES.detailsTooLong)), ''),
+  details: z._default(
+    z.string().check(z.trim(), z.maxLength(REVIEW_DETAILS_MAX, REVIEW_MESSAGES.detailsTooLong), multiLine()),
+    '',
+  ),
 });
 export type ReviewFormBody = z.infer<typeof ReviewFormBody>;
 

@@ -1,5 +1,5 @@
 /**
- * Wall-clock times in IANA time zones (issue 21 §1): a session is entered as a local date and time
+ * Wall-clock times in IANA time zones (decision 021): a session is entered as a local date and time
  * in the zone its teacher chose and stored as an instant, so every viewer sees it in their own
  * zone and a weekly session keeps its local hour across daylight-saving changes. Only `Intl` is
  * used, so the server and the browser convert the same way.

@@ -3,7 +3,7 @@ import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.ts';
 import { users } from './users.ts';
 
-/** Admin actions: who did what to whom, and when (issue 3 §7). */
+/** Admin actions: who did what to whom, and when, so admins answer for them. */
 export const auditLog = pgTable(
   'audit_log',
   {

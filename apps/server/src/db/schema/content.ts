@@ -6,7 +6,7 @@ import { createdAt, updatedAt } from './columns.ts';
 import { users } from './users.ts';
 
 /**
- * A class's live sessions (issue 21 §1), in the teacher's order. The start is an instant; the zone
+ * A class's live sessions (decision 021), in the teacher's order. The start is an instant; the zone
  * it was entered in is kept so the editor shows the teacher's wall-clock time back. A draft
  * (published_at null) is seen only by its teacher and admins.
  */
@@ -70,7 +70,7 @@ export const classMaterials = pgTable(
   ],
 );
 
-/** A student's own mark that they attended a session (issue 21 §3). */
+/** A student's own mark that they attended a session (decision 021). */
 export const sessionAttendance = pgTable(
   'session_attendance',
   {
@@ -85,7 +85,7 @@ export const sessionAttendance = pgTable(
   (t) => [primaryKey({ columns: [t.sessionId, t.studentId] }), index('session_attendance_student_idx').on(t.studentId)],
 );
 
-/** A student's own mark that they finished a material (issue 21 §3). */
+/** A student's own mark that they finished a material (decision 021). */
 export const materialCompletions = pgTable(
   'material_completions',
   {
@@ -104,7 +104,7 @@ export const materialCompletions = pgTable(
 );
 
 /**
- * Reminders sent (issue 21 §4): one per session, student and start time, written in the
+ * Reminders sent (decision 021): one per session, student and start time, written in the
  * transaction that queues the mail, so the job sends each reminder once on any number of
  * instances, and a session moved to another time is reminded of again.
  */

@@ -37,7 +37,7 @@ export const enrollments = pgTable(
     description: text('description').notNull(),
     priceCents: integer('price_cents').notNull(),
     /**
-     * What the student actually paid for this line, in cents (issue 18 §2): the class price less
+     * What the student actually paid for this line, in cents (decision 019): the class price less
      * its share of a coupon, from `priceCart`. Set when the line turns paid; null while pending.
      * Refunds give back at most this; payment history, receipts and earnings read it.
      */

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
- * The transactional outbox of e-mail (accounts and e-mail issue §1): a message is written in the
+ * The transactional outbox of e-mail: a message is written in the
  * same transaction as the event that causes it and sent later by the mail worker, which retries
  * with backoff, so a commit never loses its mail and an SMTP outage only delays it.
  */

@@ -36,7 +36,7 @@ export const payments = pgTable(
     menuItemIds: uuid('menu_item_ids').array().notNull(),
     status: paymentStatusEnum('status').notNull().default('pending'),
     data: timestamp('data', { withTimezone: true }).notNull().defaultNow(),
-    /** The coupon applied (issue 18 §4), its code as it was, and what it took off; none: null, null, 0. */
+    /** The coupon applied (decision 019), its code as it was, and what it took off; none: null, null, 0. */
     couponId: uuid('coupon_id').references((): AnyPgColumn => coupons.id),
     couponCode: text('coupon_code'),
     discountCents: integer('discount_cents').notNull().default(0),
@@ -120,7 +120,7 @@ export const testGatewayIntents = pgTable('test_gateway_intents', {
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 
 /**
- * Money given back on a recorded payment (issue 18 §3), one row per refund at the gateway. An
+ * Money given back on a recorded payment, one row per refund at the gateway. An
  * admin's refund names one enrolment line (a refund of the whole payment is one row per line), and
  * a line is refunded at most once (unique enrollment_id). `pending` is written before the gateway
  * is asked, its id being the idempotency key, so a retry or a concurrent click never refunds twice.
@@ -159,7 +159,7 @@ export const refunds = pgTable(
 );
 
 /**
- * A student's request for the refund of one paid line within REFUND_WINDOW_DAYS (issue 18 §3):
+ * A student's request for the refund of one paid line within REFUND_WINDOW_DAYS:
  * once per line; an admin approves it (→ a refund) or declines it with a reason.
  */
 export const refundRequests = pgTable(
@@ -198,7 +198,7 @@ export const testGatewayRefunds = pgTable('test_gateway_refunds', {
 });
 
 /**
- * Discount codes (issue 18 §4): an admin's are valid site-wide (`teacher_id` null), a teacher's
+ * Discount codes (decision 019): an admin's are valid site-wide (`teacher_id` null), a teacher's
  * only for that teacher's classes. `code` is stored as the student types it after
  * `normaliseCouponCode` (trimmed, upper-case), so the unique index is case-insensitive. `value` is
  * a whole percentage (1–100) or an amount in integer cents. `uses` is the counter that guards

@@ -29,7 +29,7 @@ export const teacherRequests = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    // One pending request per user (issue 2); a rejected applicant may apply again (DESIGN §1.6).
+    // One pending request per user, so admins decide each once; a rejected applicant may apply again (DESIGN §1.6).
     uniqueIndex('teacher_requests_one_pending_idx')
       .on(t.userId)
       .where(sql`${t.status} = 'pending'`),

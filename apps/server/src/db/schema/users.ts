@@ -16,7 +16,7 @@ export const users = pgTable(
     phone: text('phone'),
     isAdmin: boolean('is_admin').notNull().default(false),
     isTeacher: boolean('is_teacher').notNull().default(false),
-    // E-mails a person may turn off (accounts and e-mail issue §5); the rest always go out.
+    // E-mails a person may turn off; the rest always go out.
     notifyTeacherApplication: boolean('notify_teacher_application').notNull().default(true),
     notifyClassReviews: boolean('notify_class_reviews').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

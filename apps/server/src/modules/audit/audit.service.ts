@@ -7,7 +7,7 @@ import { type AuditAction, insertAuditEntry, listAuditEntries } from './audit.re
 export type { AuditAction } from './audit.repository.ts';
 
 /**
- * Records an admin action (issue 3 §7). Other modules call this, never the repository; pass the
+ * Records an admin action, so admins answer for what they did. Other modules call this, never the repository; pass the
  * action's transaction so the entry and the action commit together.
  */
 export function recordAudit(
@@ -32,7 +32,7 @@ export function recordAudit(
   });
 }
 
-/** GET /api/audit: who did what to whom, and when (issue 3 §7). */
+/** GET /api/audit: who did what to whom, and when. */
 export async function listAudit(
   db: Db,
   page: { page: number; limit: number },

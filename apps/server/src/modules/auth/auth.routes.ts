@@ -4,12 +4,14 @@ import { fromNodeHeaders } from 'better-auth/node';
 import { z } from 'zod';
 import { JwtBody, JwtResponse } from '@skillhive/shared/contracts/auth';
 import type { ErrorBody } from '@skillhive/shared/contracts/errors';
-import { AppError, ErrorCode, forbidden, unauthenticated } from '../../lib/app-error.ts';
+import { ACCOUNT_MESSAGES, EMAIL_TAKEN_ERROR, TEXT_MESSAGES } from '@skillhive/shared/rules/messages';
+import { AppError, ErrorCode, conflict, forbidden, unauthenticated } from '../../lib/app-error.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
 import { CLIENT_IP_HEADER, type Auth } from './auth.ts';
 import {
   AUTH_BASE_PATH,
   checkIdentityBody,
+  findForeignCallback,
   isNestedDeeperThan,
   MAX_BODY_DEPTH,
   resolveIdentityRoute,
@@ -100,6 +102,16 @@ function toAuthErrorBody(
   };
 }
 
+/** A PostgreSQL unique violation (23505), however the driver and the ORM wrapped it. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (typeof current !== 'object') return false;
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -130,7 +142,8 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     const headers = fromNodeHeaders(request.headers);
     headers.delete('content-length');
     // better-auth reads the client address from this header only: Fastify's request.ip, which
-    // honours X-Forwarded-For only when TRUST_PROXY says so (issue 3 §6).
+    // honours X-Forwarded-For only when TRUST_PROXY says so, so a client cannot choose the address
+    // its rate limits are counted against.
     headers.set(CLIENT_IP_HEADER, request.ip);
     const hasBody = body !== undefined && request.method !== 'GET' && request.method !== 'HEAD';
     if (hasBody) headers.set('content-type', 'application/json');
@@ -179,6 +192,13 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     if (isNestedDeeperThan(request.body, MAX_BODY_DEPTH)) {
       throw new AppError(ErrorCode.VALIDATION, 'The request body is nested too deeply');
     }
+    // Every callback, in the query of any forwarded request or in any body, stays on this site.
+    const foreign = findForeignCallback(url, request.body, opts.publicUrl);
+    if (foreign) {
+      throw new AppError(ErrorCode.VALIDATION, TEXT_MESSAGES.callback, {
+        fields: { [foreign]: TEXT_MESSAGES.callback },
+      });
+    }
     const checked = checkIdentityBody(endpoint, request.body);
     if (!checked.ok) {
       if (checked.error === 'not-an-object') {
@@ -192,11 +212,18 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     }
     const lockout = endpoint.lockout;
     const account = lockout && checked.body ? await lockoutAccount(request, lockout, checked.body) : null;
-    if (!lockout || !account) return (await forward(request, reply, url, checked.body)).sent;
+    if (!lockout || !account) {
+      try {
+        return (await forward(request, reply, url, checked.body)).sent;
+      } catch (error) {
+        if (endpoint.path === 'verify-email' && isUniqueViolation(error)) return answerEmailTaken(reply, url);
+        throw error;
+      }
+    }
 
     // Every attempt is counted before the password is checked, so a burst of parallel guesses
     // cannot all slip past the limit; a success clears the count, any answer but a wrong password
-    // gives its point back (issue 3 §6).
+    // gives its point back (decision 009).
     const failureKey = `${account}|${request.ip}`;
     await limits.loginFailures.consume(failureKey);
     const { sent, authCode } = await forward(request, reply, url, checked.body);
@@ -206,6 +233,20 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
       await limits.loginFailures.refund(failureKey);
     }
     return sent;
+  }
+
+  /**
+   * A change-of-address link followed after another account registered that address: better-auth's
+   * update of the e-mail hits the unique index. The browser goes back to the page the link lands on
+   * (its callbackURL, checked by the gate) with ?error=EMAIL_TAKEN, which that page puts in words;
+   * nothing was changed. Without a callback, the same as a 409.
+   */
+  function answerEmailTaken(reply: FastifyReply, url: URL) {
+    const callback = url.searchParams.get('callbackURL');
+    if (!callback) throw conflict(ACCOUNT_MESSAGES.changeEmailTaken);
+    const target = new URL(callback, opts.publicUrl);
+    target.searchParams.set('error', EMAIL_TAKEN_ERROR);
+    return reply.redirect(`${target.pathname}${target.search}${target.hash}`, 302);
   }
 
   /** The e-mail whose password the request tries, lower-cased; null when there is none (not signed in). */

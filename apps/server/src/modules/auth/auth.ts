@@ -3,17 +3,19 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins';
 import { eq } from 'drizzle-orm';
+import { toOneLine } from '@skillhive/shared/rules/control-characters';
+import { TEXT_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import * as identityTables from '../../db/schema/auth.ts';
 // eslint-disable-next-line no-restricted-imports -- better-auth's adapter writes its user model itself (decision 015, known exception)
 import { users } from '../../db/schema/users.ts';
-import { checkIdentityBody, findEndpointByTemplate } from './identity-gate.ts';
+import { checkIdentityBody, findEndpointByTemplate, findForeignCallback } from './identity-gate.ts';
 import { changeEmailMail, queueMail, resetPasswordMail, verifyEmailMail } from '../mail/mail.service.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
 import { contactEmailOf } from '../users/contact.ts';
 import { grantAdminToVerifiedAddress, markEmailVerified } from '../users/users.service.ts';
 
-/** How long a verification link works; a reset link works one hour (accounts and e-mail issue §3). */
+/** How long a verification link works; a reset link works one hour, since it grants the account. */
 export const VERIFY_EMAIL_SECONDS = 24 * 60 * 60;
 export const RESET_PASSWORD_SECONDS = 60 * 60;
 
@@ -43,14 +45,14 @@ export interface AuthLog {
 /** better-auth's tables: its adapter reads and writes them itself. */
 const schema = { ...identityTables, users };
 
-/** better-auth, configured for SkillHive (issue 3 §1–§2, §5). */
+/** better-auth, configured for SkillHive: e-mail and password, Google and OIDC sign-in, roles on `users` (DESIGN §2). */
 export function createAuth(config: AuthConfig) {
   const { db } = config;
   const isAdminEmail = (email: string) => config.adminEmails.includes(email.toLowerCase());
   const secure = config.publicUrl.startsWith('https://');
 
   /**
-   * ADMIN_EMAILS grants admin only to a verified address (accounts and e-mail issue §2): whoever
+   * ADMIN_EMAILS grants admin only to a verified address (decision 014): whoever
    * registers a listed address first gets nothing until they prove it is theirs.
    */
   async function grantAdminIfListed(userId: string): Promise<void> {
@@ -79,11 +81,13 @@ export function createAuth(config: AuthConfig) {
       autoSignIn: true,
       minPasswordLength: 6,
       maxPasswordLength: 128,
-      // Forgot password (accounts and e-mail issue §3): the mail waits in the outbox like every
+      // Forgot password: the mail waits in the outbox like every
       // other; the link works once, for an hour; a reset ends every session, and with them every
       // API token (tokens name their session, decision 009).
+      // The name is the account's own only once its address is proven: whoever registered an
+      // address they do not own chose it, and it must not greet that address's owner.
       sendResetPassword: async ({ user, url }) => {
-        await queueMail(db, user.email, resetPasswordMail({ name: user.name, url }));
+        await queueMail(db, user.email, resetPasswordMail({ name: user.emailVerified ? user.name : null, url }));
       },
       resetPasswordTokenExpiresIn: RESET_PASSWORD_SECONDS,
       revokeSessionsOnPasswordReset: true,
@@ -113,6 +117,8 @@ export function createAuth(config: AuthConfig) {
       // The link verifies; it does not sign anyone in (it may be opened on another device).
       autoSignInAfterVerification: false,
       expiresIn: VERIFY_EMAIL_SECONDS,
+      // Both mails go to an address nobody has proven yet, so they greet no one by name: the
+      // name was chosen by whoever typed that address in.
       sendVerificationEmail: async ({ user, url }) => {
         // A change of address sends this to the new address, which is not the account's yet.
         const current = await contactEmailOf(db, user.id);
@@ -120,9 +126,7 @@ export function createAuth(config: AuthConfig) {
         await queueMail(
           db,
           user.email,
-          isChange
-            ? changeEmailMail({ name: user.name, newEmail: user.email, url })
-            : verifyEmailMail({ name: user.name, url }),
+          isChange ? changeEmailMail({ newEmail: user.email, url }) : verifyEmailMail({ url }),
         );
       },
       afterEmailVerification: async (user) => grantAdminIfListed(user.id),
@@ -144,7 +148,7 @@ export function createAuth(config: AuthConfig) {
     account: {
       // A Google or OIDC sign-in joins an existing account only when that account's address is
       // verified: someone who registered a victim's address with a password of their own cannot
-      // have the victim's provider sign-in land in it (account pre-hijacking, issue 19 §6). The
+      // have the victim's provider sign-in land in it (account pre-hijacking, decision 014). The
       // provider's button then answers "account not linked" until the address is verified.
       accountLinking: {
         enabled: true,
@@ -213,6 +217,9 @@ export function createAuth(config: AuthConfig) {
         if (!ctx.request) return;
         const endpoint = findEndpointByTemplate(ctx.path);
         if (!endpoint) throw new APIError('NOT_FOUND', { message: 'Not found' });
+        if (findForeignCallback(new URL(ctx.request.url), ctx.body, config.publicUrl)) {
+          throw new APIError('BAD_REQUEST', { message: TEXT_MESSAGES.callback });
+        }
         const checked = checkIdentityBody(endpoint, ctx.body);
         if (!checked.ok) {
           const message =
@@ -226,11 +233,14 @@ export function createAuth(config: AuthConfig) {
     databaseHooks: {
       user: {
         create: {
-          // Everyone starts as a student; only verified ADMIN_EMAILS become admins (issue 3 §5):
+          // Everyone starts as a student; only verified ADMIN_EMAILS become admins (decision 014):
           // a provider's verified address at once, a password account once it is verified.
+          // A provider's name (Google, OIDC) skips our forms' schemas: it is made one line here, as
+          // every single-line field is (names go into mail greetings and calendar lines).
           before: async (user) => ({
             data: {
               ...user,
+              name: typeof user.name === 'string' ? toOneLine(user.name).trim() : user.name,
               email: user.email.toLowerCase(),
               isAdmin: user.emailVerified === true && isAdminEmail(user.email),
               isTeacher: false,

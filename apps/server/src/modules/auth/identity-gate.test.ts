@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNestedDeeperThan, resolveIdentityRoute } from './identity-gate.ts';
+import { findForeignCallback, isNestedDeeperThan, resolveIdentityRoute } from './identity-gate.ts';
 
 const PUBLIC_URL = 'https://skillhive.example';
 
@@ -40,5 +40,25 @@ describe('isNestedDeeperThan', () => {
     expect(isNestedDeeperThan(nest(9), 8)).toBe(true);
     expect(isNestedDeeperThan({ a: { b: nest(7) } }, 8)).toBe(true);
     expect(isNestedDeeperThan(JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`), 8)).toBe(true);
+  });
+});
+
+describe('findForeignCallback', () => {
+  const at = (query: string) => new URL(`/api/auth/verify-email?token=x&${query}`, PUBLIC_URL);
+
+  it('names the first callback field, in the query or the body, that would leave this site', () => {
+    expect(findForeignCallback(at('callbackURL=%2F.%2F%2Fevil.example'), undefined, PUBLIC_URL)).toBe('callbackURL');
+    expect(findForeignCallback(at('redirectTo=/%252e//evil.example'), undefined, PUBLIC_URL)).toBe('redirectTo');
+    expect(findForeignCallback(at('callbackURL=/a&callbackURL=/b'), undefined, PUBLIC_URL)).toBe('callbackURL');
+    expect(findForeignCallback(at(''), { errorCallbackURL: '/..//evil.example' }, PUBLIC_URL)).toBe('errorCallbackURL');
+    expect(findForeignCallback(at(''), { newUserCallbackURL: ['/'] }, PUBLIC_URL)).toBe('newUserCallbackURL');
+  });
+
+  it('lets paths on this site and its own absolute address through', () => {
+    expect(findForeignCallback(at('callbackURL=%2Femail-verified'), undefined, PUBLIC_URL)).toBeNull();
+    expect(
+      findForeignCallback(at(''), { callbackURL: `${PUBLIC_URL}/dashboard`, errorCallbackURL: '/login' }, PUBLIC_URL),
+    ).toBeNull();
+    expect(findForeignCallback(at(''), [1, 2], PUBLIC_URL)).toBeNull();
   });
 });

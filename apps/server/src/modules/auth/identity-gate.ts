@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChangeEmailBody, ChangePasswordBody, UpdateUserBody } from '@skillhive/shared/rules/account-forms';
+import { isLocalCallback } from '@skillhive/shared/rules/local-callback';
 import { LoginBody } from '@skillhive/shared/rules/login-form';
 import {
   RequestPasswordResetBody,
@@ -37,7 +38,7 @@ export interface IdentityEndpoint {
   readonly defaults?: Readonly<Record<string, unknown>>;
   /** Sends a mail to the address in this body field: counts against the per-address mail limit. */
   readonly mailTo?: 'email' | 'newEmail';
-  /** Counts against the per-address cap on sign-ins and sign-ups (issue 3 §6). */
+  /** Counts against the per-address cap on sign-ins and sign-ups (decision 009). */
   readonly perAddress?: boolean;
   /**
    * A password is checked here: attempts count per (account e-mail, address) before better-auth
@@ -68,7 +69,7 @@ export const IDENTITY_ENDPOINTS: readonly IdentityEndpoint[] = [
     perAddress: true,
     force: { callbackURL: EMAIL_VERIFIED_PATH },
   },
-  // E-mail verification and password reset (accounts and e-mail issue §2–§3). Callback paths are
+  // E-mail verification and password reset (decision 014). Callback paths are
   // paths on this site (LocalCallbackPath); each mail counts against its address's limit.
   {
     path: 'send-verification-email',
@@ -179,6 +180,35 @@ export function resolveIdentityRoute(rawTarget: string, method: string, publicUr
   const url = new URL(`${prefix}${path}`, new URL(publicUrl).origin);
   url.search = parsed.search;
   return { endpoint, url };
+}
+
+/**
+ * The fields of better-auth's endpoints that name where the browser goes next (a redirect, or a
+ * link in a mail). Wherever one appears — a forwarded query, any body — it must pass the one rule
+ * for callbacks against PUBLIC_URL (`isLocalCallback`): better-auth would otherwise resolve
+ * `/.//evil.example` into `//evil.example` and redirect there, even for a token it refuses.
+ */
+export const CALLBACK_FIELDS = ['callbackURL', 'errorCallbackURL', 'newUserCallbackURL', 'redirectTo'] as const;
+
+/**
+ * The first callback field of the query or the body that would leave our origin or path, or
+ * null when there is none. A field given twice in the query, or as anything but a string in the
+ * body, is refused too.
+ */
+export function findForeignCallback(url: URL, body: unknown, publicUrl: string): string | null {
+  for (const field of CALLBACK_FIELDS) {
+    const values = url.searchParams.getAll(field);
+    if (values.length > 1 || values.some((value) => !isLocalCallback(value, publicUrl))) return field;
+  }
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const record = body as Record<string, unknown>;
+    for (const field of CALLBACK_FIELDS) {
+      if (!Object.hasOwn(record, field) || record[field] === undefined) continue;
+      const value = record[field];
+      if (typeof value !== 'string' || !isLocalCallback(value, publicUrl)) return field;
+    }
+  }
+  return null;
 }
 
 /** How deep a JSON body may nest: identity bodies are flat, and deep ones overflow the stack. */

@@ -15,7 +15,7 @@ const averageOf = (row: { ratingSum: number; reviewCount: number }) =>
   row.reviewCount > 0 ? Math.round((row.ratingSum / row.reviewCount) * 100) / 100 : null;
 
 /**
- * The public page of an accepted class (issue 20 §5), the same for every visitor: anything but an
+ * The public page of an accepted class, the same for every visitor: anything but an
  * accepted class is not found, whoever asks (its teacher and admins manage it in the dashboard).
  * Only public fields: no e-mail, status or moderation reason.
  */

@@ -196,7 +196,7 @@ export async function listMarksOfClass(
   return { attended, done };
 }
 
-/** Whether a class has any published session or material (verified reviews, issue 21 §5). */
+/** Whether a class has any published session or material (verified reviews, decision 021). */
 export async function hasPublishedContent(db: Db, classId: string): Promise<boolean> {
   const [session] = await db
     .select({ id: classSessions.id })

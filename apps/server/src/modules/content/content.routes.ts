@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import ical from 'ical-generator';
 import { z } from 'zod';
 import { IdParam } from '@skillhive/shared/contracts/common';
 import {
@@ -24,6 +23,7 @@ import {
 } from '@skillhive/shared/rules/content-forms';
 import { AppError, ErrorCode } from '../../lib/app-error.ts';
 import { requireTeacher, requireViewer } from '../../lib/authorize.ts';
+import { classCalendar } from './calendar.ts';
 import * as content from './content.service.ts';
 
 /** Who may call each route is in plugins/openapi-access.ts; the checks are in content.service.ts. */
@@ -76,25 +76,11 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
     async (request, reply) => {
       const viewer = await requireViewer(request);
       const { classTitle, sessions } = await content.calendarOf(deps, viewer, request.params.id);
-      const calendar = ical({ name: classTitle, prodId: { company: 'SkillHive', product: 'class-content' } });
-      for (const s of sessions) {
-        calendar.createEvent({
-          id: `${s.id}@skillhive`,
-          start: s.start,
-          end: s.end,
-          summary: `${s.title} — ${classTitle}`,
-          location: s.location ?? s.meetingUrl ?? undefined,
-          url: s.url,
-          description: s.meetingUrl ? `Meeting link: ${s.meetingUrl}` : `Class page: ${s.url}`,
-          lastModified: s.updatedAt,
-          stamp: s.updatedAt,
-        });
-      }
       return reply
         .header('content-type', 'text/calendar; charset=utf-8')
         .header('content-disposition', 'attachment; filename="class.ics"')
         .header('cache-control', 'private, no-store')
-        .send(calendar.toString());
+        .send(classCalendar(classTitle, sessions));
     },
   );
 

@@ -296,7 +296,7 @@ export async function createSession(
 
 /**
  * PATCH /api/class-sessions/:id: the whole form. Moving a published session to another start
- * tells every paid student by mail, in the same transaction as the change (issue 21 §1).
+ * tells every paid student by mail, in the same transaction as the change (decision 021).
  */
 export async function updateSession(
   deps: ContentDeps,
@@ -670,7 +670,7 @@ export async function progressSummaryOfClass(db: Db, classId: string, now: Date)
 }
 
 /**
- * Verified reviews (issue 21 §5, decision 021): in a class with published content, a student may
+ * Verified reviews (decision 021): in a class with published content, a student may
  * review once they attended a session or finished a material; a class without content keeps the
  * rule "paid" alone.
  */
@@ -683,7 +683,7 @@ export async function hasVerifiedProgress(db: Db, studentId: string, classId: st
 // ---- Reminders ----------------------------------------------------------------------------------
 
 /**
- * One pass of the reminder job (issue 21 §4): each published session starting within the next
+ * One pass of the reminder job (decision 021): each published session starting within the next
  * SESSION_REMINDER_MINUTES gets one mail per paid student. The reminder row and the mail commit
  * together, and the row's key (session, student, start) makes a second pass — on this instance or
  * another — send nothing, while a session moved to a new time is reminded of again.

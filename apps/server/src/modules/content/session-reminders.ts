@@ -4,7 +4,7 @@ import { createIntervalJob } from '../../lib/interval-job.ts';
 import { sendDueReminders } from './content.service.ts';
 
 /**
- * The reminder job buildApp starts when the app is ready (issue 21 §4): every
+ * The reminder job buildApp starts when the app is ready (decision 021): every
  * SESSION_REMINDER_INTERVAL_SECONDS (0 disables it) it queues the reminders of sessions starting
  * within SESSION_REMINDER_MINUTES. Safe on several instances: each reminder is claimed once in the
  * database (content.service.ts sendDueReminders). The timing is lib/interval-job.ts's, as for the

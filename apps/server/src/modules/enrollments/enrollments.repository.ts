@@ -264,7 +264,21 @@ export async function hasPaidEnrollment(db: Db, studentId: string, classId: stri
   return Boolean(row);
 }
 
-/** The students with a paid enrolment in a class (class content, issue 21): ids only, one each. */
+/**
+ * Whether the student's enrolment in the class is paid, its row locked FOR SHARE until the
+ * transaction ends: a refund (which locks it FOR UPDATE) waits for the caller, or the caller for it.
+ */
+export async function lockPaidEnrollment(db: Db, studentId: string, classId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: enrollments.id })
+    .from(enrollments)
+    .where(and(eq(enrollments.studentId, studentId), eq(enrollments.classId, classId), eq(enrollments.status, 'paid')))
+    .limit(1)
+    .for('share');
+  return Boolean(row);
+}
+
+/** The students with a paid enrolment in a class (class content, decision 021): ids only, one each. */
 export async function listPaidStudentIds(db: Db, classId: string): Promise<string[]> {
   const rows = await db
     .selectDistinct({ studentId: enrollments.studentId })
@@ -347,7 +361,7 @@ export async function listRosterOfClass(
 }
 
 /**
- * A deleted account's enrolments (security issue §10): pending ones are removed (the service
+ * A deleted account's enrolments (DESIGN §4: financial rows outlive the account): pending ones are removed (the service
  * adjusts their class counters); paid ones stay, cut from the person (the foreign key sets
  * student_id null when the user row goes), with the e-mail replaced by `pseudonym`. Returns the
  * classes of the removed lines.
@@ -420,7 +434,7 @@ export type PaidLine = {
   title: string;
   /** The class price copied at enrolment (before any coupon), in cents. */
   priceCents: number;
-  /** What the student paid for this line, in cents (issue 18 §2): what a refund of it gives back. */
+  /** What the student paid for this line, in cents (decision 019): what a refund of it gives back. */
   paidCents: number;
   status: EnrollmentStatus;
   paymentId: string | null;

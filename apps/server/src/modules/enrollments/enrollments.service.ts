@@ -109,7 +109,7 @@ export async function listEnrollmentsOf(
 }
 
 /**
- * Who enrolled in one of the teacher's classes (issue 18 §6), newest first, paid and pending. A
+ * Who enrolled in one of the teacher's classes, newest first, paid and pending. A
  * class of someone else is a 404 like an unknown one: the roster never confirms another teacher's
  * class exists. Admins read a class's figures through GET /api/classes/:id/stats instead.
  */
@@ -206,12 +206,20 @@ export function hasPaidFor(db: Db, studentId: string, classId: string): Promise<
   return repo.hasPaidEnrollment(db, studentId, classId);
 }
 
+/**
+ * `hasPaidFor` inside a transaction, holding the paid line (FOR SHARE) until it ends, so that a
+ * refund of that line runs entirely before or entirely after the caller's writes.
+ */
+export function holdPaidEnrollment(tx: Db, studentId: string, classId: string): Promise<boolean> {
+  return repo.lockPaidEnrollment(tx, studentId, classId);
+}
+
 /** A class's paid enrolments, those of deleted students included (the progress summary's "students enrolled"). */
 export function countPaidEnrollmentsOfClass(db: Db, classId: string): Promise<number> {
   return repo.countPaidEnrollments(db, classId);
 }
 
-/** Who may open a class's content and is told about it (issue 21): students whose line is paid now. */
+/** Who may open a class's content and is told about it (decision 021): students whose line is paid now. */
 export function listPaidStudentIdsOfClass(db: Db, classId: string): Promise<string[]> {
   return repo.listPaidStudentIds(db, classId);
 }
@@ -251,7 +259,7 @@ export function teachesPaidEnrollments(db: Db, userId: string): Promise<boolean>
   return repo.teachesPaidEnrollments(db, userId);
 }
 
-// ---- Used by the refunds of the payments module (issue 18 §3) ---------------------------------
+// ---- Used by the refunds of the payments module -----------------------------------------------
 
 export type { PaidLine } from './enrollments.repository.ts';
 

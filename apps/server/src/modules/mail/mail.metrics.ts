@@ -4,7 +4,7 @@ import { oldestPendingCreatedAt } from './mail.repository.ts';
 import { countPending } from './mail.service.ts';
 
 /**
- * The outbox in /metrics (scale issue §5): how many mails wait, and how long the oldest has waited
+ * The outbox in /metrics (docs/OPERATIONS.md): how many mails wait, and how long the oldest has waited
  * (the worker's lag; it grows while SMTP is down). Read from the database at each scrape.
  */
 export function registerMailMetrics(registry: Registry, db: Db, now: () => Date): void {

@@ -10,7 +10,7 @@ import { replyWithPage } from '../../lib/paging.ts';
 import { listMailbox } from './mail.service.ts';
 
 /**
- * The development mailbox (accounts and e-mail issue §1): without SMTP_URL, mail stays in the
+ * The development mailbox: without SMTP_URL, mail stays in the
  * outbox, and outside production an admin can read it here to follow every link.
  */
 export async function mailRoutes(app: FastifyInstance, opts: { db: Db; mailboxEnabled: boolean }) {

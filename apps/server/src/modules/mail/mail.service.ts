@@ -9,7 +9,7 @@ export * from './mail.templates.ts';
 
 /**
  * Queues a message in the outbox. Call it with the transaction of the event that causes the mail:
- * both commit together, or neither does (accounts and e-mail issue §1).
+ * both commit together, or neither does, so a commit never loses its mail.
  */
 export async function queueMail(db: Db, to: string, mail: RenderedMail): Promise<string> {
   return repo.insertMail(db, { kind: mail.kind, to, subject: mail.subject, text: mail.text, html: mail.html });

@@ -1,5 +1,7 @@
+import { toOneLine } from '@skillhive/shared/rules/control-characters';
+
 /**
- * One template per message (accounts and e-mail issue §1): each gives a subject, a plain-text body
+ * One template per message: each gives a subject, a plain-text body
  * and an HTML body from the same words, with the product's name and a working link.
  */
 export interface RenderedMail {
@@ -13,6 +15,19 @@ const PRODUCT = 'SkillHive';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * A subject is a header: one line. Titles stored before single-line fields refused control
+ * characters (or a teacher's hostile one) must not add header lines, whatever the transport does.
+ */
+function oneLine(value: string): string {
+  return toOneLine(value).trim();
+}
+
+/** "Hello Ada," — or "Hello," when the name is not the reader's own to trust. */
+function greetingFor(name: string | null): string {
+  return name ? `Hello ${name},` : 'Hello,';
 }
 
 /** The shared frame: a greeting, paragraphs, one call to action. */
@@ -37,7 +52,7 @@ ${input.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 <p><a href="${escapeHtml(input.action.url)}">${escapeHtml(input.action.label)}</a></p>
 <p>— ${PRODUCT}</p>
 </body></html>`;
-  return { kind: input.kind, subject: `${input.subject} — ${PRODUCT}`, text, html };
+  return { kind: input.kind, subject: oneLine(`${input.subject} — ${PRODUCT}`), text, html };
 }
 
 export function teacherRequestDecidedMail(input: {
@@ -129,12 +144,15 @@ export function paymentReceiptMail(input: {
   });
 }
 
-/** Sent at sign-up and on request: the link proves the address is the user's. */
-export function verifyEmailMail(input: { name: string; url: string }): RenderedMail {
+/**
+ * Sent at sign-up and on request: the link proves the address is the user's. Until it does, the
+ * name on the account was chosen by whoever typed this address in, so the mail names no one.
+ */
+export function verifyEmailMail(input: { url: string }): RenderedMail {
   return layout({
     kind: 'verify-email',
     subject: 'Verify your e-mail address',
-    greeting: `Hello ${input.name},`,
+    greeting: greetingFor(null),
     paragraphs: [
       'Please confirm that this is your e-mail address. You need a verified address to apply to teach and to pay for classes.',
       'The link works for 24 hours. If you did not sign up, you can ignore this mail.',
@@ -143,12 +161,15 @@ export function verifyEmailMail(input: { name: string; url: string }): RenderedM
   });
 }
 
-/** Sent to the new address when someone asks to change their e-mail; nothing changes until it is followed. */
-export function changeEmailMail(input: { name: string; newEmail: string; url: string }): RenderedMail {
+/**
+ * Sent to the new address when someone asks to change their e-mail; nothing changes until it is
+ * followed. The address is not proven yet (it may not be the asker's), so the mail names no one.
+ */
+export function changeEmailMail(input: { newEmail: string; url: string }): RenderedMail {
   return layout({
     kind: 'change-email',
     subject: 'Confirm your new e-mail address',
-    greeting: `Hello ${input.name},`,
+    greeting: greetingFor(null),
     paragraphs: [
       `You asked to use ${input.newEmail} for your account. Your address changes when you follow this link.`,
       'The link works for 24 hours. If you did not ask for this, you can ignore this mail.',
@@ -157,12 +178,12 @@ export function changeEmailMail(input: { name: string; newEmail: string; url: st
   });
 }
 
-/** Password reset: one use, one hour (accounts and e-mail issue §3). */
-export function resetPasswordMail(input: { name: string; url: string }): RenderedMail {
+/** Password reset: one use, one hour, since the link grants the account. */
+export function resetPasswordMail(input: { name: string | null; url: string }): RenderedMail {
   return layout({
     kind: 'reset-password',
     subject: 'Reset your password',
-    greeting: `Hello ${input.name},`,
+    greeting: greetingFor(input.name),
     paragraphs: [
       'Someone asked to reset the password of your account. If it was you, choose a new password with this link. It works once, for one hour.',
       'Resetting signs you out on every device. If you did not ask for this, ignore this mail: your password stays as it is.',
@@ -179,7 +200,7 @@ export function refundMail(input: {
   amountCents: number;
   currency: string;
   transactionId: string;
-  /** Why: an admin's refund (issue 18 §3) says so; without it, a purchase we could not complete. */
+  /** Why: an admin's refund says so; without it, a purchase we could not complete. */
   reason?: string | undefined;
 }): RenderedMail {
   const amount = new Intl.NumberFormat('en-US', { style: 'currency', currency: input.currency.toUpperCase() }).format(
@@ -214,7 +235,7 @@ function sessionWhen(startsAt: Date, timeZone: string): string {
   }).format(startsAt);
 }
 
-/** A published session moved to another time (issue 21 §1): every paid student is told. */
+/** A published session moved to another time (decision 021): every paid student is told. */
 export function sessionRescheduledMail(input: {
   publicUrl: string;
   name: string;
@@ -238,7 +259,7 @@ export function sessionRescheduledMail(input: {
   });
 }
 
-/** A reminder SESSION_REMINDER_MINUTES before a session (issue 21 §4), once per student and start. */
+/** A reminder SESSION_REMINDER_MINUTES before a session (decision 021), once per student and start. */
 export function sessionReminderMail(input: {
   publicUrl: string;
   name: string;

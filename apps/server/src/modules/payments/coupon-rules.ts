@@ -2,7 +2,7 @@ import { COUPON_MESSAGES, type CouponKind } from '@skillhive/shared/rules/coupon
 import type { PriceAdjustment } from './pricing.ts';
 
 /**
- * Whether a coupon applies to a cart, and how (issue 18 §4) — pure, so every rule is unit-tested
+ * Whether a coupon applies to a cart, and how (decision 019) — pure, so every rule is unit-tested
  * and the preview, the intent and the fulfilment decide alike. Codes are compared after
  * `normaliseCouponCode` (packages/shared/src/rules/coupons.ts), which also holds the messages.
  */

@@ -12,7 +12,7 @@ import * as coupons from './coupons.service.ts';
 const CREATE_DESCRIPTION =
   'The code is matched whatever its case; `value` is a whole percentage (1–100) or integer cents; `expiresAt` (ISO 8601, in the future) and `maxUses` are optional. 409 when the code is taken.';
 
-/** Coupons (issue 18 §4): admins make site-wide ones, teachers ones for their own classes. */
+/** Coupons (decision 019): admins make site-wide ones, teachers ones for their own classes. */
 export async function couponsRoutes(app: FastifyInstance, opts: { db: Db; now: () => Date }) {
   const deps = { db: opts.db, now: opts.now };
   const typed = app.withTypeProvider<ZodTypeProvider>();

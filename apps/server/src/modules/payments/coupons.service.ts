@@ -11,7 +11,7 @@ import * as repo from './coupons.repository.ts';
 import type { PriceAdjustment } from './pricing.ts';
 
 /**
- * Coupons (issue 18 §4): an admin's are site-wide, a teacher's are for that teacher's classes.
+ * Coupons: an admin's are site-wide, a teacher's are for that teacher's classes.
  * Whether one applies to a cart is `coupon-rules.ts`; a use is counted by `redeemCoupon`.
  */
 
@@ -85,7 +85,7 @@ export async function disableCoupon(deps: { db: Db; now: () => Date }, viewer: V
   return toCoupon(after);
 }
 
-// ---- Coupons at checkout (issue 18 §4, decision 019) -------------------------------------------
+// ---- Coupons at checkout (decision 019) --------------------------------------------------------
 
 /** A coupon the cart may use, with the adjustment it makes to it. */
 export interface CartCoupon {
@@ -97,8 +97,10 @@ export interface CartCoupon {
 }
 
 /**
- * A refusal of a code at checkout, in the student's words and on the `couponCode` field: an
- * unknown (or disabled) code is a 404, every other refusal a 409 (a business refusal, DESIGN §3).
+ * A refusal of a coupon the student already knows exists (one bound to their intent, or a usable
+ * code that would bring the cart below the smallest charge), in the student's words and on the
+ * `couponCode` field: a vanished (disabled) one is a 404, every other refusal a 409 (a business
+ * refusal, DESIGN §3). A code typed at checkout that cannot be used is `unusableCoupon` instead.
  */
 export function couponRefusal(message: string): AppError {
   const code = message === COUPON_MESSAGES.unknown ? ErrorCode.NOT_FOUND : ErrorCode.CONFLICT;
@@ -110,29 +112,48 @@ function toCartCoupon(row: repo.CouponRow, adjustment: PriceAdjustment): CartCou
 }
 
 /**
- * The coupon a student asks for at checkout, checked against their cart now (unknown, expired,
- * used up, used by them before, or for none of these classes: `couponRefusal`).
+ * What checkout answers for every code the student cannot use, whatever the reason (unknown,
+ * disabled, expired, used up, used by them already, not for these classes): the same status, code
+ * and message, so a guesser cannot tell a code that exists from one that does not. The routes
+ * count these answers against the caller's limit on wrong codes (RATE_LIMIT_COUPON_FAILURES).
+ */
+export function unusableCoupon(): AppError {
+  return new AppError(ErrorCode.NOT_FOUND, COUPON_MESSAGES.unusable, {
+    fields: { couponCode: COUPON_MESSAGES.unusable },
+  });
+}
+
+/** Whether an error is checkout's answer to a code the student cannot use (`unusableCoupon`). */
+export function isUnusableCoupon(error: unknown): boolean {
+  return (
+    error instanceof AppError &&
+    error.code === ErrorCode.NOT_FOUND &&
+    error.fields?.couponCode === COUPON_MESSAGES.unusable
+  );
+}
+
+/**
+ * The coupon a student types at checkout, checked against their cart now; any reason it cannot
+ * be used is the one `unusableCoupon` answer.
  */
 export async function couponForCart(
   db: Db,
   input: { code: string; studentId: string; cart: readonly CouponCartLine[]; now: Date },
 ): Promise<CartCoupon> {
   const found = await repo.findCouponForStudent(db, { code: normaliseCouponCode(input.code) }, input.studentId);
-  return usableCoupon(found, input);
+  const answer = applyCoupon(found?.row ?? null, {
+    now: input.now,
+    redeemedByStudent: found?.redeemedByStudent ?? false,
+    cart: input.cart,
+  });
+  if (!answer.ok) throw unusableCoupon();
+  return toCartCoupon(found!.row, answer.adjustment);
 }
 
-function usableCoupon(
-  found: { row: repo.CouponRow; redeemedByStudent: boolean } | null,
-  input: { cart: readonly CouponCartLine[]; now: Date },
-): CartCoupon {
-  const row = found?.row ?? null;
-  const redeemedByStudent = found?.redeemedByStudent ?? false;
-  const answer = applyCoupon(row, { now: input.now, redeemedByStudent, cart: input.cart });
-  if (!answer.ok) throw couponRefusal(answer.message);
-  return toCartCoupon(row!, answer.adjustment);
-}
-
-/** The same check for the coupon bound to an intent (by id), just before the card is charged. */
+/**
+ * The coupon bound to an intent (by id), checked again just before the card is charged. It was
+ * applied to this student's cart already, so the refusal may say why (expired, used up meanwhile).
+ */
 export async function couponOfIntentStillUsable(
   db: Db,
   input: { couponId: string; studentId: string; cart: readonly CouponCartLine[]; now: Date },
@@ -140,7 +161,13 @@ export async function couponOfIntentStillUsable(
   const found = isUuid(input.couponId)
     ? await repo.findCouponForStudent(db, { id: input.couponId }, input.studentId)
     : null;
-  return usableCoupon(found, input);
+  const answer = applyCoupon(found?.row ?? null, {
+    now: input.now,
+    redeemedByStudent: found?.redeemedByStudent ?? false,
+    cart: input.cart,
+  });
+  if (!answer.ok) throw couponRefusal(answer.message);
+  return toCartCoupon(found!.row, answer.adjustment);
 }
 
 /**

@@ -73,8 +73,8 @@ export interface PaymentGateway {
    */
   refund(intentId: string): Promise<void>;
   /**
-   * Refunds part (or all) of a succeeded intent's charge (issue 18 §3: one enrolment line of a
-   * payment). Safe to repeat with the same idempotency key: the first refund is answered again.
+   * Refunds part (or all) of a succeeded intent's charge (a refund may give back one enrolment
+   * line of a payment). Safe to repeat with the same idempotency key: the first refund is answered again.
    */
   refundAmount(input: RefundAmountInput): Promise<GatewayRefund>;
   /** Every refund of an intent's charge as the gateway knows it now (re-read for charge.refunded). */
@@ -94,6 +94,6 @@ export class WebhookSignatureError extends Error {
 export const HANDLED_EVENT_TYPES = new Set([
   'payment_intent.succeeded',
   'payment_intent.payment_failed',
-  // A refund made in Stripe's dashboard (or ours, echoed back): recorded once (issue 18 §3).
+  // A refund made in Stripe's dashboard (or ours, echoed back): recorded once.
   'charge.refunded',
 ]);

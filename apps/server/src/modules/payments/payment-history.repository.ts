@@ -4,7 +4,7 @@ import { payments } from '../../db/schema/payments.ts';
 import { pageOfPayments } from './payments.repository.ts';
 
 /**
- * Reads of a student's own payments and the refunds on them (issue 18 §5): the history list and
+ * Reads of a student's own payments and the refunds on them: the history list and
  * the receipt. Only the payments module's own tables; the lines come from the enrolments module.
  */
 

@@ -8,7 +8,7 @@ import { requireViewer } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import * as history from './payment-history.service.ts';
 
-/** A signed-in person's own payments and receipts (issue 18 §5). */
+/** A signed-in person's own payments and receipts. */
 export async function paymentHistoryRoutes(app: FastifyInstance, opts: { db: Db }) {
   const { db } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();

@@ -12,7 +12,7 @@ import * as enrollments from '../enrollments/enrollments.service.ts';
 import * as repo from './payment-history.repository.ts';
 import { type RefundRow, listRefundsOfPayments } from './refunds.repository.ts';
 
-/** Who sells on every receipt (issue 18 §5). */
+/** Who sells on every receipt: a receipt names its seller. */
 export const SELLER_NAME = 'SkillHive';
 
 type Row = repo.HistoryPaymentRow;

@@ -15,7 +15,9 @@ import {
 } from '@skillhive/shared/contracts/payments';
 import type { Db } from '../../db/client.ts';
 import { requireSelfOrAdmin, requireVerifiedViewer, requireViewer } from '../../lib/authorize.ts';
+import type { Limiter } from '../../lib/rate-limit.ts';
 import { replyWithPage } from '../../lib/paging.ts';
+import { isUnusableCoupon } from './coupons.service.ts';
 import type { PaymentGateway } from './gateway.ts';
 import * as payments from './payments.service.ts';
 import { stripeWebhookRoutes } from './stripe-webhook.routes.ts';
@@ -26,6 +28,38 @@ export interface PaymentsRoutesOptions {
   gateway: PaymentGateway;
   now: () => Date;
   publicUrl: string;
+  /** Unusable coupon codes tried at checkout (RATE_LIMIT_COUPON_FAILURES…): per account, per client address. */
+  couponFailures: { perAccount: Limiter; perIp: Limiter };
+}
+
+/**
+ * Runs a checkout that tries a coupon code under the limits on wrong codes. The attempt is
+ * counted first, for the account and for the client address (so a parallel burst gets no more
+ * tries than the limit; over either, 429 even for a good code), and given back unless the answer
+ * is that the code cannot be used: codes that apply, and failures of anything else, cost nothing.
+ */
+async function withCouponAttempt<T>(
+  limits: PaymentsRoutesOptions['couponFailures'],
+  keys: { account: string; ip: string },
+  run: () => Promise<T>,
+): Promise<T> {
+  await limits.perAccount.consume(keys.account);
+  try {
+    await limits.perIp.consume(keys.ip);
+  } catch (error) {
+    await limits.perAccount.refund(keys.account);
+    throw error;
+  }
+  try {
+    const result = await run();
+    await Promise.all([limits.perAccount.refund(keys.account), limits.perIp.refund(keys.ip)]);
+    return result;
+  } catch (error) {
+    if (!isUnusableCoupon(error)) {
+      await Promise.all([limits.perAccount.refund(keys.account), limits.perIp.refund(keys.ip)]);
+    }
+    throw error;
+  }
 }
 
 /** Paying for the cart (spec §4 payment flow, §7 calls; DESIGN §1.3). */
@@ -43,14 +77,17 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
         summary:
           "Start paying for the caller's cart: the amount is the total of their pending enrolments; a price in the body is ignored (any signed-in user with a verified e-mail address)",
         description:
-          '409 when the cart is empty. The same cart (and coupon) gives back the same intent. `couponCode` applies a coupon: the answer lists each line with its discount, and `amount` is the discounted total (decision 019); an unknown code is a 404, an expired, used-up, already used or foreign code, or one that would bring the total below $0.50, a 409, each with its message on `fields.couponCode`.',
+          '409 when the cart is empty. The same cart (and coupon) gives back the same intent. `couponCode` applies a coupon: the answer lists each line with its discount, and `amount` is the discounted total (decision 019); every code the caller cannot use (unknown, disabled, expired, used up, already used, for other classes) gets the same 404 with the same message on `fields.couponCode`; a code that would bring the total below $0.50 is a 409 saying so. Unusable codes are limited per account (RATE_LIMIT_COUPON_FAILURES) and per client address (RATE_LIMIT_COUPON_FAILURES_PER_IP) in RATE_LIMIT_COUPON_WINDOW_SECONDS; past either, 429 with Retry-After, even for a good code.',
         body: CreatePaymentIntentBody,
         response: { 200: PaymentIntentResponse },
       },
     },
     async (request) => {
       const viewer = await requireVerifiedViewer(request);
-      return payments.createPaymentIntent(deps, viewer, request.body);
+      if (!request.body?.couponCode?.trim()) return payments.createPaymentIntent(deps, viewer, request.body);
+      return withCouponAttempt(opts.couponFailures, { account: viewer.id, ip: request.ip }, () =>
+        payments.createPaymentIntent(deps, viewer, request.body),
+      );
     },
   );
 

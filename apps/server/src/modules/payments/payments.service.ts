@@ -333,7 +333,7 @@ export async function fulfilPayment(
         await repo.setIntentStatus(tx, intent.id, ['open', 'canceled'], 'succeeded', { paymentId, now: paidAt });
         await enrollments.releaseLines(tx, intent.id);
       }
-      // The receipt commits with the payment (accounts and e-mail issue §5).
+      // The receipt commits with the payment, so every payment gets one.
       const paidLines = await enrollments.listLinesOfPayments(tx, [paymentId]);
       await queueMail(
         tx,
@@ -441,7 +441,7 @@ export async function refundCharge(deps: PaymentsDeps, intentId: string, reason:
     await repo.setIntentStatus(tx, intentId, ['open', 'succeeded', 'canceled'], 'refund_pending', { now: deps.now() });
     const titles = await enrollments.listTitlesOfEnrollments(tx, row.cartIds);
     await enrollments.releaseLines(tx, intentId);
-    // The student hears of the refund with the decision to make it (accounts and e-mail issue §5);
+    // The student hears of the refund with the decision to make it;
     // the gateway call follows the commit and the reconciler retries it until it is done.
     await queueRefundMail(tx, deps.publicUrl, {
       studentId: row.studentId,
@@ -663,7 +663,7 @@ export async function handleGatewayEvent(
       );
     }
   } else if (event.type === 'charge.refunded' && event.intentId) {
-    // A refund made in Stripe's dashboard, or ours echoed back: recorded once (issue 18 §3).
+    // A refund made in Stripe's dashboard, or ours echoed back: recorded once.
     await recordGatewayRefunds(deps, event.intentId);
   } else {
     deps.log.info({ eventId: event.id, type: event.type, intentId: event.intentId }, 'payment failed at the gateway');
@@ -674,7 +674,7 @@ export async function handleGatewayEvent(
 }
 
 /**
- * Before an account is deleted (security issue §10): its payments are financial records and stay,
+ * Before an account is deleted (DESIGN §4): its payments are financial records and stay,
  * with the e-mail replaced by `pseudonym`; the foreign key cuts student_id when the user row goes.
  */
 export function pseudonymisePaymentsOf(db: Db, studentId: string, pseudonym: string): Promise<void> {

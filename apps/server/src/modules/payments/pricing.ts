@@ -1,5 +1,5 @@
 /**
- * The one pricing function (issue 18 §2): every total of the payments module — the intent's
+ * The one pricing function (decision 019): every total of the payments module — the intent's
  * amount, the fulfilment's to-the-cent check, the test gateway's last check before a charge — is
  * `priceCart(lines, adjustments).totalCents`, so they can never disagree. Pure, integer cents,
  * no I/O: the same lines and adjustments always give the same answer.
@@ -23,8 +23,7 @@ export interface PriceableLine {
 }
 
 /**
- * A change to the price of some lines: today none are applied (`[]`); coupons (issue 18 §4) will
- * be one each. `classIds: null` applies to every line, otherwise only to lines of those classes.
+ * A change to the price of some lines: a coupon is one (decision 019); no coupon is `[]`. `classIds: null` applies to every line, otherwise only to lines of those classes.
  */
 export type PriceAdjustment =
   | { kind: 'percent'; percent: number; classIds: readonly string[] | null }

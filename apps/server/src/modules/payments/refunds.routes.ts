@@ -15,7 +15,7 @@ import { requireAdmin, requireViewer } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import * as refunds from './refunds.service.ts';
 
-/** Refunds (issue 18 §3): an admin's refunds and a student's requests, which an admin decides. */
+/** Refunds (DESIGN §4): an admin's refunds and a student's requests, which an admin decides. */
 export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<refunds.RefundsDeps, 'log'> }) {
   const deps: refunds.RefundsDeps = { ...opts.deps, log: app.log };
   const typed = app.withTypeProvider<ZodTypeProvider>();

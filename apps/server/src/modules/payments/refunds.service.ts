@@ -9,13 +9,14 @@ import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, refundMail } from '../mail/mail.service.ts';
+import * as reviews from '../reviews/reviews.service.ts';
 import { contactEmailOf } from '../users/contact.ts';
 import type { GatewayRefund, PaymentGateway } from './gateway.ts';
 import { findPaymentByTransactionId } from './payments.repository.ts';
 import * as repo from './refunds.repository.ts';
 
 /**
- * Refunds (issue 18 §3; DESIGN §4 "paid → refunded"). Race safety follows fulfilPayment (STYLE.md
+ * Refunds (DESIGN §4 "paid → refunded"). Race safety follows fulfilPayment (STYLE.md
  * "Race-safe money"): every refund of a payment first locks the payment row, then its lines; a
  * pending refund row is written before the gateway is asked, its id being the idempotency key, so
  * two admins clicking at once, a retry after a crash and Stripe's charge.refunded webhook all end
@@ -64,8 +65,9 @@ function toRefund(row: repo.RefundRow, emails: Map<string, string>): Refund {
 
 /**
  * What a succeeded refund does, in its transaction: the lines become refunded (no access, the class
- * counters follow, the class can be bought again), the admin's action is audited and the student
- * hears of it through the outbox.
+ * counters follow, the class can be bought again), the student's review of each such class is
+ * removed with its rating, the admin's action is audited and the student hears of it through the
+ * outbox.
  */
 async function applyRefund(
   tx: Db,
@@ -83,6 +85,11 @@ async function applyRefund(
     input.lines.map((line) => line.id),
     deps.now(),
   );
+  // The student's review of each refunded class goes with the payment that verified it.
+  if (payment.studentId) {
+    const classIds = new Set(input.lines.filter((line) => flipped.includes(line.id)).map((line) => line.classId));
+    for (const classId of classIds) await reviews.removeReviewOfRefundedClass(tx, payment.studentId, classId);
+  }
   if (actor) {
     await recordAudit(tx, actor, {
       action: 'payment.refund',

@@ -88,6 +88,15 @@ export async function updateReview(
   await db.update(reviews).set(values).where(eq(reviews.id, id));
 }
 
+/** Removes the student's review of the class; answers its rating, or null when there was none. */
+export async function deleteReview(db: Db, studentId: string, classId: string): Promise<{ rating: number } | null> {
+  const [row] = await db
+    .delete(reviews)
+    .where(and(eq(reviews.studentId, studentId), eq(reviews.classId, classId)))
+    .returning({ rating: reviews.rating });
+  return row ?? null;
+}
+
 /**
  * Removes every review by a student; returns what each counted for, so the service takes them out
  * of their classes' ratings in the same transaction.

@@ -57,12 +57,15 @@ export async function saveReview(
   if (!enrollments.isUuid(input.classId)) throw notFound('Class');
   if (!(await classExists(db, input.classId))) throw notFound('Class');
   if (!(await enrollments.hasPaidFor(db, viewer.id, input.classId))) throw conflict(REVIEW_MESSAGES.notPaid);
-  // Verified reviews (issue 21 §5, decision 021): with published content, paying is not enough.
+  // Verified reviews (decision 021): with published content, paying is not enough.
   if (!(await content.hasVerifiedProgress(db, viewer.id, input.classId))) {
     throw conflict(REVIEW_MESSAGES.notVerified);
   }
 
   return db.transaction(async (tx) => {
+    // The paid line is held until the review is stored: a refund of it (which removes the review,
+    // `removeReviewOfRefundedClass`) runs wholly before this — then this is refused — or after.
+    if (!(await enrollments.holdPaidEnrollment(tx, viewer.id, input.classId))) throw conflict(REVIEW_MESSAGES.notPaid);
     // Two rounds at most: if a concurrent first post wins the insert, this one edits it.
     for (let attempt = 0; attempt < 2; attempt++) {
       const existing = await repo.findReviewForUpdate(tx, viewer.id, input.classId);
@@ -84,6 +87,18 @@ export async function saveReview(
     }
     throw conflict('Please try again');
   });
+}
+
+/**
+ * A refund of the student's paid enrolment in a class takes their review of it with it, in the
+ * refund's transaction: the review was "verified" by that payment, and a refundable payment must
+ * not buy a lasting review. Its rating leaves the class's counters (decision 003). Call it after
+ * the line is marked refunded; a student still holding a paid line of the class keeps the review.
+ */
+export async function removeReviewOfRefundedClass(tx: Db, studentId: string, classId: string): Promise<void> {
+  if (await enrollments.hasPaidFor(tx, studentId, classId)) return;
+  const removed = await repo.deleteReview(tx, studentId, classId);
+  if (removed) await adjustClassCounters(tx, classId, { ratingSum: -removed.rating, reviews: -1 });
 }
 
 /** Before an account is deleted: its reviews go, and the ratings they were counted in follow. */

@@ -6,17 +6,16 @@ import { schema } from '../../db/client.ts';
 const { classes, enrollments, users } = schema;
 
 /**
- * The reporting module reads the tables of others on purpose (issue 18 §6): its figures are
+ * The reporting module reads the tables of others on purpose (decision 015): its figures are
  * aggregates across users, classes and enrolments, computed by the database in one place instead
  * of by each module or by the browser. It only reads.
  */
 
 /**
  * The one rule for a line that earns money: its status is `paid`. That is "paid lines net of
- * refunds": today a charge that cannot be fulfilled is refunded whole before any of its lines
- * turns paid (decision 010), so every paid line is money kept; when a paid line can be refunded
- * (issue 18 §3) it leaves `paid` for `refunded` and drops out of every sum here without a join to
- * payment_intents. Revenue is what was paid for each line (`paid_cents`, after coupons).
+ * refunds": a charge that cannot be fulfilled is refunded whole before any of its lines turns
+ * paid (decision 010), and a paid line that is refunded leaves `paid` for `refunded` (DESIGN §4),
+ * so it drops out of every sum here without a join to payment_intents. Revenue is what was paid for each line (`paid_cents`, after coupons).
  * Nothing else filters: lines of archived classes count, and so do the paid lines
  * of deleted accounts (student_id null, e-mail pseudonymised; DESIGN §4).
  */

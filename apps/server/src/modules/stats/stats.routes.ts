@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { requireAdmin, requireTeacher } from '../../lib/authorize.ts';
 import * as stats from './stats.service.ts';
 
-/** Earnings and revenue computed by the database (issue 18 §6): the teacher and admin homes read these. */
+/** Earnings and revenue computed by the database, not the browser: the teacher and admin homes read these. */
 export async function statsRoutes(app: FastifyInstance, opts: { db: Db; now: () => Date }) {
   const { db, now } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();

@@ -37,7 +37,7 @@ function fillMonths(
   });
 }
 
-/** What the calling teacher earned: every class of theirs, archived ones included (issue 18 §6). */
+/** What the calling teacher earned: every class of theirs, archived ones included: their money was earned. */
 export async function getTeacherStats(db: Db, teacher: Viewer, now: Date): Promise<TeacherStats> {
   const scope = { teacherId: teacher.id };
   const { totals, classes, months } = await inSnapshot(db, async (tx) => ({
@@ -56,7 +56,7 @@ export async function getTeacherStats(db: Db, teacher: Viewer, now: Date): Promi
   };
 }
 
-/** The platform's figures for admins: accounts, classes and revenue (issue 18 §6). */
+/** The platform's figures for admins: accounts, classes and revenue. */
 export async function getAdminStats(db: Db, now: Date): Promise<AdminStats> {
   const { users, classStatuses, totals, months } = await inSnapshot(db, async (tx) => ({
     users: await repo.countUsersByRole(tx),

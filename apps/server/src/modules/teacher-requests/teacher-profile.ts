@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { findLatestApprovedRequestOfUser } from './teacher-requests.repository.ts';
 
 /**
- * What a public class page says about its teacher (issue 20 §5): the title and experience they
+ * What a public class page says about its teacher: the title and experience they
  * gave in their approved application (spec §3 teacher request). Null for a teacher made without
  * one (the demo data, an admin's seed). Nothing private: no e-mail, no application status.
  */

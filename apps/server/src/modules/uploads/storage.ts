@@ -20,7 +20,7 @@ export interface ImageStorage {
 export const UPLOAD_ROUTE_PREFIX = '/api/uploads/images/';
 export const IMAGE_KEY_PATTERN = /^[a-f0-9]{64}(?:-\d+)?\.webp$/;
 /**
- * A class material's file (issue 21), stored as uploaded under its content address. Never served
+ * A class material's file (decision 021), stored as uploaded under its content address. Never served
  * by the public image route: only GET /api/materials/:id/file reads it, for those allowed.
  */
 export const MATERIAL_KEY_PATTERN = /^m-[a-f0-9]{64}\.(?:pdf|png|jpg|webp|gif)$/;

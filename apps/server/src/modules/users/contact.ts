@@ -14,7 +14,7 @@ export { findUserIdByEmail, findViewerUser, userJoin, viewerColumns } from './us
 export type NotificationTopic = keyof NotificationPreferences;
 
 /**
- * Whether the holder of an address wants an optional mail (accounts and e-mail issue §5); when
+ * Whether the holder of an address wants an optional mail (a person may turn those off); when
  * nobody holds it any more (a deleted account), no mail. Modules that send optional mail ask here
  * instead of reading the users table themselves.
  */

@@ -49,7 +49,7 @@ async function flagsFor(db: Db, viewer: Viewer, email: string): Promise<{ isAdmi
 const UserEmailParam = z.object({ user: EmailParam.shape.email });
 const UserIdParam = z.object({ user: IdParam.shape.id });
 
-/** Users API of spec §7, each call with its permission (issue 3 §4). */
+/** Users API of spec §7, each call with its permission, checked here (DESIGN §1.1). */
 export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions) {
   const { db } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();

@@ -108,7 +108,7 @@ export function markEmailVerified(db: Db, userId: string): Promise<void> {
 }
 
 /**
- * ADMIN_EMAILS grants admin only to a verified address (accounts and e-mail issue §2), called by
+ * ADMIN_EMAILS grants admin only to a verified address (decision 014), called by
  * the auth module after sign-in, verification and reset; the teacher flag is untouched.
  */
 export function grantAdminToVerifiedAddress(
@@ -125,7 +125,7 @@ export const DELETED_ACCOUNT_EMAIL = 'deleted-account';
 /**
  * Deletes an account (spec §6). Its sessions and sign-in accounts cascade, so it is signed out
  * everywhere at once, and its API tokens stop resolving because the row is gone. Its payments and
- * paid enrolments are financial records and stay, cut from the person (security issue §10), so
+ * paid enrolments are financial records and stay, cut from the person (DESIGN §4), so
  * teacher and admin figures never change after the fact; its cart and reviews go. An admin cannot
  * delete themself, nor the last admin; a teacher whose classes other students paid for is kept,
  * since deleting them would delete those classes and their paid enrolments.
@@ -144,7 +144,7 @@ export async function deleteUser(db: Db, actor: Viewer, id: string): Promise<{ d
 export const FRESH_SIGN_IN_MS = 15 * 60 * 1000;
 
 /**
- * Deletes the caller's own account (accounts and e-mail issue §4), under the same rules as an
+ * Deletes the caller's own account (decision 014), under the same rules as an
  * admin's deletion: financial records kept, the last admin and a teacher others paid stay. The
  * route has confirmed the person first (their password, or a sign-in within 15 minutes).
  */

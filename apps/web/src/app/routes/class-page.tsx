@@ -12,7 +12,7 @@ export function loader({ params }: RouteLoaderArgs) {
   return loadRouteData(queryClient.prefetchQuery(publicClassQueryOptions(params['id'] ?? '')));
 }
 
-/** /classes/:id (issue 20 §5): the public page of an accepted class, linked from every class card. */
+/** /classes/:id: the public page of an accepted class, linked from every class card. */
 function ClassPageRoute() {
   const id = useParams()['id'] ?? '';
   return (

@@ -5,7 +5,7 @@ import { ForgotPasswordForm } from '../../features/auth/components/forgot-passwo
 import { SITE_PAGES } from '../routes.manifest.ts';
 import { CardPage } from '../../components/ui/card-page.tsx';
 
-/** /forgot-password: ask for a reset link by e-mail (public; accounts and e-mail issue §3). */
+/** /forgot-password: ask for a reset link by e-mail (public; decision 014). */
 function ForgotPasswordPage() {
   const request = useRequestPasswordReset();
   return (

@@ -15,7 +15,7 @@ function LoginPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const returnTo = returnPathFrom(location.state);
-  // A Google or OIDC sign-in that failed comes back here with ?error=… (issue 19 §6).
+  // A Google or OIDC sign-in that failed comes back here with ?error=… (decision 014).
   const [params] = useSearchParams();
   const providerError = params.get('error');
 

@@ -5,7 +5,7 @@ import { ResetPasswordForm } from '../../features/auth/components/reset-password
 import { SITE_PAGES } from '../routes.manifest.ts';
 import { CardPage } from '../../components/ui/card-page.tsx';
 
-/** /reset-password?token=… (or ?error=…): where the reset link lands (public; accounts and e-mail issue §3). */
+/** /reset-password?token=… (or ?error=…): where the reset link lands (public; decision 014). */
 function ResetPasswordPage() {
   const [params] = useSearchParams();
   const { user, forgetSession } = useAuth();

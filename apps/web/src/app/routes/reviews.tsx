@@ -1,7 +1,7 @@
 import { AllReviews } from '../../features/reviews/components/all-reviews.tsx';
 import { SITE_PAGES } from '../routes.manifest.ts';
 
-/** /reviews: every learner review, paged (issue 20 §6; "See all reviews" on the home page). */
+/** /reviews: every learner review, paged ("See all reviews" on the home page). */
 function ReviewsPage() {
   return (
     <>

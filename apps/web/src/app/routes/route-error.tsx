@@ -6,7 +6,7 @@ interface Described {
   status: number | null;
   title: string;
   message: string;
-  /** A 404: offer browsing the classes rather than a reload that cannot help (issue 20 §2). */
+  /** A 404: offer browsing the classes rather than a reload that cannot help. */
   unknown?: boolean;
 }
 
@@ -40,7 +40,7 @@ function describe(error: unknown): Described {
 
 /**
  * A failed chunk load means "updated" only when the server answers with the new index.html;
- * offline (navigator.onLine false) or an unreachable server is said as such (issue 20 §3).
+ * offline (navigator.onLine false) or an unreachable server is said as such (decision 020).
  */
 async function chunkFailureCause(): Promise<Described> {
   if (typeof navigator !== 'undefined' && navigator.onLine === false) return OFFLINE;

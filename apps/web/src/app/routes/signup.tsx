@@ -10,7 +10,7 @@ import { CardPage } from '../../components/ui/card-page.tsx';
 
 /**
  * /signup: a new student account; success signs in and returns to the page the visitor came from
- * (through /login too), else / (issue 6, issue 20 §2). That page is also kept for after the
+ * (through /login too), else / (spec §2, as /login does). That page is also kept for after the
  * verification link, which always lands on /email-verified.
  */
 function SignUpPage() {
@@ -32,7 +32,7 @@ function SignUpPage() {
           rememberReturnAfterVerify(returnTo);
           await createUser(values);
           notify.success('Welcome to SkillHive! Your account is ready.', {
-            // Sign-up sends the verification mail (issue 19 §2).
+            // Sign-up sends the verification mail (decision 014).
             description: `We sent a link to ${values.email} to verify your e-mail address.`,
           });
           navigate(returnTo, { replace: true });

@@ -30,7 +30,7 @@ const TeacherRequestForm = lazy(() =>
 );
 
 /**
- * What the application asks, shown to visitors before they sign in (issue 20 §6), so nobody
+ * What the application asks, shown to visitors before they sign in, so nobody
  * creates an account to find out. The lists are the form's own options.
  */
 function WhatWeAsk() {

@@ -9,7 +9,7 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** Says so while the browser is offline (issue 20 §3): what is on screen may be out of date. */
+/** Says so while the browser is offline (decision 020): what is on screen may be out of date. */
 export function OfflineBanner() {
   const online = useSyncExternalStore(
     subscribe,

@@ -1,6 +1,6 @@
 import { useLocation } from 'react-router';
 
-/** `navigate(to, { state: { reason } })`: the one line that says why the visitor is here (issue 20 §2). */
+/** `navigate(to, { state: { reason } })`: the one line that says why the visitor is here. */
 export function redirectReasonOf(state: unknown): string | null {
   const reason = (state as { reason?: unknown } | null)?.reason;
   return typeof reason === 'string' && reason.length > 0 && reason.length <= 200 ? reason : null;

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { chooseTheme, currentTheme, subscribeTheme } from '../../lib/theme.ts';
 
-/** The navbar's light/dark switch (issue 20 §6); a toggle button, its state read by assistive technology. */
+/** The navbar's light/dark switch; a toggle button, its state read by assistive technology. */
 export function ThemeToggle() {
   const theme = useSyncExternalStore(subscribeTheme, currentTheme, () => 'light' as const);
   const dark = theme === 'dark';

@@ -6,7 +6,7 @@ import { useNavigationPending } from '../../lib/navigation-pending.ts';
 const HEADING_WAIT_MS = 5_000;
 
 /**
- * After a navigation to another page, focus moves to the new page's heading (issue 20 §3), so
+ * After a navigation to another page, focus moves to the new page's heading, so
  * a screen reader announces where the person is and the keyboard starts from the top of the
  * content instead of the link that was pressed. Not on the first page load (the browser starts
  * at the top), not for a change of query string only (pages, filters: focus stays in the

@@ -38,7 +38,7 @@ export const CONFIRM_PRESETS = {
 } as const satisfies Record<string, ConfirmOptions>;
 
 /**
- * spec §8's delete confirmation, naming what goes (issue 20 §1: "Delete John McCarthy?"); its
+ * spec §8's delete confirmation, naming what goes (DESIGN §1.12: "Delete John McCarthy?"); its
  * warning and button keep the spec's texts.
  */
 export function confirmDeleteOf(subject: string): ConfirmOptions {

@@ -10,7 +10,7 @@ function cssString(text: string): string {
 
 /**
  * A dashboard table: column headers, then the rows given as children. From the `sm` breakpoint it
- * is a table; below it every row is a card of labelled lines (issue 20 §1), so at 360 px the
+ * is a table; below it every row is a card of labelled lines, so at 360 px the
  * actions stay on screen instead of in a sideways scroller. The labels come from `columns`
  * through CSS custom properties, so the rows' markup stays a plain table for assistive technology.
  */

@@ -7,6 +7,6 @@ import type { EnrollmentStatus } from '@skillhive/shared/rules/constants';
 export const ENROLLMENT_STATUS: Record<EnrollmentStatus, { label: string; badge: string }> = {
   paid: { label: 'Paid', badge: 'badge-success' },
   pending: { label: 'Pending', badge: 'badge-warning' },
-  // Refunded (issue 18 §3): no access any more; the class can be bought again from its page.
+  // Refunded (DESIGN §4): no access any more; the class can be bought again from its page.
   refunded: { label: 'Refunded', badge: 'badge-ghost' },
 };

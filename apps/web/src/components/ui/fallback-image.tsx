@@ -18,7 +18,7 @@ interface FallbackImageProps extends Omit<ImgHTMLAttributes<HTMLImageElement>, '
 
 /**
  * Every picture people upload (class images, photos) goes through here, so a missing, deleted or
- * unreachable image looks the same on every screen (issue 20 §1): the artwork of its kind, at the
+ * unreachable image looks the same on every screen: the artwork of its kind, at the
  * size the layout reserved, never the browser's broken-image icon.
  */
 export function FallbackImage({ src, kind = 'class', alt, ...props }: FallbackImageProps) {

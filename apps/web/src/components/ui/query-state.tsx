@@ -5,7 +5,7 @@ import { isApiError } from '../../lib/api-client.ts';
 
 /**
  * An id that names nothing (404) or is not an id at all (400) will not load on a second try: such
- * a failure offers a way on — browsing the classes — instead of "Try again" (issue 20 §2).
+ * a failure offers a way on — browsing the classes — instead of "Try again".
  */
 export function isUnknownId(error: unknown): boolean {
   return isApiError(error) && (error.status === 404 || error.status === 400);

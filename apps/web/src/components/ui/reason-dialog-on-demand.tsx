@@ -5,7 +5,7 @@ const ReasonDialog = lazy(() => import('./reason-dialog.tsx').then((module) => (
 
 /**
  * ReasonDialog, downloaded (with react-hook-form and its schema) when first opened and mounted from
- * then on, so closing still hands focus back (issue 20 §6).
+ * then on, so closing still hands focus back.
  */
 export function ReasonDialogOnDemand(props: ComponentProps<typeof ReasonDialog>) {
   const mounted = useOpenedOnce(props.open);

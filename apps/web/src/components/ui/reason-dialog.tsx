@@ -22,8 +22,7 @@ interface ReasonDialogProps {
 }
 
 /**
- * A modal form asking for one required reason (issue 18 §3: refunding, requesting a refund,
- * declining one). The shared RefundReasonForm checks it here and on the server with the same
+ * A modal form asking for one required reason (refunding, requesting a refund, declining one). The shared RefundReasonForm checks it here and on the server with the same
  * messages.
  */
 export function ReasonDialog({

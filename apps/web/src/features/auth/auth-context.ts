@@ -8,7 +8,7 @@ export interface AuthUser {
   email: string;
   displayName: string;
   photoURL: string | null;
-  /** Applying to teach and paying need a verified address (accounts and e-mail issue §2). */
+  /** Applying to teach and paying need a verified address (decision 014). */
   emailVerified: boolean;
 }
 

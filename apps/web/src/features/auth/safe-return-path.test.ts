@@ -16,6 +16,12 @@ describe('returnPathFrom', () => {
     expect(returnPathFrom({ from: { pathname: 'https://evil.test' } })).toBe('/');
     expect(returnPathFrom({ from: { pathname: '/login' } })).toBe('/');
   });
+  it('falls back to / for paths a URL parser would turn into another origin (the shared callback rule)', () => {
+    for (const pathname of ['/.//evil.test', '/..//evil.test', '/%2e//evil.test', '/\\evil.test', '/a//b']) {
+      expect(returnPathFrom({ from: { pathname } })).toBe('/');
+    }
+    expect(returnPathFrom({ from: { pathname: '/teach', search: '?next=\\evil.test' } })).toBe('/');
+  });
 });
 
 describe('the page to continue on after verifying the address', () => {
@@ -26,7 +32,7 @@ describe('the page to continue on after verifying the address', () => {
     expect(returnAfterVerify()).toBeNull();
   });
   it('keeps nothing for home, another origin or an auth page', () => {
-    for (const path of ['/', '//evil.test/x', 'https://evil.test', '/login?x=1', '/\\evil.test']) {
+    for (const path of ['/', '//evil.test/x', 'https://evil.test', '/login?x=1', '/\\evil.test', '/.//evil.test']) {
       rememberReturnAfterVerify(path);
       expect(returnAfterVerify()).toBeNull();
     }

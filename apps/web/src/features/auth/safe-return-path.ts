@@ -1,3 +1,4 @@
+import { isLocalPath } from '@skillhive/shared/rules/local-callback';
 import { paths } from '../../config/paths.ts';
 
 interface FromState {
@@ -11,16 +12,17 @@ interface FromState {
 export function returnPathFrom(state: unknown): string {
   const from = (state as FromState | null)?.from;
   const pathname = typeof from?.pathname === 'string' ? from.pathname : '';
-  if (!pathname.startsWith('/') || pathname.startsWith('//')) return paths.home;
   const authPages: string[] = [paths.login, paths.signup, paths.forgotPassword, paths.resetPassword];
   if (authPages.includes(pathname)) return paths.home;
   const search = typeof from?.search === 'string' ? from.search : '';
   const hash = typeof from?.hash === 'string' ? from.hash : '';
-  return `${pathname}${search}${hash}`;
+  const path = `${pathname}${search}${hash}`;
+  // The one rule for callbacks and redirects (shared with the server's identity gate).
+  return isLocalPath(path) ? path : paths.home;
 }
 
 /**
- * Why a visitor was sent to another page, said in one line where they land (issue 20 §2). The
+ * Why a visitor was sent to another page, said in one line where they land. The
  * layout shows `state.reason` of the current location (components/layout/redirect-notice.tsx).
  */
 export const REDIRECT_REASONS = {
@@ -34,15 +36,14 @@ export const REDIRECT_REASONS = {
 
 /** A same-app path (never another origin, never an auth page), or null. */
 function safeInAppPath(value: unknown): string | null {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
-    return null;
+  if (typeof value !== 'string' || !isLocalPath(value)) return null;
   const pathname = value.split(/[?#]/)[0] ?? '';
   const authPages: string[] = [paths.login, paths.signup, paths.forgotPassword, paths.resetPassword];
   return authPages.includes(pathname) ? null : value;
 }
 
 /**
- * Where to continue after following the verification link (issue 20 §2). The server sends every
+ * Where to continue after following the verification link. The server sends every
  * verification link to /email-verified (identity gate), so the page a visitor signed up from is
  * kept in this browser until they come back verified.
  */

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@skillhive/shared/rules/http';
 import { isApiError } from '../../lib/api-client.ts';
 
-/** The code of the 403 that applying to teach and paying answer for an unverified address (accounts and e-mail issue §2). */
+/** The code of the 403 that applying to teach and paying answer for an unverified address (decision 014). */
 export const EMAIL_NOT_VERIFIED = ErrorCode.EMAIL_NOT_VERIFIED;
 
 export function isEmailNotVerified(error: unknown): boolean {

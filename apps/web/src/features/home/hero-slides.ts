@@ -11,7 +11,7 @@ export interface HeroSlide {
   text: string;
   image: string;
   alt: string;
-  /** The category the slide leads to (issue 20 §4: never a search that could find nothing). */
+  /** The category the slide leads to: never a search that could find nothing. */
   category: Category;
   cta: string;
 }

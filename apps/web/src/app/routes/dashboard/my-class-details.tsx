@@ -6,7 +6,7 @@ import { ClassStatsPanel } from '../../../features/teacher/components/class-stat
 import { useIdParam } from './use-id-param.ts';
 
 /** my-class/:id (DESIGN §1.10): the teacher's class with its enrolment figures, its sessions and materials
- * (issue 21), its students' progress and who enrolled. */
+ * (decision 021), its students' progress and who enrolled. */
 function MyClassDetailsRoute() {
   const id = useIdParam();
   return (

@@ -1,7 +1,7 @@
 import { PaymentReceiptPage } from '../../../features/payments/components/payment-receipt.tsx';
 import { useIdParam } from './use-id-param.ts';
 
-/** paymentHistory/:id (issue 18 §5): a receipt per payment. */
+/** paymentHistory/:id: a receipt per payment. */
 function PaymentReceiptRoute() {
   const id = useIdParam();
   return <PaymentReceiptPage key={id} paymentId={id} />;

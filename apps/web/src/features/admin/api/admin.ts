@@ -20,7 +20,7 @@ export type { StatusPageParams };
 
 export const ADMIN_PAGE_SIZE = 10;
 
-/** `?status=all`: every status. Without ?status= a moderation list shows what waits: pending (issue 20 §6). */
+/** `?status=all`: every status. Without ?status= a moderation list shows what waits: pending. */
 export const ALL_STATUSES = 'all';
 
 /** Reads ?status= leniently for a list filtered by one of `allowed`: absent → pending, `all` → every status. */

@@ -25,7 +25,7 @@ import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 import { countOf } from '../../../lib/plural.ts';
 
-/** The reject dialog (a reason form) is loaded when first opened (issue 20 §6). */
+/** The reject dialog (a reason form) is loaded when first opened, off the page's first load (decision 005). */
 const RejectClassDialog = lazy(() =>
   import('./reject-class-dialog.tsx').then((module) => ({ default: module.RejectClassDialog })),
 );

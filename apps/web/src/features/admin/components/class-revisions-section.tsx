@@ -12,7 +12,7 @@ import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
 const PAGE_PARAM = 'changesPage';
 
-/** The review dialog (with its reject-reason form) is loaded when first opened (issue 20 §6). */
+/** The review dialog (with its reject-reason form) is loaded when first opened, off the page's first load (decision 005). */
 const ReviewRevisionDialog = lazy(() =>
   import('./review-revision-dialog.tsx').then((module) => ({ default: module.ReviewRevisionDialog })),
 );

@@ -9,7 +9,7 @@ interface RejectClassDialogProps {
   onReject: (reason: string) => void;
 }
 
-/** Rejecting a class asks for an optional reason that its teacher will see (issue 4). */
+/** Rejecting a class asks for an optional reason that its teacher will see, so they know what to change. */
 export function RejectClassDialog({ classTitle, busy, onCancel, onReject }: RejectClassDialogProps) {
   const reason = useRejectReasonForm(onReject);
   return (

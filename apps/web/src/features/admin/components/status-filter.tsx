@@ -12,7 +12,7 @@ interface StatusFilterProps<S extends string> {
 }
 
 /**
- * The moderation tables' filters (issue 20 §6): ?status= (pending unless chosen otherwise, `all`
+ * The moderation tables' filters: ?status= (pending unless chosen otherwise, `all`
  * for every status) and a search ?q=. Changing either goes back to page 1.
  */
 export function StatusFilter<S extends string>({ statuses, labels, value, search, searchLabel }: StatusFilterProps<S>) {

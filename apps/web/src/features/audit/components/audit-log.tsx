@@ -22,7 +22,7 @@ function describeDetails(details: AuditEntry['details']): string {
     .join('; ');
 }
 
-/** The audit log of admin actions (issue 3 §7): who, whom, what, when. */
+/** The audit log of admin actions: who, whom, what, when. */
 export function AuditLog() {
   const page = usePageParam();
   const user = useUserScope();

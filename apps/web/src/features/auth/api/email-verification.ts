@@ -5,7 +5,7 @@ import { paths } from '../../../config/paths.ts';
 
 /**
  * POST /api/auth/send-verification-email → {status: true}; 429 when asked too often. The mail's
- * link verifies and lands on /email-verified (accounts and e-mail issue §2).
+ * link verifies and lands on /email-verified (decision 014).
  */
 export function useSendVerificationEmail() {
   return useMutation({

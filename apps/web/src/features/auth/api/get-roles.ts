@@ -5,7 +5,7 @@ import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 const path = (kind: 'admin' | 'teacher', email: string) => `/users/${kind}/${encodeURIComponent(email)}`;
 
 /**
- * Role changes reach an open session without a reload (issue 20 §2): an approved applicant or a
+ * Role changes reach an open session without a reload: an approved applicant or a
  * new admin sees their menus when they come back to the tab (TanStack Query's focus manager:
  * the tab becomes visible or the window gains focus), and actions that can change the caller's
  * own roles invalidate `roleKeys.all`.

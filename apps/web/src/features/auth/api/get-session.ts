@@ -9,7 +9,7 @@ export interface SessionData {
     email: string;
     name: string;
     image?: string | null | undefined;
-    /** Whether the user followed the link sent to their address (accounts and e-mail issue §2). */
+    /** Whether the user followed the link sent to their address (decision 014). */
     emailVerified?: boolean | undefined;
   };
 }

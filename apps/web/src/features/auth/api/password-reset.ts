@@ -5,7 +5,7 @@ import { paths } from '../../../config/paths.ts';
 
 /**
  * POST /api/auth/request-password-reset: the same 200 whether or not an account has that address
- * (accounts and e-mail issue §3); 429 when asked too often. The mail's link opens /reset-password.
+ * (so it does not tell who has an account); 429 when asked too often. The mail's link opens /reset-password.
  */
 export function useRequestPasswordReset() {
   return useMutation({

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { isLocalPath } from '@skillhive/shared/rules/local-callback';
 import { roleOf } from '@skillhive/shared/rules/roles';
 import type { SignUpBody } from '@skillhive/shared/rules/auth-forms';
 import { loadAuthClient } from '../../../lib/load-auth-client.ts';
@@ -41,7 +42,7 @@ function toAuthError(error: BetterAuthError, fallback: string): ApiError {
 
 /** Where a third-party provider sends the browser back to: our own origin only. */
 function absoluteReturnUrl(returnTo: string | undefined): string {
-  const path = returnTo && returnTo.startsWith('/') && !returnTo.startsWith('//') ? returnTo : paths.home;
+  const path = returnTo && isLocalPath(returnTo) ? returnTo : paths.home;
   return `${window.location.origin}${path}`;
 }
 
@@ -204,7 +205,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         .catch(() => ({ error: { status: 0, message: undefined } }));
       if (error && !alreadyEnded) {
         // The session goes on (offline, or the server refused): keep this tab's state as it was,
-        // token included, so what is shown stays what the server holds (issue 20 §3).
+        // token included, so what is shown stays what the server holds (decision 020).
         if (token) tokenStorage.set(token);
         setEndingSession(null);
         const offline = error.status === 0 || (typeof navigator !== 'undefined' && navigator.onLine === false);

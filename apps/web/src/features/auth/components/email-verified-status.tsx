@@ -17,7 +17,7 @@ function failureMessage(code: string): string {
 }
 
 /**
- * /email-verified: where the verification link lands (accounts and e-mail issue §2), with
+ * /email-verified: where the verification link lands (decision 014), with
  * ?error=<CODE> when the server refused it.
  */
 export function EmailVerifiedStatus({ error }: { error: string | null }) {
@@ -30,7 +30,7 @@ export function EmailVerifiedStatus({ error }: { error: string | null }) {
   }, [error, queryClient]);
 
   if (!error) {
-    // The page the account was created from (issue 20 §2): where the person wanted to go.
+    // The page the account was created from: where the person wanted to go.
     const continueTo = returnAfterVerify();
     return (
       <div role="status" className="flex flex-col items-start gap-4">

@@ -13,7 +13,7 @@ const forgotPasswordResolver = lazyZodResolver(() =>
 
 type ForgotPasswordInput = { email: string };
 
-/** The same words whether or not an account has the address (accounts and e-mail issue §3). */
+/** The same words whether or not an account has the address, so the form does not tell who has an account. */
 export function resetLinkSentMessage(email: string): string {
   return `If an account exists for ${email}, we have sent a link to reset its password. The link works once, for one hour.`;
 }

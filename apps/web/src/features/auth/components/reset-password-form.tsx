@@ -58,7 +58,7 @@ function Outcome({
 }
 
 /**
- * /reset-password (accounts and e-mail issue §3): a new password, typed twice, under the spec §5
+ * /reset-password (decision 014): a new password, typed twice, under the spec §5
  * rule. The link works once, for an hour; a link that no longer works says so and offers a new one.
  */
 export function ResetPasswordForm({ token, linkError, onSubmit }: ResetPasswordFormProps) {

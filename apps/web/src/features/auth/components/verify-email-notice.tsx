@@ -15,7 +15,7 @@ interface VerifyEmailAlertProps {
 }
 
 /**
- * The notice of an unverified address (accounts and e-mail issue §2): why it matters, where the
+ * The notice of an unverified address (decision 014): why it matters, where the
  * link went, and a button to send it again (rate limited by the server).
  */
 export function VerifyEmailAlert({ email, onResend, className = '' }: VerifyEmailAlertProps) {

@@ -6,7 +6,7 @@ import { userScopeKey } from '../../../lib/query-client.ts';
 export interface StatusPageParams<S extends string> {
   page: number;
   status: S | '';
-  /** A search of the moderation list (issue 20 §6); empty for none. */
+  /** A search of the moderation list; empty for none. */
   q?: string;
 }
 

@@ -17,7 +17,7 @@ describe('catalogue URL state', () => {
     expect(toSearchParams(params).toString()).toBe('q=react&category=web-development&sort=price-asc&page=3');
   });
 
-  it('round-trips the price range and the lowest rating (issue 20 §4)', () => {
+  it('round-trips the price range and the lowest rating', () => {
     const params = parseCatalogueParams(new URLSearchParams('minPrice=10&maxPrice=49.5&minRating=4'));
     expect(params).toMatchObject({ minPrice: 10, maxPrice: 49.5, minRating: 4 });
     expect(toSearchParams(params).toString()).toBe('minPrice=10&maxPrice=49.5&minRating=4');

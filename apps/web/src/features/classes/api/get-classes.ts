@@ -11,7 +11,7 @@ import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import { ApiError, apiClient } from '../../../lib/api-client.ts';
 import { classKeys } from './class-keys.ts';
 
-/** The catalogue's state, all of it kept in the URL (issue 6; filters issue 20 §4). */
+/** The catalogue's state, all of it kept in the URL, so a search can be shared and survives a reload. */
 export interface CatalogueParams {
   q: string;
   category: Category | '';

@@ -17,7 +17,7 @@ const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * /classes/:id (issue 20 §5): an accepted class as anyone may see it — image, title, teacher with a
+ * /classes/:id: an accepted class as anyone may see it — image, title, teacher with a
  * short bio and their other classes, description, price, rating with its breakdown, reviews a page
  * at a time, number of students — and `actions` (Pay Now, or Enrolled) from the enrolments feature.
  */

@@ -18,7 +18,7 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 /**
- * The catalogue's search box with suggestions as one types (issue 20 §4), after the ARIA combobox
+ * The catalogue's search box with suggestions as one types (decision 018), after the ARIA combobox
  * pattern: the input is a `combobox` that owns a `listbox`; Up and Down move through the
  * suggestions (announced through `aria-activedescendant`, focus stays in the input), Enter opens
  * the chosen class or, with none chosen, searches for the text; Escape closes the list.

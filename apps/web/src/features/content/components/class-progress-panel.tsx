@@ -7,7 +7,7 @@ import { classProgressQueryOptions } from '../api/content.ts';
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });
 
 /**
- * GET /api/classes/:id/progress (issue 21 §3): attendance and completion per paid student, for the
+ * GET /api/classes/:id/progress (decision 021): attendance and completion per paid student, for the
  * class's teacher (and admins).
  */
 export function ClassProgressPanel({ classId }: { classId: string }) {

@@ -31,7 +31,7 @@ import {
 import { formatBytes, formatDuration, formatSessionStart, timeZoneOptions, viewerTimeZone } from './session-time.ts';
 
 /**
- * The teacher's "Sessions and materials" editor on my-class/:id (issue 21 §1): add, edit, reorder,
+ * The teacher's "Sessions and materials" editor on my-class/:id (decision 021): add, edit, reorder,
  * publish and delete sessions and materials; everything starts as a draft students do not see.
  */
 export function ContentEditor({ classId }: { classId: string }) {

@@ -1,4 +1,4 @@
-/** How a session's time reads on screen: in the viewer's own zone, the zone named (issue 21 §2). */
+/** How a session's time reads on screen: in the viewer's own zone, the zone named (decision 021). */
 const formatter = new Intl.DateTimeFormat(undefined, {
   weekday: 'short',
   day: 'numeric',

@@ -11,7 +11,7 @@ import { classContentQueryOptions, useMarkProgress, type ContentKind } from '../
 import { formatBytes, formatDuration, formatSessionStart } from './session-time.ts';
 
 /**
- * myEnrollClass/:id (issue 21 §2): a paid class as its student opens it — upcoming and past
+ * myEnrollClass/:id (decision 021): a paid class as its student opens it — upcoming and past
  * sessions in the viewer's own time zone, the meeting link while it is open, materials to
  * download, progress checkboxes and the calendar file.
  */

@@ -9,7 +9,7 @@ import { BarChartCard } from '../../../components/ui/bar-chart-card.tsx';
 import { DashboardHome } from './greeting.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
-/** adminHome (spec §2, issue 7): the greeting and the platform's figures, counted by the server (issue 18 §6). */
+/** adminHome (spec §2): the greeting and the platform's figures, counted by the server. */
 export function AdminHome() {
   const stats = useQuery(adminStatsQueryOptions(useUserScope()));
 

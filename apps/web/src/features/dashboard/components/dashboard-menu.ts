@@ -9,10 +9,10 @@ export interface MenuItem {
 }
 
 /**
- * spec §2 side menus (plus the audit log for admins, issue 7). A person sees the section of every
- * role they hold, admin first, then teacher, then student (issue 20 §2: an admin who teaches, a
- * teacher who studies); the spec's precedence picks only the default home. Every account can
- * enrol and pay, so every account has the student section. Profile closes the role sections once.
+ * spec §2 side menus (plus the audit log for admins). A person sees the section of every role
+ * they hold, admin first, then teacher, then student, so an admin who teaches, or a teacher who
+ * studies, reaches every page of theirs; the spec's precedence picks only the default home. Every
+ * account can enrol and pay, so every account has the student section. Profile closes the role sections once.
  */
 export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
   admin: [

@@ -12,7 +12,7 @@ export const CLASS_STATUS_LABELS: Record<ClassStatus, string> = {
   archived: 'Archived',
 };
 
-/** The admin's and a teacher's revenue, month by month over the last 12 months (issue 18 §6). */
+/** The admin's and a teacher's revenue, month by month over the last 12 months. */
 export function RevenueByMonthChart({ byMonth }: { byMonth: readonly { month: string; revenue: number }[] }) {
   return (
     <BarChartCard

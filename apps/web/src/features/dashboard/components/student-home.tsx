@@ -8,7 +8,7 @@ import { DashboardHome } from './greeting.tsx';
 import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
 import { ClassRow } from '../../../components/ui/class-row.tsx';
 
-/** studentHome (spec §2, issue 7): the greeting and the student's classes at a glance. */
+/** studentHome (spec §2): the greeting and the student's classes at a glance. */
 export function StudentHome() {
   const { user } = useAuth();
   const query = useQuery(enrollmentsQueryOptions(user, 1));

@@ -11,7 +11,7 @@ import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { DashboardHome } from './greeting.tsx';
 
-/** teacherHome (issue 7): the greeting and the teacher's figures, computed by the server (issue 18 §6). */
+/** teacherHome (spec §2): the greeting and the teacher's figures, computed by the server. */
 export function TeacherHome() {
   const { user } = useAuth();
   const stats = useQuery(teacherStatsQueryOptions(user));

@@ -25,7 +25,7 @@ export function ClassDetailsPage({
   emailNotice,
 }: {
   classId: string;
-  /** The auth feature's notice for an unverified address: paying needs a verified one (issue 19 §2). */
+  /** The auth feature's notice for an unverified address: paying needs a verified one (decision 014). */
   emailNotice?: ReactNode;
 }) {
   const { user } = useAuth();

@@ -10,7 +10,7 @@ import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dial
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 /**
- * What the public class page offers (issue 20 §5): Pay Now, which adds the class to the cart and
+ * What the public class page offers: Pay Now, which adds the class to the cart and
  * opens the payment page (as classDetails/:id does, spec §2); the spec's "You are not Logged In"
  * dialog for a visitor, whose "Yes, login!" comes back here after signing in (DESIGN §1.10); and,
  * once paid, "Enrolled" with the way into the class instead of Pay Now.

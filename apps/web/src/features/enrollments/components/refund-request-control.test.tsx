@@ -11,7 +11,7 @@ import { renderSignedInPage } from '../../../test/render-signed-in-page.tsx';
 import { MyEnrolledClasses } from './my-enrolled-classes.tsx';
 
 /**
- * "Request a refund" on My Enrolled Classes (issue 18 §3), against the real server: offered on a
+ * "Request a refund" on My Enrolled Classes, against the real server: offered on a
  * paid class within the window, asks for a reason with the shared message, then shows the state.
  */
 

@@ -4,7 +4,7 @@ const loadReviewForm = () => import('./review-form.tsx');
 const ReviewForm = lazy(() => loadReviewForm().then((module) => ({ default: module.ReviewForm })));
 
 /**
- * The review form of a paid class opens on demand (issue 20 §6): My Enrolled Classes shows a
+ * The review form of a paid class opens on demand (decision 005): My Enrolled Classes shows a
  * button, and the form — with react-hook-form and the review schema — is downloaded when it is
  * pressed (or hovered or focused, so it is usually there by the click).
  */

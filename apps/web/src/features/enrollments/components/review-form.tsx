@@ -16,7 +16,8 @@ const RATINGS = [1, 2, 3, 4, 5] as const;
 
 /**
  * A paid class's review through the shared ReviewFormBody: a 1–5 rating (native radio inputs,
- * registered like any field — no Controller, issue 20 §6) and optional details. Loaded on
+ * registered like any field — no Controller, so that code stays out of the
+ * bundle) and optional details. Loaded on
  * demand (review-form-loader.tsx), so react-hook-form is not part of My Enrolled Classes' first load.
  */
 export function ReviewForm({

@@ -12,7 +12,7 @@ import { HERO_SLIDES } from '../hero-slides.ts';
 const AUTOPLAY_MS = 6000;
 
 /**
- * Where a slide leads (issue 20 §4): its category while that has classes (or before the counts
+ * Where a slide leads: its category while that has classes (or before the counts
  * are known), else every class, so no slide leads to an empty page.
  */
 export function slideTarget(

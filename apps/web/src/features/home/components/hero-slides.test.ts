@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HERO_SLIDES } from '../hero-slides.ts';
 import { slideTarget } from './hero-carousel.tsx';
 
-describe('hero slide links (issue 20 §4)', () => {
+describe('hero slide links', () => {
   it('lead to a category, never to a free-text search', () => {
     for (const slide of HERO_SLIDES)
       expect(slideTarget(slide, undefined).link).toMatch(/^\/allClassAllowed\?category=[a-z-]+$/);

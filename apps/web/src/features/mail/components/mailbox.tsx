@@ -31,7 +31,7 @@ function MailText({ text }: { text: string }) {
 }
 
 /**
- * The development mailbox (accounts and e-mail issue §1): without an SMTP server every mail the app
+ * The development mailbox: without an SMTP server every mail the app
  * writes waits in the outbox, and admins read it here.
  */
 export function Mailbox() {

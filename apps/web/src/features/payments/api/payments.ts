@@ -26,7 +26,7 @@ export const paymentIntentQueryOptions = (
 ) =>
   queryOptions({
     queryKey: paymentKeys.intent(user?.id ?? '', cartIds, couponCode),
-    // With a coupon code the answer prices each line with it (issue 18 §4); a refused code is a 404/409.
+    // With a coupon code the answer prices each line with it (decision 019); a refused code is a 404/409.
     queryFn: () =>
       apiClient.post<PaymentIntentResponse>('/create-payment-intent', couponCode ? { couponCode } : {}, {
         secured: true,

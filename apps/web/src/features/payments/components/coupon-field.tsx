@@ -30,7 +30,7 @@ interface CouponFieldProps {
 }
 
 /**
- * The payment page's coupon (issue 18 §4): a code is checked by asking the server for the cart
+ * The payment page's coupon (decision 019): a code is checked by asking the server for the cart
  * priced with it (POST /api/create-payment-intent with couponCode) before it is applied, so a
  * refused code shows its message here and the student keeps the total they had. Once applied, the
  * discount of each line and the subtotal are listed above the page's total.

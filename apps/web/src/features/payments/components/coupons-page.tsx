@@ -51,7 +51,7 @@ const COPY: Record<CouponOwner, { title: string; intro: string }> = {
 
 /**
  * The admin's site-wide coupons (/dashboard/coupons) and a teacher's own (/dashboard/myCoupons),
- * issue 18 §4: the list with uses, expiry and state, a form to create one, and disabling with a
+ * decision 019: the list with uses, expiry and state, a form to create one, and disabling with a
  * confirmation that names the code.
  */
 export function CouponsPage({ owner }: { owner: CouponOwner }) {

@@ -1,6 +1,6 @@
 import type { PaymentHistoryEntry, PaymentMethod } from '@skillhive/shared/contracts/payments';
 
-/** 6549, 'usd' → "$65.49" in the reader's locale (cents from the server, issue 18: money is cents). */
+/** 6549, 'usd' → "$65.49" in the reader's locale (the server's money is integer cents, DESIGN §1.3). */
 export function formatCents(cents: number, currency: string): string {
   return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
 }

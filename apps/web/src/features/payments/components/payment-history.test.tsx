@@ -108,7 +108,7 @@ describe('PaymentReceiptPage', () => {
     expect(within(receipt).getByText(student.name, { exact: false })).toBeTruthy();
     expect(within(receipt).getByText(student.email)).toBeTruthy();
     expect(within(receipt).getByText(formatPaymentDate(payment!.paidAt))).toBeTruthy();
-    // The test gateway reports the card it charged (issue 18 §5: brand and last 4 on the receipt).
+    // The test gateway reports the card it charged: brand and last 4 on the receipt (decision 019).
     expect(within(receipt).getByText('Visa ending in 4242 (test gateway, no real money)')).toBeTruthy();
     expect(within(receipt).getByText(payment!.transactionId)).toBeTruthy();
 

@@ -10,7 +10,7 @@ import { PageControls, usePageParam } from '../../../components/ui/page-controls
 import { formatCents, formatPaymentDate, paymentStatusLabel, refundedTitle } from './payment-format.ts';
 import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
 
-/** paymentHistory (issue 18 §5): every payment of the signed-in person, newest first, each with its receipt. */
+/** paymentHistory: every payment of the signed-in person, newest first, each with its receipt. */
 export function PaymentHistory() {
   const { user } = useAuth();
   const page = usePageParam();

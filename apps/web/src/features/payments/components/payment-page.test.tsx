@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Enrollment } from '@skillhive/shared/contracts/enrollments';
 import type { Payment } from '@skillhive/shared/contracts/payments';
+import { COUPON_MESSAGES } from '@skillhive/shared/rules/coupons';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { browserOnRealServer } from '../../../test/browser.ts';
@@ -60,7 +61,7 @@ describe('PaymentPage', () => {
     const field = screen.getByLabelText('Coupon code');
     fireEvent.change(field, { target: { value: 'NO-SUCH-CODE' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('This coupon code does not exist');
+    expect((await screen.findByRole('alert')).textContent).toBe(COUPON_MESSAGES.unusable);
     expect(screen.getByTestId('payment-total').textContent).toBe('$49.98');
     fireEvent.change(field, { target: { value: code.toLowerCase() } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));

@@ -48,7 +48,7 @@ function isStateConflict(error: unknown): boolean {
 type Step = 'card' | 'recording' | 'done';
 
 interface PaymentPageProps {
-  /** The auth feature's notice for an unverified address: paying needs a verified one (issue 19 §2). */
+  /** The auth feature's notice for an unverified address: paying needs a verified one (decision 014). */
   emailNotice?: ReactNode;
 }
 

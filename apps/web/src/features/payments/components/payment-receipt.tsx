@@ -16,7 +16,7 @@ import {
 import './receipt-print.css';
 import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
 
-/** paymentHistory/:id (issue 18 §5): one payment as a printable receipt. */
+/** paymentHistory/:id: one payment as a printable receipt. */
 export function PaymentReceiptPage({ paymentId }: { paymentId: string }) {
   const { user } = useAuth();
   const query = useQuery(receiptQueryOptions(user, paymentId));
@@ -104,7 +104,7 @@ export function ReceiptDocument({ receipt }: { receipt: Receipt }) {
                   ) : null}
                 </td>
                 <td className="text-right whitespace-nowrap">
-                  {/* With a coupon each class at its price, the coupon's discount below (issue 18 §4). */}
+                  {/* With a coupon each class at its price, the coupon's discount below (decision 019). */}
                   {money(receipt.coupon ? line.listCents : line.amountCents)}
                 </td>
               </tr>

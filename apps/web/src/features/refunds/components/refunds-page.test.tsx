@@ -13,7 +13,7 @@ import { renderSignedInPage } from '../../../test/render-signed-in-page.tsx';
 import { RefundsPage } from './refunds-page.tsx';
 
 /**
- * The admin's Refunds page against the real server (issue 18 §3): requests students made through
+ * The admin's Refunds page against the real server: requests students made through
  * the API are approved or declined; a payment found by e-mail has a class refunded. What the
  * server stored is checked through its API.
  */

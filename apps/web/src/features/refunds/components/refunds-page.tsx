@@ -32,7 +32,7 @@ const STATE_BADGE: Record<RefundRequestStatus, string> = {
 const LINE_BADGE: Record<string, string> = { paid: 'badge-success', refunded: 'badge-info', pending: 'badge-warning' };
 const capitalise = (word: string) => word[0]!.toUpperCase() + word.slice(1);
 
-/** The admin's Refunds page (issue 18 §3): students' requests to decide, and refunds of any payment. */
+/** The admin's Refunds page: students' requests to decide, and refunds of any payment. */
 export function RefundsPage() {
   return (
     <div className="flex flex-col gap-8">

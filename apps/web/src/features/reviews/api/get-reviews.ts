@@ -22,7 +22,7 @@ export const reviewsQueryOptions = () =>
     staleTime: 5 * 60_000,
   });
 
-/** /reviews: every review, newest first, a page at a time (issue 20 §6). */
+/** /reviews: every review, newest first, a page at a time. */
 export const REVIEWS_PAGE_SIZE = 12;
 
 export const reviewsPageQueryOptions = (page: number) =>

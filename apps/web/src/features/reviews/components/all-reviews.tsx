@@ -7,7 +7,7 @@ import { EmptyState, ErrorState } from '../../../components/ui/status-states.tsx
 import { REVIEWS_PAGE_SIZE, reviewsPageQueryOptions } from '../api/get-reviews.ts';
 import { ReviewCard } from './review-card.tsx';
 
-/** "See all reviews" (issue 20 §6): every learner review, newest first, paged with ?page=. */
+/** "See all reviews": every learner review, newest first, paged with ?page=. */
 export function AllReviews() {
   const page = usePageParam();
   const query = useQuery(reviewsPageQueryOptions(page));

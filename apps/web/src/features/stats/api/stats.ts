@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 
 /**
- * Figures computed by the server (issue 18 §6), under the root of the person who asks: another
+ * Figures computed by the server, under the root of the person who asks: another
  * user never sees them, and they go at sign-out.
  */
 export const statsKeys = {

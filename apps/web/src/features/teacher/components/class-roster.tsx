@@ -15,7 +15,7 @@ const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 const PAGE_PARAM = 'rosterPage';
 
 /**
- * Who enrolled in the teacher's class (issue 18 §6): GET /api/teachers/me/classes/:id/roster,
+ * Who enrolled in the teacher's class: GET /api/teachers/me/classes/:id/roster,
  * newest first, paged in the URL (?rosterPage=).
  */
 export function ClassRoster({ classId }: { classId: string }) {

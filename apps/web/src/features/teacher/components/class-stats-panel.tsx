@@ -17,7 +17,7 @@ function weekLabel(week: string): string {
 
 /**
  * GET /api/classes/:id/stats: enrolled and paid students, revenue, enrolments per week, and the
- * class content's progress (issue 21 §3: sessions held, average completion of paid students).
+ * class content's progress (decision 021: sessions held, average completion of paid students).
  */
 export function ClassStatsPanel({ classId }: { classId: string }) {
   const query = useQuery(classStatsQueryOptions(useUserScope(), classId));

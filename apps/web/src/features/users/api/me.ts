@@ -5,7 +5,7 @@ import { apiClient, apiRequest } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
-/** The signed-in user's own account (accounts and e-mail issue §4–§5), under their key root. */
+/** The signed-in user's own account, under their key root. */
 export const meKeys = {
   all: (userId: string) => [...userScopeKey(userId), 'me'] as const,
   sessions: (userId: string) => [...meKeys.all(userId), 'sessions'] as const,

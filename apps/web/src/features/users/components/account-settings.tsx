@@ -19,7 +19,7 @@ export interface AccountSettingsProps {
 }
 
 /**
- * The account's settings on the profile page (accounts and e-mail issue §4–§5), one card each.
+ * The account's settings on the profile page, one card each.
  * Their forms (and react-hook-form) are a chunk of their own, downloaded with the navigation to
  * the profile (its route's loader), so the profile card does not wait for them.
  */

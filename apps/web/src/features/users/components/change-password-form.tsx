@@ -31,7 +31,7 @@ export const CHANGE_PASSWORD_MESSAGES = {
 
 const EMPTY: ChangePasswordInput = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
-/** "Change password" (accounts and e-mail issue §4): the server signs every other device out. */
+/** "Change password": the server signs every other device out. */
 export function ChangePasswordForm() {
   const { adoptRenewedSession, user } = useAuth();
   const queryClient = useQueryClient();

@@ -22,8 +22,8 @@ const deleteAccountResolver = lazyZodResolver(() =>
 type DeleteAccountInput = z.input<typeof DeleteOwnAccountBody>;
 
 /**
- * The confirmation of "Delete account" (accounts and e-mail issue §4): the password, in a dialog.
- * Loaded when first opened (delete-account-section.tsx, issue 20 §6).
+ * The confirmation of "Delete account" (decision 014): the password, in a dialog.
+ * Loaded when first opened (delete-account-section.tsx), off the page's first load (decision 005).
  */
 export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { forgetSession } = useAuth();

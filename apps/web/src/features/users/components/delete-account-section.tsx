@@ -1,12 +1,12 @@
 import { lazy, Suspense, useState } from 'react';
 import { useOpenedOnce } from '../../../components/ui/use-opened-once.ts';
 
-/** The dialog (its password form and react-hook-form) is loaded when first opened (issue 20 §6). */
+/** The dialog (its password form and react-hook-form) is loaded when first opened, off the page's first load (decision 005). */
 const DeleteAccountDialog = lazy(() =>
   import('./delete-account-dialog.tsx').then((module) => ({ default: module.DeleteAccountDialog })),
 );
 
-/** "Delete account" (accounts and e-mail issue §4): confirmed in a dialog with the password. */
+/** "Delete account" (decision 014): confirmed in a dialog with the password. */
 export function DeleteAccountSection() {
   const [open, setOpen] = useState(false);
   const dialogMounted = useOpenedOnce(open);

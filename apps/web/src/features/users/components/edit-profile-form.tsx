@@ -41,7 +41,7 @@ function profileResolver(original: EditProfileInput): Resolver<EditProfileInput,
   };
 }
 
-/** "Edit profile" (accounts and e-mail issue §4): name, phone and photo, uploaded or by URL. */
+/** "Edit profile": name, phone and photo, uploaded or by URL. */
 export function EditProfileForm({ profile }: { profile: UserProfile }) {
   const original: EditProfileInput = { name: profile.name, phone: profile.phone ?? '', image: profile.image ?? '' };
   const update = useUpdateUser();

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import type { ChangeEmailBody } from '@skillhive/shared/rules/account-forms';
+import { ACCOUNT_MESSAGES, EMAIL_TAKEN_ERROR } from '@skillhive/shared/rules/messages';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { useChangeEmail } from '../../auth/api/account.ts';
@@ -24,7 +25,7 @@ interface EmailSectionProps {
   linkError: string | null;
 }
 
-/** "E-mail address" (accounts and e-mail issue §4): the address, whether it is verified, and a change. */
+/** "E-mail address" (decision 014): the address, whether it is verified, and a change. */
 export function EmailSection({ email, verified, notice, linkError }: EmailSectionProps) {
   const change = useChangeEmail();
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -68,8 +69,7 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
     <div className="flex flex-col gap-4">
       {linkError ? (
         <FormMessage kind="error">
-          The link to change your e-mail address did not work: it may have expired or been used already. Ask for a new
-          one below.
+          {linkError === EMAIL_TAKEN_ERROR ? ACCOUNT_MESSAGES.changeEmailTaken : ACCOUNT_MESSAGES.changeEmailLinkFailed}
         </FormMessage>
       ) : null}
       <p className="flex flex-wrap items-center gap-2">

@@ -12,7 +12,7 @@ const OPTIONS: ReadonlyArray<{ key: keyof NotificationPreferences; label: string
   { key: 'classReviews', label: 'When my class or my changes to it are reviewed' },
 ];
 
-/** "E-mail notifications" (accounts and e-mail issue §5): the optional e-mails, saved as they are ticked. */
+/** "E-mail notifications": the optional e-mails, saved as they are ticked. */
 export function NotificationsSection() {
   const query = useQuery(myNotificationsQueryOptions(useUserScope()));
   const save = useSaveMyNotifications();

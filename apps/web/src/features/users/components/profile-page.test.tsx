@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import type { QueryClient } from '@tanstack/react-query';
+import { ACCOUNT_MESSAGES, EMAIL_TAKEN_ERROR } from '@skillhive/shared/rules/messages';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { browserOnRealServer } from '../../../test/browser.ts';
 import { signUp } from '../../../test/real-api.ts';
@@ -39,5 +40,25 @@ describe('ProfilePage', () => {
       expect(await screen.findByRole('region', { name: title })).toBeTruthy();
     }
     expect(screen.queryByText('Loading your account settings...')).toBeNull();
+  });
+
+  it('explains a change-of-address link that came back because the address was taken meanwhile', async () => {
+    const person = await signUp(browser.server, 'Cas Contested');
+    await browser.signIn(person);
+    renderSignedInPage(queryClient, {
+      path: `/dashboard/profile?error=${EMAIL_TAKEN_ERROR}`,
+      element: <ProfilePage />,
+    });
+    const section = await screen.findByRole('region', { name: 'E-mail address' });
+    expect(await within(section).findByText(ACCOUNT_MESSAGES.changeEmailTaken)).toBeTruthy();
+    expect(within(section).getByText(person.email)).toBeTruthy();
+  });
+
+  it('says a refused change-of-address link did not work, for any other reason', async () => {
+    const person = await signUp(browser.server, 'Ivy Invalid');
+    await browser.signIn(person);
+    renderSignedInPage(queryClient, { path: '/dashboard/profile?error=INVALID_TOKEN', element: <ProfilePage /> });
+    const section = await screen.findByRole('region', { name: 'E-mail address' });
+    expect(await within(section).findByText(ACCOUNT_MESSAGES.changeEmailLinkFailed)).toBeTruthy();
   });
 });

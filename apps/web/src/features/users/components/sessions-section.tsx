@@ -14,7 +14,7 @@ import { BusyButton } from '../../../components/ui/busy-button.tsx';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
-/** "Signed-in devices" (accounts and e-mail issue §4): each one, and signing them out. */
+/** "Signed-in devices" (decision 014): each one, and signing them out. */
 export function SessionsSection() {
   const { forgetSession, user } = useAuth();
   const navigate = useNavigate();

@@ -1,0 +1,49 @@
+import ical, { escape } from 'ical-generator';
+import { toOneLine } from '@skillhive/shared/rules/control-characters';
+
+/** A published session as the calendar file shows it (content.service `calendarOf`). */
+export interface CalendarSession {
+  id: string;
+  title: string;
+  start: Date;
+  end: Date;
+  location: string | null;
+  meetingUrl: string | null;
+  url: string;
+  updatedAt: Date;
+}
+
+/**
+ * A value on one line of text: every run of control characters becomes one space. Titles and
+ * places are single-line fields, but rows stored before that rule (or written another way) may
+ * still hold a line break, which in iCalendar would start a property or a component of its own.
+ */
+const oneLine = toOneLine;
+
+/**
+ * The class's published sessions as one iCalendar file (RFC 5545, times in UTC). ical-generator
+ * escapes the event properties (`\`, `;`, `,`, line breaks) but writes the calendar's NAME and
+ * X-WR-CALNAME as given, so that one is escaped here; every text is made one line first.
+ */
+export function classCalendar(classTitle: string, sessions: readonly CalendarSession[]): string {
+  const title = oneLine(classTitle);
+  const calendar = ical({
+    name: escape(title, false),
+    prodId: { company: 'SkillHive', product: 'class-content' },
+  });
+  for (const s of sessions) {
+    const meetingUrl = s.meetingUrl === null ? null : oneLine(s.meetingUrl);
+    calendar.createEvent({
+      id: `${s.id}@skillhive`,
+      start: s.start,
+      end: s.end,
+      summary: `${oneLine(s.title)} — ${title}`,
+      location: s.location ? oneLine(s.location) : (meetingUrl ?? undefined),
+      url: s.url,
+      description: meetingUrl ? `Meeting link: ${meetingUrl}` : `Class page: ${s.url}`,
+      lastModified: s.updatedAt,
+      stamp: s.updatedAt,
+    });
+  }
+  return calendar.toString();
+}
