@@ -1,39 +1,46 @@
-import { expect, test, type Page } from '@playwright/test';
-import { DEMO, fillLogin, logIn, accountButton } from '../fixtures/app.ts';
-import { acceptedClasses } from '../fixtures/dashboard.ts';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures/arrange.ts';
+import { accountButton, fillLogin } from '../fixtures/app.ts';
+import { ROLE_STATE, roleAccounts, type Role } from '../fixtures/roles.ts';
 
 type Access = 'login' | 'teacher' | 'admin';
 
-/** Every dashboard child route of spec §2 (plus my-class/:id and the audit log) and who may see it. */
-function dashboardRoutes(classId: string): { path: string; access: Access }[] {
-  return [
-    { path: '/dashboard/studentHome', access: 'login' },
-    { path: `/dashboard/classDetails/${classId}`, access: 'login' },
-    { path: '/dashboard/payment', access: 'login' },
-    { path: '/dashboard/myEnrollClass', access: 'login' },
-    { path: '/dashboard/profile', access: 'login' },
-    { path: '/dashboard/teacherHome', access: 'teacher' },
-    { path: '/dashboard/addClasses', access: 'teacher' },
-    { path: '/dashboard/myClass', access: 'teacher' },
-    { path: `/dashboard/updateItem/${classId}`, access: 'teacher' },
-    { path: `/dashboard/my-class/${classId}`, access: 'teacher' },
-    { path: '/dashboard/adminHome', access: 'admin' },
-    { path: '/dashboard/users', access: 'admin' },
-    { path: '/dashboard/teacherRequest', access: 'admin' },
-    { path: '/dashboard/allClasses', access: 'admin' },
-    { path: `/dashboard/seeProgressDetails/${classId}`, access: 'admin' },
-    { path: '/dashboard/refunds', access: 'admin' },
-    { path: '/dashboard/audit', access: 'admin' },
-  ];
-}
+/**
+ * Every dashboard child route of spec §2 (plus my-class/:id and the audit log) and who may see it,
+ * grouped by who may see it; `:id` is the role teacher's accepted class.
+ */
+const ROUTES: Record<Access, string[]> = {
+  login: [
+    '/dashboard/studentHome',
+    '/dashboard/classDetails/:id',
+    '/dashboard/payment',
+    '/dashboard/myEnrollClass',
+    '/dashboard/profile',
+  ],
+  teacher: [
+    '/dashboard/teacherHome',
+    '/dashboard/addClasses',
+    '/dashboard/myClass',
+    '/dashboard/updateItem/:id',
+    '/dashboard/my-class/:id',
+  ],
+  admin: [
+    '/dashboard/adminHome',
+    '/dashboard/users',
+    '/dashboard/teacherRequest',
+    '/dashboard/allClasses',
+    '/dashboard/seeProgressDetails/:id',
+    '/dashboard/refunds',
+    '/dashboard/audit',
+  ],
+};
 
-async function teacherClassId(page: Page): Promise<string> {
-  const [own] = await acceptedClasses(page, DEMO.teacher);
-  expect(own, 'the seed gives teacher1 an accepted class').toBeTruthy();
-  return own!._id;
-}
+const GROUPS: Record<Access, string> = { login: 'signed-in', teacher: 'teacher', admin: 'admin' };
 
-/** Waits until the guard has decided: the URL settles and a page heading is drawn. */
+/** A route pattern as visited: `:id` is the role teacher's accepted class. */
+const concrete = (pattern: string) => pattern.replace(':id', roleAccounts().teacher.acceptedClass.id);
+
+/** Waits until the guard has decided (the URL settles and a page heading is drawn): where it landed. */
 async function landing(page: Page, path: string): Promise<string> {
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 15_000 });
@@ -41,39 +48,60 @@ async function landing(page: Page, path: string): Promise<string> {
   return new URL(page.url()).pathname;
 }
 
-test.describe('dashboard guards (spec §2, §6)', () => {
-  test('an anonymous visitor is sent to /login from every dashboard route, and comes back after signing in', async ({
-    page,
-  }) => {
-    const classId = await teacherClassId(page);
-    for (const { path } of dashboardRoutes(classId)) {
-      expect(await landing(page, path), path).toBe('/login');
-    }
-    expect(await landing(page, '/dashboard')).toBe('/login');
+/** Visits each route in turn, one step each, and checks where the guard sent the visitor. */
+async function expectLandings(page: Page, routes: string[], expected: (path: string) => string) {
+  for (const pattern of routes) {
+    await test.step(pattern, async () => {
+      const path = concrete(pattern);
+      expect(await landing(page, path), path).toBe(expected(path));
+    });
+  }
+}
 
-    await page.goto('/dashboard/myEnrollClass');
-    await expect(page).toHaveURL('/login');
-    await fillLogin(page, DEMO.student, 'Demo!Pass1');
-    await expect(accountButton(page)).toBeVisible();
-    await expect(page).toHaveURL('/dashboard/myEnrollClass');
+test.describe('dashboard guards (spec §2, §6)', () => {
+  test.describe('an anonymous visitor', () => {
+    test('is sent to /login from /dashboard', async ({ page }) => {
+      expect(await landing(page, '/dashboard')).toBe('/login');
+    });
+
+    for (const access of Object.keys(ROUTES) as Access[]) {
+      test(`is sent to /login from every ${GROUPS[access]} route`, async ({ page }) => {
+        await expectLandings(page, ROUTES[access], () => '/login');
+      });
+    }
+
+    // The sign-in goes through the form: the guard's remembered location is what is tested.
+    test('comes back to the route after signing in', async ({ page, arrange }) => {
+      const student = await arrange.student();
+      await page.goto('/dashboard/myEnrollClass');
+      await expect(page).toHaveURL('/login');
+      await fillLogin(page, student.email, student.password);
+      await expect(accountButton(page)).toBeVisible();
+      await expect(page).toHaveURL('/dashboard/myEnrollClass');
+    });
   });
 
-  const cases: { role: 'student' | 'teacher' | 'admin'; email: string; allowed: Access[]; home: string }[] = [
-    { role: 'student', email: DEMO.student, allowed: ['login'], home: '/dashboard/studentHome' },
-    { role: 'teacher', email: DEMO.teacher, allowed: ['login', 'teacher'], home: '/dashboard/teacherHome' },
-    // The seeded admin is not a teacher: teacher routes send them home too.
-    { role: 'admin', email: DEMO.admin, allowed: ['login', 'admin'], home: '/dashboard/adminHome' },
+  // The role accounts of the run (fixtures/roles.ts). The admin is not a teacher: teacher routes
+  // send them home too.
+  const cases: { role: Role; allowed: Access[]; home: string }[] = [
+    { role: 'student', allowed: ['login'], home: '/dashboard/studentHome' },
+    { role: 'teacher', allowed: ['login', 'teacher'], home: '/dashboard/teacherHome' },
+    { role: 'admin', allowed: ['login', 'admin'], home: '/dashboard/adminHome' },
   ];
 
-  for (const { role, email, allowed, home } of cases) {
-    test(`a ${role} lands where spec §2 says on every dashboard route`, async ({ page }) => {
-      test.setTimeout(120_000);
-      await logIn(page, email);
-      const classId = await teacherClassId(page);
-      expect(await landing(page, '/dashboard')).toBe(home);
-      for (const { path, access } of dashboardRoutes(classId)) {
-        const expected = allowed.includes(access) ? path : '/';
-        expect(await landing(page, path), `${role} → ${path}`).toBe(expected);
+  for (const { role, allowed, home } of cases) {
+    test.describe(`${role === 'admin' ? 'an' : 'a'} ${role}`, () => {
+      test.use({ storageState: ROLE_STATE[role] });
+
+      test(`lands on ${home} from /dashboard`, async ({ page }) => {
+        expect(await landing(page, '/dashboard')).toBe(home);
+      });
+
+      for (const access of Object.keys(ROUTES) as Access[]) {
+        const verdict = allowed.includes(access) ? 'opens' : 'is sent home from';
+        test(`${verdict} every ${GROUPS[access]} route`, async ({ page }) => {
+          await expectLandings(page, ROUTES[access], (path) => (allowed.includes(access) ? path : '/'));
+        });
       }
     });
   }

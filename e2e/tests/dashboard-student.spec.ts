@@ -118,6 +118,13 @@ test.describe('student dashboard journey', () => {
       await pay.click();
       await expect(page.getByText('Enter a valid card number')).toBeVisible();
 
+      // A declined card: the gateway's words, announced, and nothing is paid.
+      await fillCard(page, '4000 0000 0000 0002');
+      await pay.click();
+      await expect(page.getByTestId('payment-error')).toHaveText('Your card was declined.');
+      await expect(page.getByTestId('payment-error')).toHaveAttribute('role', 'alert');
+      await expect(page).toHaveURL('/dashboard/payment');
+
       // 4000 0025 0000 3155 asks for authentication: failing it shows the gateway's error.
       await fillCard(page, '4000 0025 0000 3155');
       await pay.click();

@@ -1,4 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures/arrange.ts';
+import { expectImagesSettled } from '../fixtures/dashboard.ts';
 
 const hero = (page: Page) => page.getByRole('region', { name: 'Featured topics' });
 const activeSlide = (page: Page) => hero(page).locator('[aria-roledescription="slide"][data-active="true"]');
@@ -43,8 +45,11 @@ test.describe('home page', () => {
       if (!['127.0.0.1', 'localhost'].includes(url.hostname) && url.protocol !== 'data:') foreign.push(request.url());
     });
     await page.goto('/');
+    await expect(hero(page)).toBeVisible();
     await page.mouse.wheel(0, 5000);
-    await page.waitForLoadState('networkidle');
+    // Down to the reviews: their carousel has started (its code loads late) and every image is in.
+    await expect(page.getByRole('button', { name: 'Next review' })).toBeVisible();
+    await expectImagesSettled(page);
     expect(foreign).toEqual([]);
     expect(errors).toEqual([]);
   });

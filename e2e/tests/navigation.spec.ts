@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures/arrange.ts';
 
 /*
  * Decision 016's router (apps/web/src/app/app-router.tsx) as a person moves around: where the

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../fixtures/arrange.ts';
+import { expectImagesSettled, expectReady } from '../fixtures/dashboard.ts';
 
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots');
 
@@ -12,6 +13,7 @@ test.describe('responsive home page', () => {
     test(`renders without horizontal scrolling at ${width}px and is captured`, async ({ page }, testInfo) => {
       await page.setViewportSize({ width, height: width < 600 ? 780 : 900 });
       await page.goto('/');
+      await expectReady(page);
       await expect(page.getByRole('region', { name: 'Featured topics' })).toBeVisible();
       // Load every lazy image before the full-page capture.
       await page.evaluate(async () => {
@@ -21,7 +23,7 @@ test.describe('responsive home page', () => {
         }
         window.scrollTo(0, 0);
       });
-      await page.waitForLoadState('networkidle');
+      await expectImagesSettled(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
 
