@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/arrange.ts';
-import { expectImagesSettled } from '../fixtures/dashboard.ts';
+import { watchImageRequests } from '../fixtures/dashboard.ts';
 
 const hero = (page: Page) => page.getByRole('region', { name: 'Featured topics' });
 const activeSlide = (page: Page) => hero(page).locator('[aria-roledescription="slide"][data-active="true"]');
@@ -44,12 +44,13 @@ test.describe('home page', () => {
       const url = new URL(request.url());
       if (!['127.0.0.1', 'localhost'].includes(url.hostname) && url.protocol !== 'data:') foreign.push(request.url());
     });
+    const images = watchImageRequests(page);
     await page.goto('/');
     await expect(hero(page)).toBeVisible();
     await page.mouse.wheel(0, 5000);
     // Down to the reviews: their carousel has started (its code loads late) and every image is in.
     await expect(page.getByRole('button', { name: 'Next review' })).toBeVisible();
-    await expectImagesSettled(page);
+    await images.settled();
     expect(foreign).toEqual([]);
     expect(errors).toEqual([]);
   });

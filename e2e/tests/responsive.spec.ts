@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '../fixtures/arrange.ts';
-import { expectImagesSettled, expectReady } from '../fixtures/dashboard.ts';
+import { expectReady, watchImageRequests } from '../fixtures/dashboard.ts';
 
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots');
 
@@ -12,6 +12,7 @@ test.describe('responsive home page', () => {
   for (const width of [360, 1280]) {
     test(`renders without horizontal scrolling at ${width}px and is captured`, async ({ page }, testInfo) => {
       await page.setViewportSize({ width, height: width < 600 ? 780 : 900 });
+      const images = watchImageRequests(page);
       await page.goto('/');
       await expectReady(page);
       await expect(page.getByRole('region', { name: 'Featured topics' })).toBeVisible();
@@ -23,7 +24,7 @@ test.describe('responsive home page', () => {
         }
         window.scrollTo(0, 0);
       });
-      await expectImagesSettled(page);
+      await images.settled();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
 
