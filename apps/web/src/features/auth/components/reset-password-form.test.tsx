@@ -67,6 +67,7 @@ describe('ResetPasswordForm', () => {
     renderForm({ onSubmit });
     fill('New!Pass1', 'New!Pass1');
     expect((await screen.findByRole('alert')).textContent).toContain(RESET_MESSAGES.invalidLink);
-    expect(document.activeElement).toBe(screen.getByRole('alert'));
+    // The message takes the focus in an effect after it is drawn.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('alert')));
   });
 });
