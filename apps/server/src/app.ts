@@ -10,6 +10,7 @@ import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
 import type { ImageStorage } from './modules/uploads/storage.ts';
 import { createLimiter, tryAgainIn } from './lib/rate-limit.ts';
+import { registerJobs } from './jobs.ts';
 import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -17,8 +18,6 @@ import { createTokenService } from './modules/auth/token.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { registerMailMetrics } from './modules/mail/mail.metrics.ts';
 import { mailRoutes } from './modules/mail/mail.routes.ts';
-import { createSmtpSender } from './modules/mail/mail.transport.ts';
-import { createMailWorker } from './modules/mail/mail.worker.ts';
 import { checkDirectoryWritable, type ReadinessCheck } from './modules/health/health.service.ts';
 import { lifecyclePlugin, type Lifecycle } from './modules/health/lifecycle.ts';
 import { pingRedis } from './lib/redis.ts';
@@ -27,16 +26,15 @@ import { createGateway } from './modules/payments/create-gateway.ts';
 import type { PaymentGateway } from './modules/payments/gateway.ts';
 import { paymentHistoryRoutes } from './modules/payments/payment-history.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
-import { createReconciler, type Reconciler } from './modules/payments/reconciler.ts';
+import type { Reconciler } from './modules/payments/reconciler.ts';
 import { couponsRoutes } from './modules/payments/coupons.routes.ts';
 import { refundsRoutes } from './modules/payments/refunds.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
-import { createSessionReminders } from './modules/content/session-reminders.ts';
+import type { createSessionReminders } from './modules/content/session-reminders.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { classesRoutes } from './modules/classes/classes.routes.ts';
 import { teacherRequestsRoutes } from './modules/teacher-requests/teacher-requests.routes.ts';
-import { createImageCollector } from './modules/uploads/image-collector.ts';
 import { limitSharpThreads } from './modules/uploads/image-processing.ts';
 import { createProcessingQueue } from './modules/uploads/processing-queue.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
@@ -251,17 +249,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       message: UPLOAD_MESSAGES.rateLimited,
     }),
   });
-  // Unused images are removed after a grace period, on every instance in turn (advisory lock).
-  const imageCollector = createImageCollector({
-    db,
-    storage: deps.storage,
-    now,
-    graceHours: env.UPLOAD_GC_GRACE_HOURS,
-    intervalMs: env.UPLOAD_GC_INTERVAL_MINUTES * 60_000,
-    log: app.log,
-  });
-  app.addHook('onReady', async () => imageCollector.start());
-  app.addHook('onClose', async () => imageCollector.stop());
   await app.register(catalogueCachePlugin, { ttlSeconds: env.CATALOGUE_CACHE_TTL_SECONDS, now });
   await app.register(classesRoutes, { db, storage: deps.storage, now, publicUrl: env.publicUrl });
   await app.register(contentRoutes, {
@@ -274,38 +261,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       materialMaxBytes: Math.round(env.MATERIAL_MAX_MB * 1024 * 1024),
     },
   });
-  // Reminders of sessions starting soon, through the outbox (decision 021); safe on several instances.
-  const sessionReminders = createSessionReminders({
-    db,
-    now,
-    publicUrl: env.publicUrl,
-    reminderMinutes: env.SESSION_REMINDER_MINUTES,
-    intervalMs: env.SESSION_REMINDER_INTERVAL_SECONDS * 1000,
-    log: app.log,
-  });
-  app.addHook('onReady', async () => sessionReminders.start());
-  app.addHook('onClose', async () => sessionReminders.stop());
   await app.register(usersRoutes, { db, now, passwordFailures: loginFailures });
   await app.register(auditRoutes, { db });
   await app.register(statsRoutes, { db, now });
   await app.register(mailRoutes, { db, mailboxEnabled });
-
-  // The outbox is sent only where there is somewhere to send it; without SMTP, mail waits there.
-  if (env.SMTP_URL) {
-    const smtp = createSmtpSender(env.SMTP_URL, env.MAIL_FROM, new URL(env.publicUrl).hostname);
-    const mailWorker = createMailWorker({
-      db,
-      send: smtp.send,
-      log: app.log,
-      intervalMs: env.MAIL_WORKER_INTERVAL_MS,
-      now,
-    });
-    app.addHook('onReady', async () => mailWorker.start());
-    app.addHook('onClose', async () => {
-      await mailWorker.stop();
-      smtp.close();
-    });
-  }
 
   await app.register(staticWebPlugin, {
     root: deps.webRoot ?? DEFAULT_WEB_ROOT,
@@ -315,15 +274,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       route === '/classes/:id' && params.id ? getClassPageMeta(db, deps.storage, params.id) : null,
   });
 
-  const reconciler = createReconciler({
-    db,
-    gateway,
-    now,
-    publicUrl: env.publicUrl,
-    log: app.log,
-    intervalSeconds: env.RECONCILE_INTERVAL_SECONDS,
-  });
-  app.addHook('onReady', async () => reconciler.start());
-  app.addHook('onClose', async () => reconciler.stop());
+  const { reconciler, sessionReminders } = registerJobs(app, { env, db, storage: deps.storage, gateway, now });
   return { app, auth, reconciler, sessionReminders, lifecycle };
 }
