@@ -4,8 +4,8 @@ import type { Env } from './env.ts';
 import { createSessionReminders } from './modules/content/session-reminders.ts';
 import { createSmtpSender } from './modules/mail/mail.transport.ts';
 import { createMailWorker } from './modules/mail/mail.worker.ts';
-import type { PaymentGateway } from './modules/payments/gateway.ts';
-import { createReconciler } from './modules/payments/reconciler.ts';
+import type { PaymentGateway } from './modules/gateways/gateway.public.ts';
+import { createReconciler } from './modules/checkout/reconciler.ts';
 import { createImageCollector } from './modules/uploads/image-collector.ts';
 import type { ImageStorage } from './modules/uploads/storage.ts';
 

@@ -8,7 +8,7 @@ import { limitOffsetOf } from '../../lib/paging.ts';
 import { isUuid } from '../enrollments/enrollments.service.ts';
 import { applyCoupon, couponAdjustment, type CouponCartLine } from './coupon-rules.ts';
 import * as repo from './coupons.repository.ts';
-import type { PriceAdjustment } from './pricing.ts';
+import type { PriceAdjustment } from '../checkout/pricing.public.ts';
 
 /**
  * Coupons: an admin's are site-wide, a teacher's are for that teacher's classes.
@@ -184,3 +184,9 @@ export async function couponOfCharge(
   const adjustment = row ? couponAdjustment(row, cart) : null;
   return row && adjustment ? toCartCoupon(row, adjustment) : null;
 }
+
+/**
+ * Counts a use with the payment it discounted, inside the checkout's transaction (decision 019):
+ * 'redeemed' exactly once per student and coupon, never past the coupon's limit.
+ */
+export const redeemCoupon = repo.redeemCoupon;

@@ -9,7 +9,7 @@ import {
   type PaymentGateway,
   type RefundAmountInput,
   WebhookSignatureError,
-} from './gateway.ts';
+} from './gateway.public.ts';
 
 /** Our user id travels in the intent's metadata under this key (we create no Stripe customers). */
 const CUSTOMER_REF_KEY = 'customer_ref';

@@ -1,7 +1,7 @@
 import { type SQL, and, asc, desc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { withTotal } from '../../db/paging.ts';
-import { gatewayEvents, paymentIntents, payments } from '../../db/schema/payments.ts';
+import { gatewayEvents, paymentIntents, payments } from '../../db/schema/checkout.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -40,6 +40,23 @@ export async function pageOfPayments(
       .offset(page.offset),
     { db, table: payments, where },
   );
+}
+
+/** The payment, locked FOR UPDATE: every refund of one payment takes this lock first, so they queue. */
+export async function findPaymentForUpdate(db: Db, id: string): Promise<PaymentRow | null> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id)).for('update');
+  return row ?? null;
+}
+
+/** Payments by exact transaction id or by the e-mail they were paid with, newest first. */
+export async function searchPayments(
+  db: Db,
+  options: { q: string; limit: number; offset: number },
+): Promise<{ rows: PaymentRow[]; total: number }> {
+  const where = options.q.includes('@')
+    ? eq(payments.email, options.q.toLowerCase())
+    : eq(payments.transactionId, options.q);
+  return pageOfPayments(db, where, [desc(payments.data), desc(payments.id)], options);
 }
 
 export async function listPaymentsOfStudent(

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { PAYMENT_MESSAGES, cardBrandOf, normalizeCardNumber } from '@skillhive/shared/rules/cards';
 import type { Db } from '../../db/client.ts';
-import { testGatewayIntents as intents, testGatewayRefunds } from '../../db/schema/payments.ts';
+import { testGatewayIntents as intents, testGatewayRefunds } from '../../db/schema/gateways.ts';
 import type {
   CreateIntentInput,
   GatewayIntent,
@@ -10,7 +10,7 @@ import type {
   IntentStatus,
   PaymentGateway,
   RefundAmountInput,
-} from './gateway.ts';
+} from './gateway.public.ts';
 
 /**
  * Stripe's documented test cards (https://docs.stripe.com/testing) and what they do. Any other

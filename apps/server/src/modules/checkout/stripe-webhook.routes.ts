@@ -2,15 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { WebhookResponse } from '@skillhive/shared/contracts/payments';
 import { AppError, ErrorCode } from '../../lib/app-error.ts';
-import { WebhookSignatureError } from './gateway.ts';
-import * as payments from './payments.service.ts';
+import { WebhookSignatureError } from '../gateways/gateway.public.ts';
+import type { PaymentsDeps } from './fulfilment.service.ts';
+import { handleGatewayEvent } from './webhooks.service.ts';
 
 /**
  * POST /api/webhooks/stripe. An encapsulated plugin: its content-type parser keeps the body as
  * the raw bytes Stripe signed (a re-serialised JSON object would not verify), without changing
  * how the rest of the API parses JSON.
  */
-export async function stripeWebhookRoutes(app: FastifyInstance, opts: { deps: payments.PaymentsDeps }) {
+export async function stripeWebhookRoutes(app: FastifyInstance, opts: { deps: PaymentsDeps }) {
   const { deps } = opts;
   const verify = deps.gateway.verifyWebhook?.bind(deps.gateway);
   if (!verify) return;
@@ -45,7 +46,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance, opts: { deps: pa
         }
         throw error;
       }
-      return payments.handleGatewayEvent(deps, event);
+      return handleGatewayEvent(deps, event);
     },
   );
 }

@@ -2,29 +2,10 @@ import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { RefundRequestStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
 import { withTotal } from '../../db/paging.ts';
-import { payments, refundRequests, refunds } from '../../db/schema/payments.ts';
-import { type PaymentRow, pageOfPayments } from './payments.repository.ts';
+import { refundRequests, refunds } from '../../db/schema/refunds.ts';
 
-export type { PaymentRow };
 export type RefundRow = typeof refunds.$inferSelect;
 export type RefundRequestRow = typeof refundRequests.$inferSelect;
-
-/** The payment, locked FOR UPDATE: every refund of one payment takes this lock first, so they queue. */
-export async function findPaymentForUpdate(db: Db, id: string): Promise<PaymentRow | null> {
-  const [row] = await db.select().from(payments).where(eq(payments.id, id)).for('update');
-  return row ?? null;
-}
-
-/** Payments by exact transaction id or by the e-mail they were paid with, newest first. */
-export async function searchPayments(
-  db: Db,
-  options: { q: string; limit: number; offset: number },
-): Promise<{ rows: PaymentRow[]; total: number }> {
-  const where = options.q.includes('@')
-    ? eq(payments.email, options.q.toLowerCase())
-    : eq(payments.transactionId, options.q);
-  return pageOfPayments(db, where, [desc(payments.data), desc(payments.id)], options);
-}
 
 /** Refunds of some payments that are not failed (pending or done), oldest first. */
 export async function listRefundsOfPayments(db: Db, paymentIds: string[]): Promise<RefundRow[]> {

@@ -1,11 +1,11 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { payments } from '../../db/schema/payments.ts';
-import { pageOfPayments } from './payments.repository.ts';
+import { payments } from '../../db/schema/checkout.ts';
+import { pageOfPayments } from './checkout.repository.ts';
 
 /**
  * Reads of a student's own payments and the refunds on them: the history list and
- * the receipt. Only the payments module's own tables; the lines come from the enrolments module.
+ * the receipt. Only the checkout module's own tables; the lines come from the enrolments module.
  */
 
 export type HistoryPaymentRow = typeof payments.$inferSelect;

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import type { Env } from '../../env.ts';
-import type { PaymentGateway } from './gateway.ts';
+import type { PaymentGateway } from './gateway.public.ts';
 import { createStripeGateway } from './stripe-gateway.ts';
 import { createTestGateway } from './test-gateway.ts';
 

@@ -1,5 +1,5 @@
 import { COUPON_MESSAGES, type CouponKind } from '@skillhive/shared/rules/coupons';
-import type { PriceAdjustment } from './pricing.ts';
+import type { PriceAdjustment } from '../checkout/pricing.public.ts';
 
 /**
  * Whether a coupon applies to a cart, and how (decision 019) — pure, so every rule is unit-tested

@@ -17,11 +17,13 @@ import type { Db } from '../../db/client.ts';
 import { requireSelfOrAdmin, requireVerifiedViewer, requireViewer } from '../../lib/authorize.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
 import { replyWithPage } from '../../lib/paging.ts';
-import { isUnusableCoupon } from './coupons.service.ts';
-import type { PaymentGateway } from './gateway.ts';
-import * as payments from './payments.service.ts';
+import { isUnusableCoupon } from '../coupons/coupons.service.ts';
+import { type PaymentGateway, isTestGateway } from '../gateways/gateway.public.ts';
+import * as checkout from './checkout.service.ts';
+import * as fulfilment from './fulfilment.service.ts';
+import * as history from './payment-history.service.ts';
 import { stripeWebhookRoutes } from './stripe-webhook.routes.ts';
-import { isTestGateway } from './test-gateway.ts';
+import * as testCard from './test-card.service.ts';
 
 export interface PaymentsRoutesOptions {
   db: Db;
@@ -65,7 +67,7 @@ async function withCouponAttempt<T>(
 /** Paying for the cart (spec §4 payment flow, §7 calls; DESIGN §1.3). */
 export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesOptions) {
   const { db, gateway } = opts;
-  const deps: payments.PaymentsDeps = { db, gateway, now: opts.now, log: app.log, publicUrl: opts.publicUrl };
+  const deps: fulfilment.PaymentsDeps = { db, gateway, now: opts.now, log: app.log, publicUrl: opts.publicUrl };
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(
@@ -84,9 +86,9 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
     },
     async (request) => {
       const viewer = await requireVerifiedViewer(request);
-      if (!request.body?.couponCode?.trim()) return payments.createPaymentIntent(deps, viewer, request.body);
+      if (!request.body?.couponCode?.trim()) return checkout.createPaymentIntent(deps, viewer, request.body);
       return withCouponAttempt(opts.couponFailures, { account: viewer.id, ip: request.ip }, () =>
-        payments.createPaymentIntent(deps, viewer, request.body),
+        checkout.createPaymentIntent(deps, viewer, request.body),
       );
     },
   );
@@ -107,7 +109,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
     },
     async (request, reply) => {
       const viewer = await requireViewer(request);
-      const result = await payments.recordPaymentOfViewer(deps, viewer, request.body);
+      const result = await fulfilment.recordPaymentOfViewer(deps, viewer, request.body);
       return reply.status(result.created ? 201 : 200).send({ paymentResult: { insertedId: result.insertedId } });
     },
   );
@@ -126,7 +128,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
     },
     async (request, reply) => {
       await requireSelfOrAdmin(request, request.params.email);
-      return replyWithPage(reply, await payments.listPaymentsOf(db, request.params.email, request.query));
+      return replyWithPage(reply, await history.listPaymentsOf(db, request.params.email, request.query));
     },
   );
 
@@ -149,7 +151,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
       },
       async (request) => {
         const viewer = await requireViewer(request);
-        return payments.confirmTestCard(testDeps, viewer, request.body);
+        return testCard.confirmTestCard(testDeps, viewer, request.body);
       },
     );
 
@@ -168,7 +170,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
       },
       async (request) => {
         const viewer = await requireViewer(request);
-        return payments.authenticateTestCard(testDeps, viewer, request.body);
+        return testCard.authenticateTestCard(testDeps, viewer, request.body);
       },
     );
   }

@@ -1,6 +1,6 @@
-import type { PaymentsDeps } from './payments.service.ts';
-import * as payments from './payments.service.ts';
-import * as repo from './payments.repository.ts';
+import * as repo from './checkout.repository.ts';
+import type { PaymentsDeps } from './fulfilment.service.ts';
+import * as payments from './fulfilment.service.ts';
 
 /**
  * The reconciler (decision 010): money the gateway took must end as a payment or a refund even

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, getTableColumns, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { couponRedemptions, coupons } from '../../db/schema/payments.ts';
+import { couponRedemptions, coupons } from '../../db/schema/coupons.ts';
 
 export type CouponRow = typeof coupons.$inferSelect;
 export type NewCoupon = Omit<typeof coupons.$inferInsert, 'id' | 'uses' | 'disabledAt' | 'createdAt'>;

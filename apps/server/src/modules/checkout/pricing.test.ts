@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_ADJUSTMENTS, priceCart, type PriceAdjustment } from './pricing.ts';
+import { NO_ADJUSTMENTS, priceCart, type PriceAdjustment } from './pricing.public.ts';
 
 const line = (id: string, priceCents: number, classId = `class-${id}`) => ({ id, classId, priceCents });
 

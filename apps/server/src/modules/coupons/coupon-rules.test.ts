@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COUPON_MESSAGES, normaliseCouponCode } from '@skillhive/shared/rules/coupons';
 import { applyCoupon, type CouponTerms } from './coupon-rules.ts';
-import { priceCart } from './pricing.ts';
+import { priceCart } from '../checkout/pricing.public.ts';
 
 const NOW = new Date('2026-11-24T12:00:00Z');
 

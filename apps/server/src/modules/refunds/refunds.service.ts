@@ -11,8 +11,8 @@ import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, refundMail } from '../mail/mail.service.ts';
 import * as reviews from '../reviews/reviews.service.ts';
 import { contactEmailOf } from '../users/contact.ts';
-import type { GatewayRefund, PaymentGateway } from './gateway.ts';
-import { findPaymentByTransactionId } from './payments.repository.ts';
+import * as checkout from '../checkout/payments.public.ts';
+import type { GatewayRefund, PaymentGateway } from '../gateways/gateway.public.ts';
 import * as repo from './refunds.repository.ts';
 
 /**
@@ -73,7 +73,7 @@ async function applyRefund(
   tx: Db,
   deps: Omit<RefundsDeps, 'refundWindowDays'>,
   input: {
-    payment: repo.PaymentRow;
+    payment: checkout.PaymentRow;
     lines: enrollments.PaidLine[];
     refund: repo.RefundRow;
     actor: Actor | null;
@@ -117,7 +117,7 @@ async function applyRefund(
 
 /**
  * Tells the student of a refund through the outbox, in the transaction that decides it: an admin's
- * refund (with its reason) or a purchase we could not complete (payments.service.ts). Nothing is
+ * refund (with its reason) or a purchase we could not complete (checkout fulfilment.service.ts). Nothing is
  * sent for a payment whose student deleted their account.
  */
 export async function queueRefundMail(
@@ -143,7 +143,7 @@ async function completeRefund(
     const seen = await repo.findRefund(tx, refundId);
     if (!seen) throw notFound('Refund');
     // Lock order of every refund: the payment, then the refund and the lines.
-    const payment = await repo.findPaymentForUpdate(tx, seen.paymentId);
+    const payment = await checkout.findPaymentForUpdate(tx, seen.paymentId);
     if (!payment) throw notFound('Payment');
     const first = (await repo.findRefundForUpdate(tx, refundId)) ?? seen;
     // A refund the gateway accepted but has not settled yet (Stripe's `pending`, rare for cards)
@@ -183,7 +183,7 @@ export async function refundPayment(
 ): Promise<{ refunds: Refund[]; refundedCents: number }> {
   if (!enrollments.isUuid(paymentId)) throw notFound('Payment');
   const plan = await deps.db.transaction(async (tx) => {
-    const payment = await repo.findPaymentForUpdate(tx, paymentId);
+    const payment = await checkout.findPaymentForUpdate(tx, paymentId);
     if (!payment) throw notFound('Payment');
     if (payment.gateway !== deps.gateway.name) throw conflict(REFUND_MESSAGES.otherGateway);
     if (request) {
@@ -269,7 +269,7 @@ export async function recordGatewayRefunds(
   deps: Omit<RefundsDeps, 'refundWindowDays'>,
   intentId: string,
 ): Promise<void> {
-  const payment = await findPaymentByTransactionId(deps.db, intentId);
+  const payment = await checkout.findPaymentByTransactionId(deps.db, intentId);
   // A charge never recorded as a payment was refunded whole by settleCharge: nothing to record here.
   if (!payment) return;
   for (const answer of await deps.gateway.listRefunds(intentId)) {
@@ -281,7 +281,7 @@ export async function recordGatewayRefunds(
     }
     if (answer.status === 'failed') continue;
     await deps.db.transaction(async (tx) => {
-      const locked = await repo.findPaymentForUpdate(tx, payment.id);
+      const locked = await checkout.findPaymentForUpdate(tx, payment.id);
       if (!locked || (await repo.findRefundByGatewayId(tx, answer.id))) return;
       const lines = await enrollments.getLinesOfPayment(tx, payment.id, { lock: true });
       const known = await repo.listRefundsOfPayments(tx, [payment.id]);
@@ -437,7 +437,7 @@ export async function searchPayments(
   db: Db,
   query: { q: string; page: number; limit: number },
 ): Promise<{ items: AdminPayment[]; total: number }> {
-  const { rows, total } = await repo.searchPayments(db, {
+  const { rows, total } = await checkout.searchPayments(db, {
     q: query.q,
     ...limitOffsetOf(query),
   });
@@ -469,3 +469,6 @@ export async function searchPayments(
   });
   return { items, total };
 }
+
+/** The refunds (pending or done) of some payments, for the payer's history and receipts. */
+export { type RefundRow, listRefundsOfPayments } from './refunds.repository.ts';

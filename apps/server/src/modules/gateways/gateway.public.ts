@@ -97,3 +97,6 @@ export const HANDLED_EVENT_TYPES = new Set([
   // A refund made in Stripe's dashboard (or ours, echoed back): recorded once.
   'charge.refunded',
 ]);
+
+/** The built-in test gateway's card form is served by checkout when it is the configured gateway. */
+export { type ConfirmOutcome, type TestGateway, type TestIntent, isTestGateway } from './test-gateway.ts';

@@ -1,5 +1,5 @@
 /**
- * The one pricing function (decision 019): every total of the payments module — the intent's
+ * The one pricing function (decision 019): every total of the checkout — the intent's
  * amount, the fulfilment's to-the-cent check, the test gateway's last check before a charge — is
  * `priceCart(lines, adjustments).totalCents`, so they can never disagree. Pure, integer cents,
  * no I/O: the same lines and adjustments always give the same answer.

@@ -1,16 +1,20 @@
 import type {
+  Payment,
   PaymentHistoryEntry,
   PaymentHistoryQuery,
   PaymentHistoryRefund,
   PaymentReceipt,
 } from '@skillhive/shared/contracts/payments';
+import { centsToDecimal } from '@skillhive/shared/rules/money';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { limitOffsetOf } from '../../lib/paging.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
+import { type RefundRow, listRefundsOfPayments } from '../refunds/refunds.service.ts';
+import { findUserIdByEmail } from '../users/contact.ts';
+import * as checkoutRepo from './checkout.repository.ts';
 import * as repo from './payment-history.repository.ts';
-import { type RefundRow, listRefundsOfPayments } from './refunds.repository.ts';
 
 /** Who sells on every receipt: a receipt names its seller. */
 export const SELLER_NAME = 'SkillHive';
@@ -91,4 +95,44 @@ export async function getMyReceipt(db: Db, viewer: Viewer, id: string): Promise<
     // The address the payment was made with; the name as the account has it now.
     buyer: { name: viewer.name, email: row.email },
   };
+}
+
+/** GET /api/payments/:email: newest first, each with the classes it paid for. */
+export async function listPaymentsOf(
+  db: Db,
+  email: string,
+  query: { page: number; limit: number },
+): Promise<{ items: Payment[]; total: number }> {
+  const studentId = await findUserIdByEmail(db, email);
+  if (!studentId) throw notFound('User');
+  const { rows, total } = await checkoutRepo.listPaymentsOfStudent(db, {
+    studentId,
+    ...limitOffsetOf(query),
+  });
+  const lines = await enrollments.listLinesOfPayments(
+    db,
+    rows.map((row) => row.id),
+  );
+  const items = rows.map((row) => ({
+    _id: row.id,
+    email: row.email,
+    price: centsToDecimal(row.amountCents),
+    transactionId: row.transactionId,
+    data: row.data.toISOString(),
+    cartIds: row.cartIds,
+    menuItemIds: row.menuItemIds,
+    status: row.status,
+    classes: lines
+      .filter((line) => line.paymentId === row.id)
+      .map((line) => ({ _id: line.classId, title: line.title, price: centsToDecimal(line.paidCents) })),
+  }));
+  return { items, total };
+}
+
+/**
+ * Before an account is deleted (DESIGN §4): its payments are financial records and stay,
+ * with the e-mail replaced by `pseudonym`; the foreign key cuts student_id when the user row goes.
+ */
+export function pseudonymisePaymentsOf(db: Db, studentId: string, pseudonym: string): Promise<void> {
+  return checkoutRepo.pseudonymisePaymentsOf(db, studentId, pseudonym);
 }
