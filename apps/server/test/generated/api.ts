@@ -816,7 +816,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Accept a pending class (admins only)
+         * Accept a pending class, as of the version reviewed; 409 when its teacher changed it since (admins only)
          * @description Who may call: admins only.
          */
         patch: operations["approveClass"];
@@ -836,7 +836,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Reject a pending class, with an optional reason its teacher sees (admins only)
+         * Reject a pending class, as of the version reviewed, with an optional reason its teacher sees (admins only)
          * @description Who may call: admins only.
          */
         patch: operations["rejectClass"];
@@ -896,7 +896,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Apply a pending revision to its class: the proposed values go on sale (admins only)
+         * Apply a pending revision to its class, as of the version reviewed: the proposed values go on sale (admins only)
          * @description Who may call: admins only.
          */
         patch: operations["approveClassRevision"];
@@ -916,7 +916,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Turn down a pending revision, with an optional reason its teacher sees; the class stays as approved (admins only)
+         * Turn down a pending revision, as of the version reviewed, with an optional reason its teacher sees; the class stays as approved (admins only)
          * @description Who may call: admins only.
          */
         patch: operations["rejectClassRevision"];
@@ -5396,6 +5396,7 @@ export interface operations {
                         rating: number | null;
                         reviewCount: number;
                         createdAt: string;
+                        version?: string;
                         revision?: {
                             /** @enum {string} */
                             status: "pending" | "rejected";
@@ -5760,6 +5761,7 @@ export interface operations {
                         rating: number | null;
                         reviewCount: number;
                         createdAt: string;
+                        version?: string;
                         revision?: {
                             /** @enum {string} */
                             status: "pending" | "rejected";
@@ -5858,6 +5860,7 @@ export interface operations {
                         rating: number | null;
                         reviewCount: number;
                         createdAt: string;
+                        version?: string;
                         revision?: {
                             /** @enum {string} */
                             status: "pending" | "rejected";
@@ -6228,7 +6231,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    version: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -6340,7 +6349,8 @@ export interface operations {
             content: {
                 "application/json": {
                     reason?: string;
-                } | null;
+                    version: string;
+                };
             };
         };
         responses: {
@@ -6488,6 +6498,7 @@ export interface operations {
                         createdAt: string;
                         updatedAt: string;
                         decidedAt: string | null;
+                        version: string;
                     }[];
                 };
             };
@@ -6583,6 +6594,7 @@ export interface operations {
                             createdAt: string;
                             updatedAt: string;
                             decidedAt: string | null;
+                            version: string;
                         } | null;
                     };
                 };
@@ -6652,7 +6664,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    version: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -6764,7 +6782,8 @@ export interface operations {
             content: {
                 "application/json": {
                     reason?: string;
-                } | null;
+                    version: string;
+                };
             };
         };
         responses: {
