@@ -61,6 +61,11 @@ export interface AppDeps {
   storage: ImageStorage;
   redis?: Redis | undefined;
   now?: () => Date;
+  /**
+   * Milliseconds on a monotonic clock (performance.now by default) for durations a wall-clock step
+   * must not stretch or cut: the catalogue cache's TTL (decision 032). Tests move it.
+   */
+  monotonicNow?: () => number;
   /** Default: Stripe when STRIPE_SECRET_KEY is set, else the built-in test gateway (DESIGN §2). */
   gateway?: PaymentGateway | undefined;
   webRoot?: string;
@@ -150,11 +155,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(authPlugin, { db, auth, tokens, now });
 
   const checks: Record<string, ReadinessCheck> = { database: database.ping };
+  const optional: Record<string, ReadinessCheck> = {};
   const redis = deps.redis;
-  if (redis) checks.redis = () => pingRedis(redis);
-  if (!env.S3_BUCKET) checks.storage = checkDirectoryWritable(env.uploadDir);
+  if (redis) optional.redis = () => pingRedis(redis);
+  if (!env.S3_BUCKET) optional.storage = checkDirectoryWritable(env.uploadDir);
   if (database.kind === 'pglite') checks.dataDir = checkDirectoryWritable(env.dataDir);
-  await app.register(healthRoutes, { checks, timeoutMs: env.READY_CHECK_TIMEOUT_MS, lifecycle });
+  await app.register(healthRoutes, { checks, optional, metrics, timeoutMs: env.READY_CHECK_TIMEOUT_MS, lifecycle });
   // One lockout for every place a password is tried: sign-in, change-password, account deletion.
   const loginFailures = createLimiter({
     name: 'login-failures',
@@ -249,7 +255,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       message: UPLOAD_MESSAGES.rateLimited,
     }),
   });
-  await app.register(catalogueCachePlugin, { ttlSeconds: env.CATALOGUE_CACHE_TTL_SECONDS, now });
+  await app.register(catalogueCachePlugin, {
+    ttlSeconds: env.CATALOGUE_CACHE_TTL_SECONDS,
+    now: deps.monotonicNow ?? (() => performance.now()),
+  });
   await app.register(classesRoutes, { db, storage: deps.storage, now, publicUrl: env.publicUrl });
   await app.register(contentRoutes, {
     deps: {

@@ -32,7 +32,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: every dependency answers in time and the server is not shutting down (public)
+         * Readiness: the database answers in time and the server is not shutting down; Redis or storage failing is reported as degraded (public)
          * @description Who may call: anyone, no credentials needed.
          */
         get: operations["ready"];
@@ -2031,10 +2031,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "ready";
+                        status: "ready" | "degraded";
                         checks: {
                             [key: string]: string;
                         };
+                        degraded?: string[];
                     };
                 };
             };
