@@ -208,7 +208,9 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     }
     if (endpoint.mailTo && checked.body) {
       const address = checked.body[endpoint.mailTo];
-      if (typeof address === 'string') await limits.mailRequests.consume(`${endpoint.path}|${address}`);
+      // One count per address across every endpoint (decision 028): three endpoints with a limit
+      // each would let a stranger send an address three times the mail.
+      if (typeof address === 'string') await limits.mailRequests.consume(address.toLowerCase());
     }
     const lockout = endpoint.lockout;
     const account = lockout && checked.body ? await lockoutAccount(request, lockout, checked.body) : null;
