@@ -14,6 +14,7 @@ import { registerJobs } from './jobs.ts';
 import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createPasswordLockout } from './modules/auth/lockout.ts';
 import { createTokenService } from './modules/auth/token.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { registerMailMetrics } from './modules/mail/mail.metrics.ts';
@@ -162,11 +163,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (database.kind === 'pglite') checks.dataDir = checkDirectoryWritable(env.dataDir);
   await app.register(healthRoutes, { checks, optional, metrics, timeoutMs: env.READY_CHECK_TIMEOUT_MS, lifecycle });
   // One lockout for every place a password is tried: sign-in, change-password, account deletion.
-  const loginFailures = createLimiter({
-    name: 'login-failures',
+  const loginFailures = createPasswordLockout(db, {
     points: env.RATE_LIMIT_LOGIN_FAILURES,
-    durationSeconds: env.RATE_LIMIT_LOGIN_WINDOW_SECONDS,
-    redis: deps.redis,
+    windowSeconds: env.RATE_LIMIT_LOGIN_WINDOW_SECONDS,
   });
   await app.register(authRoutes, {
     auth,
