@@ -267,6 +267,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       publicUrl: env.publicUrl,
       meetingLinkOpenMinutes: env.MEETING_LINK_OPEN_MINUTES,
       materialMaxBytes: Math.round(env.MATERIAL_MAX_MB * 1024 * 1024),
+      materialQuotaBytes: env.MATERIAL_QUOTA_MB * 1024 * 1024,
+      materialUploadsPerUser: createLimiter({
+        name: 'material-uploads',
+        points: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
+        durationSeconds: 60,
+        redis: deps.redis,
+        message: UPLOAD_MESSAGES.materialRateLimited,
+      }),
     },
   });
   await app.register(usersRoutes, { db, now, passwordFailures: loginFailures });
