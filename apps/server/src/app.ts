@@ -11,6 +11,7 @@ import type { Env } from './env.ts';
 import type { ImageStorage } from './modules/uploads/storage.ts';
 import { createLimiter, tryAgainIn } from './lib/rate-limit.ts';
 import { registerJobs } from './jobs.ts';
+import { registerAccess } from './lib/authorize.ts';
 import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -102,6 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // While closing, lifecyclePlugin answers new requests with 503 in our error envelope.
     return503OnClosing: false,
   });
+  // Before any route: every route is recorded and its declared access enforced (decision 025).
+  registerAccess(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {

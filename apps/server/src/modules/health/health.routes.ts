@@ -21,6 +21,7 @@ export async function healthRoutes(app: FastifyInstance, opts: HealthRoutesOptio
   typed.get(
     '/api/health',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['health'],
         operationId: 'health',
@@ -33,6 +34,7 @@ export async function healthRoutes(app: FastifyInstance, opts: HealthRoutesOptio
   typed.get(
     '/api/ready',
     {
+      config: { access: 'public', errors: [503] },
       schema: {
         tags: ['health'],
         operationId: 'ready',

@@ -14,7 +14,7 @@ import {
   PaymentListQuery,
 } from '@skillhive/shared/contracts/payments';
 import type { Db } from '../../db/client.ts';
-import { requireSelfOrAdmin, requireVerifiedViewer, requireViewer } from '../../lib/authorize.ts';
+import { viewerOf } from '../../lib/authorize.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import { isUnusableCoupon } from './coupons.service.ts';
@@ -71,6 +71,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
   typed.post(
     '/api/create-payment-intent',
     {
+      config: { access: 'verified', errors: [403, 404, 409, 429, 503] },
       schema: {
         tags: ['payments'],
         operationId: 'createPaymentIntent',
@@ -83,7 +84,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
       },
     },
     async (request) => {
-      const viewer = await requireVerifiedViewer(request);
+      const viewer = viewerOf(request);
       if (!request.body?.couponCode?.trim()) return payments.createPaymentIntent(deps, viewer, request.body);
       return withCouponAttempt(opts.couponFailures, { account: viewer.id, ip: request.ip }, () =>
         payments.createPaymentIntent(deps, viewer, request.body),
@@ -94,6 +95,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
   typed.post(
     '/api/payments',
     {
+      config: { access: 'signed-in', owner: 'payer', errors: [403, 404, 409, 503] },
       schema: {
         tags: ['payments'],
         operationId: 'recordPayment',
@@ -106,7 +108,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
       },
     },
     async (request, reply) => {
-      const viewer = await requireViewer(request);
+      const viewer = viewerOf(request);
       const result = await payments.recordPaymentOfViewer(deps, viewer, request.body);
       return reply.status(result.created ? 201 : 200).send({ paymentResult: { insertedId: result.insertedId } });
     },
@@ -115,6 +117,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
   typed.get(
     '/api/payments/:email',
     {
+      config: { access: 'self-or-admin', list: true },
       schema: {
         tags: ['payments'],
         operationId: 'listPayments',
@@ -124,10 +127,8 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
         response: { 200: z.array(Payment) },
       },
     },
-    async (request, reply) => {
-      await requireSelfOrAdmin(request, request.params.email);
-      return replyWithPage(reply, await payments.listPaymentsOf(db, request.params.email, request.query));
-    },
+    async (request, reply) =>
+      replyWithPage(reply, await payments.listPaymentsOf(db, request.params.email, request.query)),
   );
 
   if (isTestGateway(gateway)) {
@@ -136,6 +137,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
     typed.post(
       '/api/test-gateway/confirm',
       {
+        config: { access: 'signed-in', owner: 'intent-owner', errors: [402, 404, 409] },
         schema: {
           tags: ['payments'],
           operationId: 'confirmTestCard',
@@ -147,15 +149,13 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
           response: { 200: ConfirmCardResponse },
         },
       },
-      async (request) => {
-        const viewer = await requireViewer(request);
-        return payments.confirmTestCard(testDeps, viewer, request.body);
-      },
+      async (request) => payments.confirmTestCard(testDeps, viewerOf(request), request.body),
     );
 
     typed.post(
       '/api/test-gateway/authenticate',
       {
+        config: { access: 'signed-in', owner: 'intent-owner', errors: [402, 404, 409] },
         schema: {
           tags: ['payments'],
           operationId: 'authenticateTestCard',
@@ -166,10 +166,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
           response: { 200: ConfirmCardResponse },
         },
       },
-      async (request) => {
-        const viewer = await requireViewer(request);
-        return payments.authenticateTestCard(testDeps, viewer, request.body);
-      },
+      async (request) => payments.authenticateTestCard(testDeps, viewerOf(request), request.body),
     );
   }
 

@@ -21,6 +21,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance, opts: { deps: pa
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/webhooks/stripe',
     {
+      config: { access: 'signature', errors: [503] },
       schema: {
         tags: ['payments'],
         operationId: 'stripeWebhook',
