@@ -8,7 +8,7 @@ import { UPLOAD_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
-import type { ImageStorage } from './modules/uploads/storage.ts';
+import type { ImageStorage } from './modules/uploads/storage.public.ts';
 import { createLimiter, tryAgainIn } from './lib/rate-limit.ts';
 import { registerJobs } from './jobs.ts';
 import { registerAccess } from './lib/authorize.ts';

@@ -23,7 +23,7 @@ import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '@skillhive/shared
 import type { Db } from '../../db/client.ts';
 import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
-import type { ImageStorage } from '../uploads/storage.ts';
+import type { ImageStorage } from '../uploads/storage.public.ts';
 import { getPublicClass } from './class-page.service.ts';
 import * as revisions from './class-revisions.service.ts';
 import * as service from './classes.service.ts';

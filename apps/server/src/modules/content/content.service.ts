@@ -18,8 +18,8 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, sessionReminderMail, sessionRescheduledMail } from '../mail/mail.service.ts';
-import type { ImageStorage } from '../uploads/storage.ts';
-import { contactEmailOf } from '../users/contact.ts';
+import type { ImageStorage } from '../uploads/storage.public.ts';
+import { contactEmailOf } from '../users/contact.public.ts';
 import * as repo from './content.repository.ts';
 
 /** Serialises changes to one class's list (positions, the item cap) without locking the class row. */

@@ -13,7 +13,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
-import type { ImageStorage } from '../uploads/storage.ts';
+import type { ImageStorage } from '../uploads/storage.public.ts';
 import * as enrollments from './enrollments.service.ts';
 
 /** Enrolment records of spec §3/§7: the student's cart (pending) and classes taken (paid). */

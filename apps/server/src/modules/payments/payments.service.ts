@@ -17,7 +17,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { limitOffsetOf } from '../../lib/paging.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { paymentReceiptMail, queueMail } from '../mail/mail.service.ts';
-import { contactEmailOf, findUserIdByEmail } from '../users/contact.ts';
+import { contactEmailOf, findUserIdByEmail } from '../users/contact.public.ts';
 import { HANDLED_EVENT_TYPES, type GatewayEvent, type GatewayIntent, type PaymentGateway } from './gateway.ts';
 import { redeemCoupon } from './coupons.repository.ts';
 import {

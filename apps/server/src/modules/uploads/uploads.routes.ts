@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, notFound } from '../../lib/app-error.ts';
 import { viewerOf } from '../../lib/authorize.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
-import { IMAGE_KEY_PATTERN, IMMUTABLE_CACHE_CONTROL, type ImageStorage } from './storage.ts';
+import { IMAGE_KEY_PATTERN, IMMUTABLE_CACHE_CONTROL, type ImageStorage } from './storage.public.ts';
 import { openImage, uploadImage, type UploadLimits } from './uploads.service.ts';
 
 /** Image uploads and our image route (DESIGN §1.11, §2). */

@@ -25,7 +25,7 @@ import { AppError, ErrorCode, forbidden } from '../../lib/app-error.ts';
 import { type Viewer, viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
-import { checkOwnPassword, hasPassword } from '../auth/credentials.ts';
+import { checkOwnPassword, hasPassword } from '../auth/credentials.public.ts';
 import * as users from './users.service.ts';
 
 export interface UsersRoutesOptions {
