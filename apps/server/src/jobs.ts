@@ -7,7 +7,7 @@ import { createMailWorker } from './modules/mail/mail.worker.ts';
 import type { PaymentGateway } from './modules/gateways/gateway.public.ts';
 import { createReconciler } from './modules/checkout/reconciler.ts';
 import { createImageCollector } from './modules/uploads/image-collector.ts';
-import type { ImageStorage } from './modules/uploads/storage.ts';
+import type { ImageStorage } from './modules/uploads/storage.public.ts';
 
 /**
  * Every interval job of the server, in one place: each starts when the app is ready and is

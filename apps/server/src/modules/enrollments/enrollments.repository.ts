@@ -4,10 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { withTotal } from '../../db/paging.ts';
 import { enrollments } from '../../db/schema/enrollments.ts';
 import { type ClassForEnrollment, classJoin } from '../classes/classes.public.ts';
-import { userJoin } from '../users/contact.ts';
-
-const classes = classJoin.table;
-const users = userJoin.table;
+import { userJoin } from '../users/contact.public.ts';
 
 /**
  * What was paid for a line: `paid_cents`, which the database requires on every paid or refunded
@@ -97,7 +94,7 @@ export async function listEnrollmentsOfStudent(
     db
       .select({ ...enrollmentColumns, classStatus: classJoin.status })
       .from(enrollments)
-      .leftJoin(classes, eq(classJoin.id, enrollments.classId))
+      .leftJoin(classJoin.table, eq(classJoin.id, enrollments.classId))
       .where(where)
       .orderBy(desc(enrollments.createdAt), desc(enrollments.id))
       .limit(options.limit)
@@ -149,7 +146,7 @@ export async function listPendingOfStudent(db: Db, studentId: string): Promise<C
   return db
     .select(cartColumns)
     .from(enrollments)
-    .innerJoin(classes, eq(classJoin.id, enrollments.classId))
+    .innerJoin(classJoin.table, eq(classJoin.id, enrollments.classId))
     .where(and(eq(enrollments.studentId, studentId), eq(enrollments.status, 'pending')))
     .orderBy(asc(enrollments.createdAt), asc(enrollments.id));
 }
@@ -180,7 +177,7 @@ export async function findEnrollmentsOfStudent(
   const query = db
     .select(cartColumns)
     .from(enrollments)
-    .innerJoin(classes, eq(classJoin.id, enrollments.classId))
+    .innerJoin(classJoin.table, eq(classJoin.id, enrollments.classId))
     .where(mine)
     .orderBy(asc(enrollments.id));
   return lock ? query.for('update', { of: enrollments }) : query;
@@ -351,7 +348,7 @@ export async function listRosterOfClass(
         paidAt: enrollments.paidAt,
       })
       .from(enrollments)
-      .leftJoin(users, eq(userJoin.id, enrollments.studentId))
+      .leftJoin(userJoin.table, eq(userJoin.id, enrollments.studentId))
       .where(where)
       .orderBy(desc(enrollments.createdAt), desc(enrollments.id))
       .limit(options.limit)
@@ -394,7 +391,7 @@ export async function teachesPaidEnrollments(db: Db, userId: string): Promise<bo
   const [row] = await db
     .select({ id: enrollments.id })
     .from(enrollments)
-    .innerJoin(classes, eq(classJoin.id, enrollments.classId))
+    .innerJoin(classJoin.table, eq(classJoin.id, enrollments.classId))
     .where(and(eq(classJoin.teacherId, userId), eq(enrollments.status, 'paid'), ne(enrollments.studentId, userId)))
     .limit(1);
   return row !== undefined;

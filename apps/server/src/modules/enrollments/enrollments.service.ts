@@ -7,8 +7,8 @@ import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { limitOffsetOf } from '../../lib/paging.ts';
 import * as classes from '../classes/classes.public.ts';
-import type { ImageStorage } from '../uploads/storage.ts';
-import { findUserIdByEmail } from '../users/contact.ts';
+import type { ImageStorage } from '../uploads/storage.public.ts';
+import { findUserIdByEmail } from '../users/contact.public.ts';
 import * as repo from './enrollments.repository.ts';
 
 export type { CartLine } from './enrollments.repository.ts';

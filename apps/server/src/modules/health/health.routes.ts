@@ -63,6 +63,7 @@ export async function healthRoutes(app: FastifyInstance, opts: HealthRoutesOptio
   typed.get(
     '/api/health',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['health'],
         operationId: 'health',
@@ -75,6 +76,7 @@ export async function healthRoutes(app: FastifyInstance, opts: HealthRoutesOptio
   typed.get(
     '/api/ready',
     {
+      config: { access: 'public', errors: [503] },
       schema: {
         tags: ['health'],
         operationId: 'ready',

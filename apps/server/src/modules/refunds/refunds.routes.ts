@@ -11,7 +11,7 @@ import {
   RefundRequestListQuery,
 } from '@skillhive/shared/contracts/refunds';
 import { CreateRefundBody, CreateRefundRequestBody, RefundReasonForm } from '@skillhive/shared/rules/refunds';
-import { requireAdmin, requireViewer } from '../../lib/authorize.ts';
+import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import * as refunds from './refunds.service.ts';
 
@@ -23,6 +23,7 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
   typed.get(
     '/api/admin/payments',
     {
+      config: { access: 'admin', list: true },
       schema: {
         tags: ['refunds'],
         operationId: 'searchPayments',
@@ -32,15 +33,13 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: z.array(AdminPayment) },
       },
     },
-    async (request, reply) => {
-      await requireAdmin(request);
-      return replyWithPage(reply, await refunds.searchPayments(deps.db, request.query));
-    },
+    async (request, reply) => replyWithPage(reply, await refunds.searchPayments(deps.db, request.query)),
   );
 
   typed.post(
     '/api/admin/payments/:id/refunds',
     {
+      config: { access: 'admin', errors: [404, 409, 503] },
       schema: {
         tags: ['refunds'],
         operationId: 'refundPayment',
@@ -53,15 +52,13 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: CreateRefundResponse },
       },
     },
-    async (request) => {
-      const admin = await requireAdmin(request);
-      return refunds.refundPayment(deps, admin, request.params.id, request.body);
-    },
+    async (request) => refunds.refundPayment(deps, viewerOf(request), request.params.id, request.body),
   );
 
   typed.get(
     '/api/admin/refund-requests',
     {
+      config: { access: 'admin', list: true },
       schema: {
         tags: ['refunds'],
         operationId: 'listRefundRequests',
@@ -70,15 +67,13 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: z.array(RefundRequest) },
       },
     },
-    async (request, reply) => {
-      await requireAdmin(request);
-      return replyWithPage(reply, await refunds.listRefundRequests(deps.db, request.query));
-    },
+    async (request, reply) => replyWithPage(reply, await refunds.listRefundRequests(deps.db, request.query)),
   );
 
   typed.post(
     '/api/admin/refund-requests/:id/approve',
     {
+      config: { access: 'admin', errors: [404, 409, 503] },
       schema: {
         tags: ['refunds'],
         operationId: 'approveRefundRequest',
@@ -88,15 +83,13 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: RefundRequest },
       },
     },
-    async (request) => {
-      const admin = await requireAdmin(request);
-      return refunds.approveRefundRequest(deps, admin, request.params.id);
-    },
+    async (request) => refunds.approveRefundRequest(deps, viewerOf(request), request.params.id),
   );
 
   typed.post(
     '/api/admin/refund-requests/:id/decline',
     {
+      config: { access: 'admin', errors: [404, 409] },
       schema: {
         tags: ['refunds'],
         operationId: 'declineRefundRequest',
@@ -107,15 +100,13 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: RefundRequest },
       },
     },
-    async (request) => {
-      const admin = await requireAdmin(request);
-      return refunds.declineRefundRequest(deps, admin, request.params.id, request.body.reason);
-    },
+    async (request) => refunds.declineRefundRequest(deps, viewerOf(request), request.params.id, request.body.reason),
   );
 
   typed.post(
     '/api/refund-requests',
     {
+      config: { access: 'signed-in', owner: 'enrolment-student-or-404', errors: [404, 409] },
       schema: {
         tags: ['refunds'],
         operationId: 'requestRefund',
@@ -127,15 +118,14 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 201: RefundRequest },
       },
     },
-    async (request, reply) => {
-      const viewer = await requireViewer(request);
-      return reply.status(201).send(await refunds.requestRefund(deps, viewer, request.body));
-    },
+    async (request, reply) =>
+      reply.status(201).send(await refunds.requestRefund(deps, viewerOf(request), request.body)),
   );
 
   typed.get(
     '/api/refund-requests/mine',
     {
+      config: { access: 'signed-in', owner: 'own-refund-requests' },
       schema: {
         tags: ['refunds'],
         operationId: 'listMyRefundRequests',
@@ -143,9 +133,6 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: MyRefundRequests },
       },
     },
-    async (request) => {
-      const viewer = await requireViewer(request);
-      return refunds.listMyRefundRequests(deps, viewer);
-    },
+    async (request) => refunds.listMyRefundRequests(deps, viewerOf(request)),
   );
 }

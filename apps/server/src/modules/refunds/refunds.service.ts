@@ -10,7 +10,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, refundMail } from '../mail/mail.service.ts';
 import * as reviews from '../reviews/reviews.service.ts';
-import { contactEmailOf } from '../users/contact.ts';
+import { contactEmailOf } from '../users/contact.public.ts';
 import * as checkout from '../checkout/payments.public.ts';
 import type { GatewayRefund, PaymentGateway } from '../gateways/gateway.public.ts';
 import * as repo from './refunds.repository.ts';
