@@ -13,6 +13,7 @@ import {
 import { CreateRefundBody, CreateRefundRequestBody, RefundReasonForm } from '@skillhive/shared/rules/refunds';
 import { requireAdmin, requireViewer } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
+import * as requests from './refund-requests.service.ts';
 import * as refunds from './refunds.service.ts';
 
 /** Refunds (DESIGN §4): an admin's refunds and a student's requests, which an admin decides. */
@@ -72,7 +73,7 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
     },
     async (request, reply) => {
       await requireAdmin(request);
-      return replyWithPage(reply, await refunds.listRefundRequests(deps.db, request.query));
+      return replyWithPage(reply, await requests.listRefundRequests(deps.db, request.query));
     },
   );
 
@@ -83,14 +84,16 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         tags: ['refunds'],
         operationId: 'approveRefundRequest',
         summary: 'Approve a pending refund request: the enrolment is refunded at once (admins only)',
-        description: '409 when the request was decided already or the enrolment is refunded already.',
+        description:
+          '202 when the approval is recorded but the gateway step did not finish: the refund is in progress and completes by itself (decision 031); approving again resumes it. 409 when the request was declined, or approved and refunded already.',
         params: IdParam,
-        response: { 200: RefundRequest },
+        response: { 200: RefundRequest, 202: RefundRequest.describe('Approved; the refund is in progress') },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const admin = await requireAdmin(request);
-      return refunds.approveRefundRequest(deps, admin, request.params.id);
+      const { request: answer, inProgress } = await requests.approveRefundRequest(deps, admin, request.params.id);
+      return reply.status(inProgress ? 202 : 200).send(answer);
     },
   );
 
@@ -109,7 +112,7 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
     },
     async (request) => {
       const admin = await requireAdmin(request);
-      return refunds.declineRefundRequest(deps, admin, request.params.id, request.body.reason);
+      return requests.declineRefundRequest(deps, admin, request.params.id, request.body.reason);
     },
   );
 
@@ -129,7 +132,7 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
     },
     async (request, reply) => {
       const viewer = await requireViewer(request);
-      return reply.status(201).send(await refunds.requestRefund(deps, viewer, request.body));
+      return reply.status(201).send(await requests.requestRefund(deps, viewer, request.body));
     },
   );
 
@@ -145,7 +148,7 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
     },
     async (request) => {
       const viewer = await requireViewer(request);
-      return refunds.listMyRefundRequests(deps, viewer);
+      return requests.listMyRefundRequests(deps, viewer);
     },
   );
 }
