@@ -51,6 +51,8 @@ export interface FakeStripe {
    * but never answer (the caller is killed while it waits); null answers as usual.
    */
   failRefunds: 'before' | 'after' | 'hang-before' | 'hang-after' | null;
+  /** Answers the refunds `hang-after` made and held, as Stripe would have (a slow answer, not a lost one). */
+  releaseRefunds(): void;
   releaseWebhooks(): Promise<void>;
   close(): Promise<void>;
 }
@@ -151,6 +153,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const intents = new Map<string, Stripe.PaymentIntent>();
   const webhookDeliveries: FakeStripe['webhookDeliveries'] = [];
   const heldEvents: (() => Promise<void>)[] = [];
+  const heldRefunds: (() => void)[] = [];
   const control: { holdWebhooks: boolean; failRefunds: FakeStripe['failRefunds'] } = {
     holdWebhooks: false,
     failRefunds: null,
@@ -358,11 +361,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const form = await readForm(request);
       const failure = control.failRefunds;
       const hang = failure === 'hang-before' || failure === 'hang-after';
-      const fail = () =>
-        hang ? undefined : send(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+      const fail = (made?: Stripe.Refund) => {
+        if (!hang) return send(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+        if (made) heldRefunds.push(() => send(200, made));
+      };
       if (failure === 'before' || failure === 'hang-before') return fail();
       const known = idempotencyKey ? refundByIdempotencyKey.get(idempotencyKey) : undefined;
-      if (known) return failure ? fail() : send(200, known);
+      if (known) return failure ? fail(known) : send(200, known);
       const id = form.get('payment_intent') ?? '';
       const intent = intents.get(id);
       if (!intent) return missing(id);
@@ -395,7 +400,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const refund = newRefund(intent, amount, metadata);
       refunds.push(refund);
       if (idempotencyKey) refundByIdempotencyKey.set(idempotencyKey, refund);
-      return failure ? fail() : send(200, refund);
+      return failure ? fail(refund) : send(200, refund);
     }
     if (request.method === 'GET' && path === '/v1/refunds') {
       const query = new URLSearchParams((request.url ?? '').split('?')[1] ?? '');
@@ -433,6 +438,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     },
     set failRefunds(value: FakeStripe['failRefunds']) {
       control.failRefunds = value;
+    },
+    releaseRefunds() {
+      for (const answer of heldRefunds.splice(0)) answer();
     },
     async releaseWebhooks() {
       for (const deliver of heldEvents.splice(0)) await deliver();

@@ -24,7 +24,8 @@ import {
 
 /**
  * Refunds always finish (decision 031), with the server process killed (SIGKILL) while it waits
- * for Stripe: before Stripe refunded, and after Stripe refunded but before the answer came back.
+ * for Stripe — before Stripe refunded, and after Stripe refunded but before the answer came back —
+ * and with the database stopped (pg_ctl) while Stripe's answer is on its way.
  * Two instances share a PostgreSQL cluster of this test's own: the spawned server approves and is
  * killed; the in-process one (its reconciler run by hand, its clock moved past the grace)
  * finishes the refund. Money at the gateway and the database agree to the cent afterwards.
@@ -179,4 +180,42 @@ describe.skipIf(!hasPostgresBinaries)('a refund cut short by kill -9 of the serv
       expect(decided).toMatchObject({ status: 'approved', refundId: pending!.id });
     }, 120_000);
   }
+
+  it('an approval whose database went away after Stripe refunded is resumed by approving again, not 409', async () => {
+    const admin = await createCaller(ctx, 'admin');
+    const { intentId, paymentId, lineId, request } = await paidAndRequested(3300);
+    const refundCalls = () => fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds').length;
+    const callsBefore = refundCalls();
+    const approve = () =>
+      app.inject({ method: 'POST', url: `/api/admin/refund-requests/${request._id}/approve`, headers: admin.headers });
+    fake.failRefunds = 'hang-after';
+    let first: Awaited<ReturnType<typeof approve>>;
+    try {
+      const approving = approve();
+      await waitFor(async () => refundCalls() > callsBefore, 20_000, 'the approval reaching Stripe');
+      cluster.stop();
+      fake.releaseRefunds();
+      first = await approving;
+    } finally {
+      fake.failRefunds = null;
+      cluster.start();
+    }
+    // The decision committed; recording Stripe's answer met no database.
+    expect(first.statusCode).toBe(503);
+    await waitFor(
+      async () => (await app.inject({ method: 'GET', url: '/api/ready' })).statusCode === 200,
+      30_000,
+      'the database back',
+    );
+
+    const again = await approve();
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ status: 'approved' });
+    const rows = await ctx.db.select().from(schema.refunds).where(eq(schema.refunds.paymentId, paymentId));
+    const made = fake.refunds.filter((r) => r.payment_intent === intentId);
+    expect(made.map((r) => r.amount)).toEqual([3300]);
+    expect(rows).toMatchObject([{ status: 'succeeded', gatewayRefundId: made[0]!.id, amountCents: 3300 }]);
+    const [line] = await ctx.db.select().from(schema.enrollments).where(eq(schema.enrollments.id, lineId));
+    expect(line).toMatchObject({ status: 'refunded', paidCents: 3300 });
+  }, 120_000);
 });
