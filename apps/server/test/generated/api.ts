@@ -32,7 +32,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: every dependency answers in time and the server is not shutting down (public)
+         * Readiness: the database answers in time and the server is not shutting down; Redis or storage failing is reported as degraded (public)
          * @description Who may call: anyone, no credentials needed.
          */
         get: operations["ready"];
@@ -816,7 +816,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Accept a pending class (admins only)
+         * Accept a pending class, as of the version reviewed; 409 when its teacher changed it since (admins only)
          * @description Who may call: admins only.
          */
         patch: operations["approveClass"];
@@ -836,7 +836,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Reject a pending class, with an optional reason its teacher sees (admins only)
+         * Reject a pending class, as of the version reviewed, with an optional reason its teacher sees (admins only)
          * @description Who may call: admins only.
          */
         patch: operations["rejectClass"];
@@ -896,7 +896,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Apply a pending revision to its class: the proposed values go on sale (admins only)
+         * Apply a pending revision to its class, as of the version reviewed: the proposed values go on sale (admins only)
          * @description Who may call: admins only.
          */
         patch: operations["approveClassRevision"];
@@ -916,7 +916,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Turn down a pending revision, with an optional reason its teacher sees; the class stays as approved (admins only)
+         * Turn down a pending revision, as of the version reviewed, with an optional reason its teacher sees; the class stays as approved (admins only)
          * @description Who may call: admins only.
          */
         patch: operations["rejectClassRevision"];
@@ -2031,10 +2031,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "ready";
+                        status: "ready" | "degraded";
                         checks: {
                             [key: string]: string;
                         };
+                        degraded?: string[];
                     };
                 };
             };
@@ -5419,6 +5420,7 @@ export interface operations {
                         rating: number | null;
                         reviewCount: number;
                         createdAt: string;
+                        version?: string;
                         revision?: {
                             /** @enum {string} */
                             status: "pending" | "rejected";
@@ -5783,6 +5785,7 @@ export interface operations {
                         rating: number | null;
                         reviewCount: number;
                         createdAt: string;
+                        version?: string;
                         revision?: {
                             /** @enum {string} */
                             status: "pending" | "rejected";
@@ -5881,6 +5884,7 @@ export interface operations {
                         rating: number | null;
                         reviewCount: number;
                         createdAt: string;
+                        version?: string;
                         revision?: {
                             /** @enum {string} */
                             status: "pending" | "rejected";
@@ -6251,7 +6255,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    version: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -6363,7 +6373,8 @@ export interface operations {
             content: {
                 "application/json": {
                     reason?: string;
-                } | null;
+                    version: string;
+                };
             };
         };
         responses: {
@@ -6511,6 +6522,7 @@ export interface operations {
                         createdAt: string;
                         updatedAt: string;
                         decidedAt: string | null;
+                        version: string;
                     }[];
                 };
             };
@@ -6606,6 +6618,7 @@ export interface operations {
                             createdAt: string;
                             updatedAt: string;
                             decidedAt: string | null;
+                            version: string;
                         } | null;
                     };
                 };
@@ -6675,7 +6688,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    version: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -6787,7 +6806,8 @@ export interface operations {
             content: {
                 "application/json": {
                     reason?: string;
-                } | null;
+                    version: string;
+                };
             };
         };
         responses: {

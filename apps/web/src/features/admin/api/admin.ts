@@ -7,7 +7,7 @@ import {
   type TeacherRequestStatus,
 } from '@skillhive/shared/rules/constants';
 import type { TeacherRequest } from '@skillhive/shared/contracts/teacher-requests';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient, isApiError } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { roleKeys } from '../../auth/api/get-roles.ts';
@@ -122,18 +122,30 @@ export function useDecideTeacherRequest() {
 }
 
 /**
- * PATCH /api/classes/<resource>/:id/approve|reject {reason} (admin; only while pending): a new
- * class (`class-requests`) or an edit of an accepted one (`revisions`). Either changes the class
- * wherever it is shown (an approved revision reaches the catalogue) and adds to the audit log.
+ * PATCH /api/classes/<resource>/:id/approve|reject {version, reason} (admin; only while pending): a
+ * new class (`class-requests`) or an edit of an accepted one (`revisions`), as of the `version`
+ * the admin reviewed (decision 027). Either changes the class wherever it is shown (an approved
+ * revision reaches the catalogue) and adds to the audit log; a 409 (the teacher changed it, or
+ * someone decided first) reloads the lists so the admin sees what is pending now.
  */
 function useDecideOnClass(resource: 'class-requests' | 'revisions') {
   const queryClient = useQueryClient();
   const userId = useUserScope()?.id ?? '';
   return useMutation({
-    mutationFn: ({ id, decision, reason }: { id: string; decision: Decision; reason?: string }) =>
+    mutationFn: ({
+      id,
+      decision,
+      version,
+      reason,
+    }: {
+      id: string;
+      decision: Decision;
+      version: string;
+      reason?: string;
+    }) =>
       apiClient.patch<unknown>(
         `/classes/${resource}/${encodeURIComponent(id)}/${decision}`,
-        decision === 'reject' && reason ? { reason } : {},
+        decision === 'reject' && reason ? { version, reason } : { version },
         { secured: true },
       ),
     onSuccess: () =>
@@ -141,6 +153,9 @@ function useDecideOnClass(resource: 'class-requests' | 'revisions') {
         invalidateClasses(queryClient, userId),
         queryClient.invalidateQueries({ queryKey: auditKeys.all(userId) }),
       ]),
+    onError: (error) => {
+      if (isApiError(error) && error.status === 409) return invalidateClasses(queryClient, userId);
+    },
   });
 }
 
