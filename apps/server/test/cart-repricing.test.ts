@@ -45,10 +45,18 @@ async function changePrice(cls: TestClass, price: number, options: { approve: bo
   expect(res.statusCode).toBe(200);
   if (!options.approve) return;
   const [revision] = await ctx.db.select().from(schema.classRevisions).where(eq(schema.classRevisions.classId, cls.id));
+  // The admin decides on the version shown in the review queue (decision 027).
+  const queue = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/classes/revisions?limit=100',
+    headers: admin.headers,
+  });
+  const shown = (queue.json() as { _id: string; version: string }[]).find((r) => r._id === revision!.id);
   const approved = await ctx.app.inject({
     method: 'PATCH',
     url: `/api/classes/revisions/${revision!.id}/approve`,
     headers: admin.headers,
+    payload: { version: shown!.version },
   });
   expect(approved.statusCode).toBe(200);
 }
