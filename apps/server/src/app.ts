@@ -307,7 +307,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       send: smtp.send,
       log: app.log,
       intervalMs: env.MAIL_WORKER_INTERVAL_MS,
-      now,
     });
     app.addHook('onReady', async () => mailWorker.start());
     app.addHook('onClose', async () => {
