@@ -76,8 +76,10 @@ export function createMailWorker(options: {
       );
       for (const id of held.keys()) if (!kept.includes(id)) held.delete(id);
     };
+    /** The heartbeat's renewal under way: awaited before a row is marked, so none renews a row after its mark. */
+    let renewing: Promise<void> = Promise.resolve();
     const heartbeat = setInterval(() => {
-      renew().catch((error: unknown) => options.log.warn({ err: error }, 'mail lease renewal failed'));
+      renewing = renew().catch((error: unknown) => options.log.warn({ err: error }, 'mail lease renewal failed'));
     }, leaseMs / 4);
     heartbeat.unref();
     let sent = 0;
@@ -106,6 +108,7 @@ export function createMailWorker(options: {
           break;
         }
         held.delete(mail.id);
+        await renewing;
         if (outcome.ok) {
           await repo.markSent(options.db, mail.id);
           sent += 1;
@@ -123,6 +126,7 @@ export function createMailWorker(options: {
       }
     } finally {
       clearInterval(heartbeat);
+      await renewing;
       // What this batch did not get to (a stop, a lost lease) is released at once, not in a lease.
       if (held.size > 0)
         await repo.release(
