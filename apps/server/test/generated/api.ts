@@ -4,11986 +4,11890 @@
  */
 
 export interface paths {
-  '/api/health': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Liveness: the process answers (public)
-     * @description Who may call: anyone, no credentials needed.
-     */
-    get: operations['health'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/ready': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Readiness: the database answers in time and the server is not shutting down; Redis or storage failing is reported as degraded (public)
-     * @description Who may call: anyone, no credentials needed.
-     */
-    get: operations['ready'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/jwt': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Issue a one-hour API token for the signed-in user (session cookie required; own e-mail only)
-     * @description Who may call: a signed-in user, by session cookie only, for their own e-mail (403 for another).
-     */
-    post: operations['issueToken'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/config': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Which sign-in providers, payment gateway and mailbox the web app should offer (public)
-     * @description Who may call: anyone, no credentials needed.
-     */
-    get: operations['getPublicConfig'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/enrolled': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Enrol in an accepted class that is not your own; the record copies the class, a repeated call answers the existing id (any signed-in user)
-     * @description Who may call: any signed-in user, not for their own class.
-     *
-     *     Only `enrollId` is read; the other spec §7 fields are ignored. 201 with created: true for a new enrolment, 200 with created: false when the caller already had one for this class. 404 for an unknown class, 409 when it is pending, rejected or archived, or your own class.
-     */
-    post: operations['enrollInClass'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/teachers/me/classes/{id}/roster': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Who enrolled in one of the caller's classes, newest first: name, e-mail, paid or pending, dates and the price of the line, in decimal (`price`, as class prices are) and in integer cents (`priceCents`) (the class's teacher only)
-     * @description Who may call: the class's own teacher only (404 for another teacher's class, whoever asks; 403 for non-teachers).
-     *
-     *     404 for an unknown class and for another teacher's class (an admin's included).
-     */
-    get: operations['listMyClassRoster'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/create-payment-intent': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Start paying for the caller's cart: the amount is the total of their pending enrolments; a price in the body is ignored (any signed-in user with a verified e-mail address)
-     * @description Who may call: any signed-in user with a verified e-mail address (403 email_not_verified otherwise).
-     *
-     *     409 when the cart is empty. The same cart (and coupon) gives back the same intent. `couponCode` applies a coupon: the answer lists each line with its discount, and `amount` is the discounted total (decision 019); every code the caller cannot use (unknown, disabled, expired, used up, already used, for other classes) gets the same 404 with the same message on `fields.couponCode`; a code that would bring the total below $0.50 is a 409 saying so. Unusable codes are limited per account (RATE_LIMIT_COUPON_FAILURES) and per client address (RATE_LIMIT_COUPON_FAILURES_PER_IP) in RATE_LIMIT_COUPON_WINDOW_SECONDS; past either, 429 with Retry-After, even for a good code.
-     */
-    post: operations['createPaymentIntent'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/payments': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Record a payment the gateway confirmed and mark exactly those enrolments paid; only transactionId and cartIds are read (the paying student)
-     * @description Who may call: the student who paid.
-     *
-     *     The intent must have succeeded, belong to the caller and cover exactly `cartIds`, whose total must equal the amount charged. 201 when this call recorded it; 200 with the same insertedId when it was recorded already (a repeat, a concurrent call, or the gateway confirmation/webhook). 409 when the cart does not match.
-     */
-    post: operations['recordPayment'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/payments/{email}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * A student's payment history with the classes paid, newest first (the student themself, or an admin)
-     * @description Who may call: the user named in the path (their own e-mail), or an admin.
-     */
-    get: operations['listPayments'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/test-gateway/confirm': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Pay an intent with one of Stripe's test cards (the intent's owner; only when no Stripe keys are configured)
-     * @description Who may call: the intent's owner.
-     *
-     *     4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is a 402 card_declined and 4000 0000 0000 9995 a 402 insufficient_funds (the intent stays payable); 4000 0025 0000 3155 answers requires_action, completed by /api/test-gateway/authenticate. Bad numbers, expired dates and bad CVCs are 400. A successful charge is recorded at once.
-     */
-    post: operations['confirmTestCard'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/test-gateway/authenticate': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Approve or fail the 3-D Secure step of a requires_action intent (the intent's owner; test gateway only)
-     * @description Who may call: the intent's owner.
-     *
-     *     approve: false is a 402 card_declined (authentication failed) and the intent stays payable.
-     */
-    post: operations['authenticateTestCard'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/payments': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Find payments by the e-mail they were paid with or an exact transaction id, with their lines and refunds, newest first (admins only)
-     * @description Who may call: admins only.
-     */
-    get: operations['searchPayments'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/payments/{id}/refunds': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Refund one enrolment of a payment (`enrollmentId`) or every enrolment still paid, with a reason; the gateway gives back what was paid for each (admins only)
-     * @description Who may call: admins only.
-     *
-     *     The enrolments become refunded: the student loses access at once and may buy the class again. 404 for an unknown payment or an enrolment not in it; 409 when it is refunded already or nothing is left to refund. Two concurrent calls refund once.
-     */
-    post: operations['refundPayment'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/refund-requests': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Students' refund requests, newest first, optionally of one status (admins only)
-     * @description Who may call: admins only.
-     */
-    get: operations['listRefundRequests'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/refund-requests/{id}/approve': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Approve a pending refund request: the enrolment is refunded at once (admins only)
-     * @description Who may call: admins only.
-     *
-     *     409 when the request was decided already or the enrolment is refunded already.
-     */
-    post: operations['approveRefundRequest'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/refund-requests/{id}/decline': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Decline a pending refund request, with a reason the student sees (admins only)
-     * @description Who may call: admins only.
-     *
-     *     409 when the request was decided already.
-     */
-    post: operations['declineRefundRequest'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/refund-requests': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Ask for the refund of one of your paid enrolments, with a reason, within REFUND_WINDOW_DAYS of paying (the student of the enrolment)
-     * @description Who may call: the student of the enrolment (404 for another’s).
-     *
-     *     404 for an enrolment that is not yours; 409 when it is not paid, refunded already, requested already, or paid too long ago.
-     */
-    post: operations['requestRefund'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/refund-requests/mine': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Your refund requests and how many days after paying you may ask (any signed-in user, their own)
-     * @description Who may call: any signed-in user, their own requests only.
-     */
-    get: operations['listMyRefundRequests'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/payments/me': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The caller's own payments, newest first, with the classes and amounts paid, refunds and transaction ids (any signed-in user, their own payments only)
-     * @description Who may call: any signed-in user, their own payments only.
-     *
-     *     Money in integer cents. An admin gets their own payments here too, never anyone else’s.
-     */
-    get: operations['listMyPayments'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/payments/me/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * One of the caller's own payments as a receipt: seller, buyer, classes, total, method, transaction id (any signed-in user, their own payments only; another's is a 404)
-     * @description Who may call: any signed-in user, their own payments only (404 for another’s).
-     *
-     *     Money in integer cents. Another person’s payment answers 404 like a missing one.
-     */
-    get: operations['getMyReceipt'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/coupons': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The site-wide coupons with their uses, newest first (admins only)
-     * @description Who may call: admins only.
-     */
-    get: operations['listSiteCoupons'];
-    put?: never;
-    /**
-     * Create a site-wide coupon, valid for every class (admins only)
-     * @description Who may call: admins only.
-     *
-     *     The code is matched whatever its case; `value` is a whole percentage (1–100) or integer cents; `expiresAt` (ISO 8601, in the future) and `maxUses` are optional. 409 when the code is taken.
-     */
-    post: operations['createSiteCoupon'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/teachers/me/coupons': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The caller's own coupons with their uses, newest first (teachers only)
-     * @description Who may call: teachers only.
-     */
-    get: operations['listMyCoupons'];
-    put?: never;
-    /**
-     * Create a coupon for the caller's own classes (teachers only)
-     * @description Who may call: teachers only.
-     *
-     *     The code is matched whatever its case; `value` is a whole percentage (1–100) or integer cents; `expiresAt` (ISO 8601, in the future) and `maxUses` are optional. 409 when the code is taken.
-     */
-    post: operations['createMyCoupon'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/coupons/{id}/disable': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Disable a coupon: it is refused from now on, its uses so far stay (its teacher, or an admin; 404 for anyone else)
-     * @description Who may call: the coupon’s teacher, or an admin (404 for anyone else).
-     */
-    post: operations['disableCoupon'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/reviews': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Reviews with the reviewer and the class, newest first, 20 a page by default; ?classId= for one class (public)
-     * @description Who may call: anyone, no credentials needed.
-     */
-    get: operations['listReviews'];
-    put?: never;
-    /**
-     * Review a class you paid for; posting again edits your review (a student with a paid enrolment in the class)
-     * @description Who may call: a student with a paid enrolment in the class.
-     *
-     *     201 with created: true for a new review, 200 with created: false when an earlier review was edited; insertedId is the review id both times. 409 without a paid enrolment, 404 for an unknown class.
-     */
-    post: operations['saveReview'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/teachers/teacher-requests': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Teacher requests, newest first, optionally filtered by ?status= and searched by ?q= on name, e-mail or title (admins only)
-     * @description Who may call: admins only.
-     */
-    get: operations['listTeacherRequests'];
-    put?: never;
-    /**
-     * Apply to teach: name, e-mail and image come from the account, status is pending; one pending request at a time, not for teachers (any signed-in user with a verified e-mail address)
-     * @description Who may call: any signed-in user who is not a teacher, with a verified e-mail address (403 email_not_verified otherwise).
-     */
-    post: operations['applyToTeach'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/teachers/teacher-requests/mine': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The caller's latest teacher request, or null (any signed-in user)
-     * @description Who may call: any signed-in user (session cookie or Bearer token).
-     */
-    get: operations['getMyTeacherRequest'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/teachers/teacher-requests/{id}/approve': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Approve a pending teacher request; the applicant becomes a teacher, admin untouched (admins only)
-     * @description Who may call: admins only.
-     */
-    patch: operations['approveTeacherRequest'];
-    trace?: never;
-  };
-  '/api/teachers/teacher-requests/{id}/reject': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Reject a pending teacher request, with an optional reason e-mailed to the applicant, who may apply again (admins only)
-     * @description Who may call: admins only.
-     */
-    patch: operations['rejectTeacherRequest'];
-    trace?: never;
-  };
-  '/api/uploads/images': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Upload a JPEG, PNG, WebP, GIF or AVIF image (multipart field "image", at most 5 MB and 40 megapixels); stored re-encoded as WebP. Per user: a rate limit (429) and a storage quota (413); a full processing queue answers 503 with Retry-After (any signed-in user)
-     * @description Who may call: any signed-in user (session cookie or Bearer token).
-     */
-    post: operations['uploadImage'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/uploads/images/{key}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The bytes of an uploaded image (WebP), cacheable forever (public)
-     * @description Who may call: anyone, no credentials needed.
-     */
-    get: operations['getImage'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The catalogue: accepted classes, searched by prefix and forgiving misspellings (?q=, ranked by relevance unless ?sort= says otherwise), filtered by ?category=, ?minPrice=, ?maxPrice= and ?minRating=, paginated; admins may filter by ?status= (public)
-     * @description Who may call: anyone; with a session cookie or Bearer token the answer can show more.
-     */
-    get: operations['listClasses'];
-    put?: never;
-    /**
-     * Add a class: name and e-mail come from the account, status is pending, the image must be one of our uploads (teachers only)
-     * @description Who may call: teachers only.
-     */
-    post: operations['createClass'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/suggestions': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Accepted classes the search ranks first for what is typed so far (prefixes and misspellings), for the search box (public)
-     * @description Who may call: anyone, no credentials needed.
-     */
-    get: operations['suggestClasses'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/categories': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Every category with its number of accepted classes, for links that must lead somewhere (public)
-     * @description Who may call: anyone, no credentials needed.
-     */
-    get: operations['countClassesByCategory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/{id}/public': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * An accepted class's public page: its public fields, rating breakdown, and its teacher's name, photo, short bio and other classes; no e-mail (public)
-     * @description Who may call: anyone, for an accepted class.
-     */
-    get: operations['getPublicClass'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/teacher/{email}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * A teacher's classes in every status but archived, newest first (that teacher, or an admin)
-     * @description Who may call: that teacher (their own e-mail), or an admin.
-     */
-    get: operations['listTeacherClasses'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * One class: accepted classes to anyone, any status to its teacher and admins (public)
-     * @description Who may call: anyone for an accepted class; its teacher and admins for any status.
-     */
-    get: operations['getClass'];
-    put?: never;
-    post?: never;
-    /**
-     * Delete a class; one with paid enrolments is archived instead (its teacher, or an admin)
-     * @description Who may call: the teacher of the class, or an admin.
-     */
-    delete: operations['deleteClass'];
-    options?: never;
-    head?: never;
-    /**
-     * Edit title, price, description, image or category; a rejected class goes back to pending; an accepted class keeps its approved version on sale and the edit waits for review as a revision (pendingReview: true) (its teacher only)
-     * @description Who may call: the teacher of the class only.
-     */
-    patch: operations['updateClass'];
-    trace?: never;
-  };
-  '/api/classes/{id}/stats': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Enrolled and paid students, revenue and enrolments per week for the last 12 weeks (its teacher, or an admin)
-     * @description Who may call: the teacher of the class, or an admin.
-     */
-    get: operations['getClassStats'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/class-requests/{id}/approve': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Accept a pending class (admins only)
-     * @description Who may call: admins only.
-     */
-    patch: operations['approveClass'];
-    trace?: never;
-  };
-  '/api/classes/class-requests/{id}/reject': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Reject a pending class, with an optional reason its teacher sees (admins only)
-     * @description Who may call: admins only.
-     */
-    patch: operations['rejectClass'];
-    trace?: never;
-  };
-  '/api/classes/revisions': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Edits of accepted classes waiting for review, oldest first, each with the live and the proposed values (admins only)
-     * @description Who may call: admins only.
-     */
-    get: operations['listClassRevisions'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/{id}/revision': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The pending revision of a class, else its latest one when rejected (with the reason), else null (its teacher, or an admin)
-     * @description Who may call: the teacher of the class, or an admin.
-     */
-    get: operations['getClassRevision'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/revisions/{id}/approve': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Apply a pending revision to its class: the proposed values go on sale (admins only)
-     * @description Who may call: admins only.
-     */
-    patch: operations['approveClassRevision'];
-    trace?: never;
-  };
-  '/api/classes/revisions/{id}/reject': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Turn down a pending revision, with an optional reason its teacher sees; the class stays as approved (admins only)
-     * @description Who may call: admins only.
-     */
-    patch: operations['rejectClassRevision'];
-    trace?: never;
-  };
-  '/api/classes/{id}/content': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * A class's sessions and materials: every item for its teacher and admins, the published ones with the caller's own progress marks for a student whose enrolment is paid; the meeting link only to the teacher, and to paid students from MEETING_LINK_OPEN_MINUTES before a session to its end
-     * @description Who may call: a student whose enrolment in the class is paid (published items), its teacher, or an admin.
-     */
-    get: operations['getClassContent'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/{id}/progress': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Attendance and completion per paid student, sessions held and the average completion of a class (its teacher, or an admin)
-     * @description Who may call: the teacher of the class, or an admin.
-     */
-    get: operations['getClassProgress'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/{id}/calendar.ics': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The class's published sessions as an iCalendar file (same callers as the class's content)
-     * @description Who may call: a student whose enrolment in the class is paid, its teacher, or an admin.
-     */
-    get: operations['getClassCalendar'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/{id}/sessions': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Add a session as a draft at the end of the list; the start is a local date and time (YYYY-MM-DDTHH:mm) in the IANA time zone given (its teacher only)
-     * @description Who may call: the teacher of the class only.
-     */
-    post: operations['createClassSession'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/{id}/sessions/order': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    /**
-     * Put the class's sessions in a new order: every session id once (its teacher only)
-     * @description Who may call: the teacher of the class only.
-     */
-    put: operations['reorderClassSessions'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/class-sessions/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Delete a session and its attendance marks (its teacher only)
-     * @description Who may call: the teacher of the class only.
-     */
-    delete: operations['deleteClassSession'];
-    options?: never;
-    head?: never;
-    /**
-     * Edit a session (the whole form); moving a published session's time e-mails its paid students (its teacher only)
-     * @description Who may call: the teacher of the class only.
-     */
-    patch: operations['updateClassSession'];
-    trace?: never;
-  };
-  '/api/class-sessions/{id}/publish': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Publish a draft session (published: true) or take it back to draft (its teacher only)
-     * @description Who may call: the teacher of the class only.
-     */
-    post: operations['publishClassSession'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/class-sessions/{id}/attendance': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    /**
-     * Mark (done: true) or unmark your own attendance of a published session that has started (a student whose enrolment is paid)
-     * @description Who may call: a student whose enrolment in the class is paid, for their own mark.
-     */
-    put: operations['markSessionAttended'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/{id}/materials': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Add a link (https) as a draft material at the end of the list (its teacher only)
-     * @description Who may call: the teacher of the class only.
-     */
-    post: operations['createLinkMaterial'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/{id}/materials/file': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Upload a PDF or an image (PNG, JPEG, WebP, GIF) as a draft material: multipart with the field "title" first and the file in "file"; the type is read from the bytes (a program renamed .pdf is refused, 415), at most MATERIAL_MAX_MB (413) (its teacher only)
-     * @description Who may call: the teacher of the class only.
-     */
-    post: operations['uploadMaterialFile'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/classes/{id}/materials/order': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    /**
-     * Put the class's materials in a new order: every material id once (its teacher only)
-     * @description Who may call: the teacher of the class only.
-     */
-    put: operations['reorderClassMaterials'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/materials/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Delete a material, its completion marks and (when no other material has the same bytes) its file (its teacher only)
-     * @description Who may call: the teacher of the class only.
-     */
-    delete: operations['deleteMaterial'];
-    options?: never;
-    head?: never;
-    /**
-     * Rename a material, or change a link's address (its teacher only)
-     * @description Who may call: the teacher of the class only.
-     */
-    patch: operations['updateMaterial'];
-    trace?: never;
-  };
-  '/api/materials/{id}/publish': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Publish a draft material (published: true) or take it back to draft (its teacher only)
-     * @description Who may call: the teacher of the class only.
-     */
-    post: operations['publishMaterial'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/materials/{id}/file': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Download a material's file, as an attachment with the type read from its bytes at upload (a student whose enrolment is paid, for published materials; the class's teacher; admins)
-     * @description Who may call: a student whose enrolment in the class is paid (published materials), its teacher, or an admin.
-     */
-    get: operations['downloadMaterial'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/materials/{id}/completion': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    /**
-     * Mark (done: true) or unmark your own completion of a published material (a student whose enrolment is paid)
-     * @description Who may call: a student whose enrolment in the class is paid, for their own mark.
-     */
-    put: operations['markMaterialDone'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/users/admin/{user}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Whether a user, by e-mail, is an admin (the user themself, or an admin)
-     * @description Who may call: the user named in the path (their own e-mail), or an admin.
-     */
-    get: operations['getAdminFlag'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Make a user, by id, an admin, keeping their teacher role (admins only)
-     * @description Who may call: admins only.
-     */
-    patch: operations['promoteUserToAdmin'];
-    trace?: never;
-  };
-  '/api/users/teacher/{email}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Whether a user is a teacher (the user themself, or an admin)
-     * @description Who may call: the user named in the path (their own e-mail), or an admin.
-     */
-    get: operations['getTeacherFlag'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/users/profile/{email}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * A user's profile: image, name, role, e-mail, phone (the user themself, or an admin)
-     * @description Who may call: the user named in the path (their own e-mail), or an admin.
-     */
-    get: operations['getUserProfile'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/users': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Every user, newest first, searchable by name or e-mail with ?q= (admins only)
-     * @description Who may call: admins only.
-     */
-    get: operations['listUsers'];
-    put?: never;
-    /**
-     * Complete the signed-in user's own profile: fills name, image and phone where empty; role and e-mail in the body are ignored (any signed-in user)
-     * @description Who may call: any signed-in user (session cookie or Bearer token).
-     */
-    post: operations['saveOwnProfile'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/users/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Delete an account and end its sessions; not yourself, not the last admin (admins only)
-     * @description Who may call: admins only; not themself, not the last admin.
-     */
-    delete: operations['deleteUser'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/users/me/notifications': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Which optional e-mails the signed-in user gets (any signed-in user, their own)
-     * @description Who may call: any signed-in user, their own.
-     */
-    get: operations['getNotificationPreferences'];
-    /**
-     * Turn optional e-mails on or off; receipts, refunds and account e-mails always go out (any signed-in user, their own)
-     * @description Who may call: any signed-in user, their own.
-     */
-    put: operations['setNotificationPreferences'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/users/me/sessions': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The signed-in user's devices, most recently active first; tokens are never shown (their own)
-     * @description Who may call: any signed-in user, their own.
-     */
-    get: operations['listOwnSessions'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/users/me/sessions/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Sign one of your devices out, with the API tokens issued to it (their own sessions only)
-     * @description Who may call: any signed-in user, their own sessions only (404 for another).
-     */
-    delete: operations['endOwnSession'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/users/me': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Delete your own account: confirmed by your password, or, without one, a sign-in in the last 15 minutes; payment records are kept (their own)
-     * @description Who may call: any signed-in user, their own account, confirmed by password or a sign-in in the last 15 minutes.
-     */
-    delete: operations['deleteOwnAccount'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/audit': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The log of admin actions (promote, delete, approvals), newest first (admins only)
-     * @description Who may call: admins only.
-     */
-    get: operations['listAuditEntries'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/teachers/me/stats': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The caller's earnings: paid enrolments and revenue per class (archived ones included) and per month for the last 12 months (UTC), net of refunds; money in integer cents (`…Cents`) and in decimal (`total`, `revenue`) as class prices are (teachers only)
-     * @description Who may call: teachers only, for their own classes.
-     */
-    get: operations['getMyTeachingStats'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/stats': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The platform: accounts by displayed role, classes by status, and revenue of paid enrolments in total and per month for the last 12 months (UTC), net of refunds; money in integer cents (`…Cents`) and in decimal (`total`, `revenue`) as class prices are (admins only)
-     * @description Who may call: admins only.
-     */
-    get: operations['getPlatformStats'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/mailbox': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The outbox, newest first: every e-mail the app wrote (admins only; only without SMTP_URL, outside production)
-     * @description Who may call: admins only, where mail waits in the outbox (no SMTP_URL, not production; else 404).
-     */
-    get: operations['listMailbox'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/enrolled/{emailOrId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * A student's enrolments, newest first; ?status=pending is the cart (the student themself, or an admin)
-     * @description Who may call: the user named in the path (their own e-mail), or an admin.
-     */
-    get: operations['listEnrollments'];
-    put?: never;
-    post?: never;
-    /**
-     * Remove a pending enrolment from the cart; a paid one is a 409 (its student only)
-     * @description Who may call: the student of the enrolment only.
-     */
-    delete: operations['removeEnrollment'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/sign-up/email': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Create an account with e-mail and password and sign in (public)
-     * @description Who may call: anyone, no credentials needed.
-     *
-     *     The fields follow the sign-up form rules (spec §5). 409 when the e-mail is taken.
-     */
-    post: operations['signUpEmail'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/sign-in/email': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Sign in with e-mail and password (public)
-     * @description Who may call: anyone, no credentials needed.
-     *
-     *     401 for a wrong e-mail or password; 429 after too many failures for the account from one address.
-     */
-    post: operations['signInEmail'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/sign-out': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * End the current session and clear its cookie
-     * @description Who may call: anyone; the session cookie is read when sent.
-     */
-    post: operations['signOut'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/get-session': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The current session and user, or null without one
-     * @description Who may call: anyone; the session cookie is read when sent.
-     */
-    get: operations['getSession'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/update-user': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Change the signed-in user's name, photo URL or phone (spec §7 profile update)
-     * @description Who may call: a signed-in user, by session cookie only (a Bearer token is not accepted).
-     *
-     *     E-mail and roles cannot be changed here.
-     */
-    post: operations['updateUser'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/change-password': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Change the signed-in user's password
-     * @description Who may call: a signed-in user, by session cookie only (a Bearer token is not accepted).
-     *
-     *     400 when the current password is wrong or the new one breaks the rules.
-     */
-    post: operations['changePassword'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/revoke-sessions': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * End every session of the signed-in user, this one included
-     * @description Who may call: a signed-in user, by session cookie only (a Bearer token is not accepted).
-     */
-    post: operations['revokeSessions'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/revoke-other-sessions': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * End every session of the signed-in user but this one
-     * @description Who may call: a signed-in user, by session cookie only (a Bearer token is not accepted).
-     */
-    post: operations['revokeOtherSessions'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/send-verification-email': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Send the e-mail verification link again (public; with a session, only to its own address)
-     * @description Who may call: anyone; the session cookie is read when sent.
-     *
-     *     Without a session the answer is the same whether or not an unverified account has this address. 400 when the signed-in address is verified already; 429 after RATE_LIMIT_MAIL_REQUESTS mails to one address in the window.
-     */
-    post: operations['sendVerificationEmail'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/verify-email': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The link in a verification mail: marks the address verified (public; the browser follows it)
-     * @description Who may call: anyone, no credentials needed.
-     *
-     *     Redirects to callbackURL (the web app's /email-verified, or the profile after a change of address); on a bad or expired token to callbackURL?error=INVALID_TOKEN or TOKEN_EXPIRED; for a change of address to one another account registered since the request, to callbackURL?error=EMAIL_TAKEN (nothing changes). callbackURL must be a path on this site with no dot segment (raw or percent-encoded), empty segment or backslash: anything else is a 400, never a redirect.
-     */
-    get: operations['verifyEmail'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/request-password-reset': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Send a password-reset link (public; the same answer whether or not the account exists)
-     * @description Who may call: anyone, no credentials needed.
-     *
-     *     The link works once, for one hour. 429 after RATE_LIMIT_MAIL_REQUESTS requests for one address in the window.
-     */
-    post: operations['requestPasswordReset'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/reset-password/{token}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The link in a reset mail (public; the browser follows it)
-     * @description Who may call: anyone, no credentials needed.
-     *
-     *     Redirects to callbackURL?token=… for a live token, callbackURL?error=INVALID_TOKEN otherwise.
-     */
-    get: operations['resetPasswordCallback'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/reset-password': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Set a new password with the token from a reset link (public)
-     * @description Who may call: anyone, no credentials needed.
-     *
-     *     The new password follows the sign-up rule (spec §5). Ends every session of the account, and with them its API tokens; marks the address verified. 400 INVALID_TOKEN for a used, expired or unknown token.
-     */
-    post: operations['resetPassword'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/change-email': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Change the signed-in user's e-mail: a link goes to the new address, and the change happens when it is followed
-     * @description Who may call: a signed-in user, by session cookie only (a Bearer token is not accepted).
-     *
-     *     The same answer when the new address belongs to another account (nothing is sent then). 429 after RATE_LIMIT_MAIL_REQUESTS requests for one new address in the window.
-     */
-    post: operations['changeEmail'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/sign-in/social': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Start signing in with Google (public; only when Google is configured, see GET /api/config)
-     * @description Who may call: anyone, no credentials needed.
-     */
-    post: operations['signInSocial'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/sign-in/oauth2': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Start signing in with the OpenID Connect provider (public; only when one is configured)
-     * @description Who may call: anyone, no credentials needed.
-     */
-    post: operations['signInOAuth2'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/callback/{provider}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Where Google sends the browser back (public; the browser follows it, not API clients)
-     * @description Who may call: anyone, no credentials needed.
-     */
-    get: operations['socialCallback'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/auth/oauth2/callback/{providerId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Where the OpenID Connect provider sends the browser back (public; the browser follows it)
-     * @description Who may call: anyone, no credentials needed.
-     */
-    get: operations['oauth2Callback'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: the process answers (public)
+         * @description Who may call: anyone, no credentials needed.
+         */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: the database answers in time and the server is not shutting down; Redis or storage failing is reported as degraded (public)
+         * @description Who may call: anyone, no credentials needed.
+         */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jwt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a one-hour API token for the signed-in user (session cookie required; own e-mail only)
+         * @description Who may call: a signed-in user, by session cookie only, for their own e-mail (403 for another).
+         */
+        post: operations["issueToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which sign-in providers, payment gateway and mailbox the web app should offer (public)
+         * @description Who may call: anyone, no credentials needed.
+         */
+        get: operations["getPublicConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enrolled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrol in an accepted class that is not your own; the record copies the class, a repeated call answers the existing id (any signed-in user)
+         * @description Who may call: any signed-in user, not for their own class.
+         *
+         *     Only `enrollId` is read; the other spec §7 fields are ignored. 201 with created: true for a new enrolment, 200 with created: false when the caller already had one for this class. 404 for an unknown class, 409 when it is pending, rejected or archived, or your own class.
+         */
+        post: operations["enrollInClass"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/me/classes/{id}/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who enrolled in one of the caller's classes, newest first: name, e-mail, paid or pending, dates and the price of the line, in decimal (`price`, as class prices are) and in integer cents (`priceCents`) (the class's teacher only)
+         * @description Who may call: the class's own teacher only (404 for another teacher's class, whoever asks; 403 for non-teachers).
+         *
+         *     404 for an unknown class and for another teacher's class (an admin's included).
+         */
+        get: operations["listMyClassRoster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/create-payment-intent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start paying for the caller's cart: the amount is the total of their pending enrolments; a price in the body is ignored (any signed-in user with a verified e-mail address)
+         * @description Who may call: any signed-in user with a verified e-mail address (403 email_not_verified otherwise).
+         *
+         *     409 when the cart is empty. The same cart (and coupon) gives back the same intent. `couponCode` applies a coupon: the answer lists each line with its discount, and `amount` is the discounted total (decision 019); every code the caller cannot use (unknown, disabled, expired, used up, already used, for other classes) gets the same 404 with the same message on `fields.couponCode`; a code that would bring the total below $0.50 is a 409 saying so. Unusable codes are limited per account (RATE_LIMIT_COUPON_FAILURES) and per client address (RATE_LIMIT_COUPON_FAILURES_PER_IP) in RATE_LIMIT_COUPON_WINDOW_SECONDS; past either, 429 with Retry-After, even for a good code.
+         */
+        post: operations["createPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a payment the gateway confirmed and mark exactly those enrolments paid; only transactionId and cartIds are read (the paying student)
+         * @description Who may call: the student who paid.
+         *
+         *     The intent must have succeeded, belong to the caller and cover exactly `cartIds`, whose total must equal the amount charged. 201 when this call recorded it; 200 with the same insertedId when it was recorded already (a repeat, a concurrent call, or the gateway confirmation/webhook). 409 when the cart does not match.
+         */
+        post: operations["recordPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A student's payment history with the classes paid, newest first (the student themself, or an admin)
+         * @description Who may call: the user named in the path (their own e-mail), or an admin.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/test-gateway/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay an intent with one of Stripe's test cards (the intent's owner; only when no Stripe keys are configured)
+         * @description Who may call: the intent's owner.
+         *
+         *     4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is a 402 card_declined and 4000 0000 0000 9995 a 402 insufficient_funds (the intent stays payable); 4000 0025 0000 3155 answers requires_action, completed by /api/test-gateway/authenticate. Bad numbers, expired dates and bad CVCs are 400. A successful charge is recorded at once.
+         */
+        post: operations["confirmTestCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/test-gateway/authenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or fail the 3-D Secure step of a requires_action intent (the intent's owner; test gateway only)
+         * @description Who may call: the intent's owner.
+         *
+         *     approve: false is a 402 card_declined (authentication failed) and the intent stays payable.
+         */
+        post: operations["authenticateTestCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find payments by the e-mail they were paid with or an exact transaction id, with their lines and refunds, newest first (admins only)
+         * @description Who may call: admins only.
+         */
+        get: operations["searchPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payments/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund one enrolment of a payment (`enrollmentId`) or every enrolment still paid, with a reason; the gateway gives back what was paid for each (admins only)
+         * @description Who may call: admins only.
+         *
+         *     The enrolments become refunded: the student loses access at once and may buy the class again. 404 for an unknown payment or an enrolment not in it; 409 when it is refunded already or nothing is left to refund. Two concurrent calls refund once.
+         */
+        post: operations["refundPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/refund-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Students' refund requests, newest first, optionally of one status (admins only)
+         * @description Who may call: admins only.
+         */
+        get: operations["listRefundRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/refund-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending refund request: the enrolment is refunded at once (admins only)
+         * @description Who may call: admins only.
+         *
+         *     409 when the request was decided already or the enrolment is refunded already.
+         */
+        post: operations["approveRefundRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/refund-requests/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a pending refund request, with a reason the student sees (admins only)
+         * @description Who may call: admins only.
+         *
+         *     409 when the request was decided already.
+         */
+        post: operations["declineRefundRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refund-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for the refund of one of your paid enrolments, with a reason, within REFUND_WINDOW_DAYS of paying (the student of the enrolment)
+         * @description Who may call: the student of the enrolment (404 for another’s).
+         *
+         *     404 for an enrolment that is not yours; 409 when it is not paid, refunded already, requested already, or paid too long ago.
+         */
+        post: operations["requestRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refund-requests/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your refund requests and how many days after paying you may ask (any signed-in user, their own)
+         * @description Who may call: any signed-in user, their own requests only.
+         */
+        get: operations["listMyRefundRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own payments, newest first, with the classes and amounts paid, refunds and transaction ids (any signed-in user, their own payments only)
+         * @description Who may call: any signed-in user, their own payments only.
+         *
+         *     Money in integer cents. An admin gets their own payments here too, never anyone else’s.
+         */
+        get: operations["listMyPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/me/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the caller's own payments as a receipt: seller, buyer, classes, total, method, transaction id (any signed-in user, their own payments only; another's is a 404)
+         * @description Who may call: any signed-in user, their own payments only (404 for another’s).
+         *
+         *     Money in integer cents. Another person’s payment answers 404 like a missing one.
+         */
+        get: operations["getMyReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site-wide coupons with their uses, newest first (admins only)
+         * @description Who may call: admins only.
+         */
+        get: operations["listSiteCoupons"];
+        put?: never;
+        /**
+         * Create a site-wide coupon, valid for every class (admins only)
+         * @description Who may call: admins only.
+         *
+         *     The code is matched whatever its case; `value` is a whole percentage (1–100) or integer cents; `expiresAt` (ISO 8601, in the future) and `maxUses` are optional. 409 when the code is taken.
+         */
+        post: operations["createSiteCoupon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/me/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own coupons with their uses, newest first (teachers only)
+         * @description Who may call: teachers only.
+         */
+        get: operations["listMyCoupons"];
+        put?: never;
+        /**
+         * Create a coupon for the caller's own classes (teachers only)
+         * @description Who may call: teachers only.
+         *
+         *     The code is matched whatever its case; `value` is a whole percentage (1–100) or integer cents; `expiresAt` (ISO 8601, in the future) and `maxUses` are optional. 409 when the code is taken.
+         */
+        post: operations["createMyCoupon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/coupons/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a coupon: it is refused from now on, its uses so far stay (its teacher, or an admin; 404 for anyone else)
+         * @description Who may call: the coupon’s teacher, or an admin (404 for anyone else).
+         */
+        post: operations["disableCoupon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reviews with the reviewer and the class, newest first, 20 a page by default; ?classId= for one class (public)
+         * @description Who may call: anyone, no credentials needed.
+         */
+        get: operations["listReviews"];
+        put?: never;
+        /**
+         * Review a class you paid for; posting again edits your review (a student with a paid enrolment in the class)
+         * @description Who may call: a student with a paid enrolment in the class.
+         *
+         *     201 with created: true for a new review, 200 with created: false when an earlier review was edited; insertedId is the review id both times. 409 without a paid enrolment, 404 for an unknown class.
+         */
+        post: operations["saveReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/teacher-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Teacher requests, newest first, optionally filtered by ?status= and searched by ?q= on name, e-mail or title (admins only)
+         * @description Who may call: admins only.
+         */
+        get: operations["listTeacherRequests"];
+        put?: never;
+        /**
+         * Apply to teach: name, e-mail and image come from the account, status is pending; one pending request at a time, not for teachers (any signed-in user with a verified e-mail address)
+         * @description Who may call: any signed-in user who is not a teacher, with a verified e-mail address (403 email_not_verified otherwise).
+         */
+        post: operations["applyToTeach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/teacher-requests/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's latest teacher request, or null (any signed-in user)
+         * @description Who may call: any signed-in user (session cookie or Bearer token).
+         */
+        get: operations["getMyTeacherRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/teacher-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Approve a pending teacher request; the applicant becomes a teacher, admin untouched (admins only)
+         * @description Who may call: admins only.
+         */
+        patch: operations["approveTeacherRequest"];
+        trace?: never;
+    };
+    "/api/teachers/teacher-requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Reject a pending teacher request, with an optional reason e-mailed to the applicant, who may apply again (admins only)
+         * @description Who may call: admins only.
+         */
+        patch: operations["rejectTeacherRequest"];
+        trace?: never;
+    };
+    "/api/uploads/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a JPEG, PNG, WebP, GIF or AVIF image (multipart field "image", at most 5 MB and 40 megapixels); stored re-encoded as WebP. Per user: a rate limit (429) and a storage quota (413); a full processing queue answers 503 with Retry-After (any signed-in user)
+         * @description Who may call: any signed-in user (session cookie or Bearer token).
+         */
+        post: operations["uploadImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/images/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bytes of an uploaded image (WebP), cacheable forever (public)
+         * @description Who may call: anyone, no credentials needed.
+         */
+        get: operations["getImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The catalogue: accepted classes, searched by prefix and forgiving misspellings (?q=, ranked by relevance unless ?sort= says otherwise), filtered by ?category=, ?minPrice=, ?maxPrice= and ?minRating=, paginated; admins may filter by ?status= (public)
+         * @description Who may call: anyone; with a session cookie or Bearer token the answer can show more.
+         */
+        get: operations["listClasses"];
+        put?: never;
+        /**
+         * Add a class: name and e-mail come from the account, status is pending, the image must be one of our uploads (teachers only)
+         * @description Who may call: teachers only.
+         */
+        post: operations["createClass"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accepted classes the search ranks first for what is typed so far (prefixes and misspellings), for the search box (public)
+         * @description Who may call: anyone, no credentials needed.
+         */
+        get: operations["suggestClasses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every category with its number of accepted classes, for links that must lead somewhere (public)
+         * @description Who may call: anyone, no credentials needed.
+         */
+        get: operations["countClassesByCategory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{id}/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An accepted class's public page: its public fields, rating breakdown, and its teacher's name, photo, short bio and other classes; no e-mail (public)
+         * @description Who may call: anyone, for an accepted class.
+         */
+        get: operations["getPublicClass"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/teacher/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A teacher's classes in every status but archived, newest first (that teacher, or an admin)
+         * @description Who may call: that teacher (their own e-mail), or an admin.
+         */
+        get: operations["listTeacherClasses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One class: accepted classes to anyone, any status to its teacher and admins (public)
+         * @description Who may call: anyone for an accepted class; its teacher and admins for any status.
+         */
+        get: operations["getClass"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a class; one with paid enrolments is archived instead (its teacher, or an admin)
+         * @description Who may call: the teacher of the class, or an admin.
+         */
+        delete: operations["deleteClass"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit title, price, description, image or category; a rejected class goes back to pending; an accepted class keeps its approved version on sale and the edit waits for review as a revision (pendingReview: true) (its teacher only)
+         * @description Who may call: the teacher of the class only.
+         */
+        patch: operations["updateClass"];
+        trace?: never;
+    };
+    "/api/classes/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Enrolled and paid students, revenue and enrolments per week for the last 12 weeks (its teacher, or an admin)
+         * @description Who may call: the teacher of the class, or an admin.
+         */
+        get: operations["getClassStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/class-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Accept a pending class (admins only)
+         * @description Who may call: admins only.
+         */
+        patch: operations["approveClass"];
+        trace?: never;
+    };
+    "/api/classes/class-requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Reject a pending class, with an optional reason its teacher sees (admins only)
+         * @description Who may call: admins only.
+         */
+        patch: operations["rejectClass"];
+        trace?: never;
+    };
+    "/api/classes/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Edits of accepted classes waiting for review, oldest first, each with the live and the proposed values (admins only)
+         * @description Who may call: admins only.
+         */
+        get: operations["listClassRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{id}/revision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pending revision of a class, else its latest one when rejected (with the reason), else null (its teacher, or an admin)
+         * @description Who may call: the teacher of the class, or an admin.
+         */
+        get: operations["getClassRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/revisions/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Apply a pending revision to its class: the proposed values go on sale (admins only)
+         * @description Who may call: admins only.
+         */
+        patch: operations["approveClassRevision"];
+        trace?: never;
+    };
+    "/api/classes/revisions/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Turn down a pending revision, with an optional reason its teacher sees; the class stays as approved (admins only)
+         * @description Who may call: admins only.
+         */
+        patch: operations["rejectClassRevision"];
+        trace?: never;
+    };
+    "/api/classes/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A class's sessions and materials: every item for its teacher and admins, the published ones with the caller's own progress marks for a student whose enrolment is paid; the meeting link only to the teacher, and to paid students from MEETING_LINK_OPEN_MINUTES before a session to its end
+         * @description Who may call: a student whose enrolment in the class is paid (published items), its teacher, or an admin.
+         */
+        get: operations["getClassContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{id}/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Attendance and completion per paid student, sessions held and the average completion of a class (its teacher, or an admin)
+         * @description Who may call: the teacher of the class, or an admin.
+         */
+        get: operations["getClassProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{id}/calendar.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The class's published sessions as an iCalendar file (same callers as the class's content)
+         * @description Who may call: a student whose enrolment in the class is paid, its teacher, or an admin.
+         */
+        get: operations["getClassCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a session as a draft at the end of the list; the start is a local date and time (YYYY-MM-DDTHH:mm) in the IANA time zone given (its teacher only)
+         * @description Who may call: the teacher of the class only.
+         */
+        post: operations["createClassSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{id}/sessions/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Put the class's sessions in a new order: every session id once (its teacher only)
+         * @description Who may call: the teacher of the class only.
+         */
+        put: operations["reorderClassSessions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/class-sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a session and its attendance marks (its teacher only)
+         * @description Who may call: the teacher of the class only.
+         */
+        delete: operations["deleteClassSession"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a session (the whole form); moving a published session's time e-mails its paid students (its teacher only)
+         * @description Who may call: the teacher of the class only.
+         */
+        patch: operations["updateClassSession"];
+        trace?: never;
+    };
+    "/api/class-sessions/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a draft session (published: true) or take it back to draft (its teacher only)
+         * @description Who may call: the teacher of the class only.
+         */
+        post: operations["publishClassSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/class-sessions/{id}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark (done: true) or unmark your own attendance of a published session that has started (a student whose enrolment is paid)
+         * @description Who may call: a student whose enrolment in the class is paid, for their own mark.
+         */
+        put: operations["markSessionAttended"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{id}/materials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a link (https) as a draft material at the end of the list (its teacher only)
+         * @description Who may call: the teacher of the class only.
+         */
+        post: operations["createLinkMaterial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{id}/materials/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a PDF or an image (PNG, JPEG, WebP, GIF) as a draft material: multipart with the field "title" first and the file in "file"; the type is read from the bytes (a program renamed .pdf is refused, 415), at most MATERIAL_MAX_MB (413) (its teacher only)
+         * @description Who may call: the teacher of the class only.
+         */
+        post: operations["uploadMaterialFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{id}/materials/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Put the class's materials in a new order: every material id once (its teacher only)
+         * @description Who may call: the teacher of the class only.
+         */
+        put: operations["reorderClassMaterials"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/materials/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a material, its completion marks and (when no other material has the same bytes) its file (its teacher only)
+         * @description Who may call: the teacher of the class only.
+         */
+        delete: operations["deleteMaterial"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a material, or change a link's address (its teacher only)
+         * @description Who may call: the teacher of the class only.
+         */
+        patch: operations["updateMaterial"];
+        trace?: never;
+    };
+    "/api/materials/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a draft material (published: true) or take it back to draft (its teacher only)
+         * @description Who may call: the teacher of the class only.
+         */
+        post: operations["publishMaterial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/materials/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a material's file, as an attachment with the type read from its bytes at upload (a student whose enrolment is paid, for published materials; the class's teacher; admins)
+         * @description Who may call: a student whose enrolment in the class is paid (published materials), its teacher, or an admin.
+         */
+        get: operations["downloadMaterial"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/materials/{id}/completion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark (done: true) or unmark your own completion of a published material (a student whose enrolment is paid)
+         * @description Who may call: a student whose enrolment in the class is paid, for their own mark.
+         */
+        put: operations["markMaterialDone"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/admin/{user}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a user, by e-mail, is an admin (the user themself, or an admin)
+         * @description Who may call: the user named in the path (their own e-mail), or an admin.
+         */
+        get: operations["getAdminFlag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Make a user, by id, an admin, keeping their teacher role (admins only)
+         * @description Who may call: admins only.
+         */
+        patch: operations["promoteUserToAdmin"];
+        trace?: never;
+    };
+    "/api/users/teacher/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a user is a teacher (the user themself, or an admin)
+         * @description Who may call: the user named in the path (their own e-mail), or an admin.
+         */
+        get: operations["getTeacherFlag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/profile/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's profile: image, name, role, e-mail, phone (the user themself, or an admin)
+         * @description Who may call: the user named in the path (their own e-mail), or an admin.
+         */
+        get: operations["getUserProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every user, newest first, searchable by name or e-mail with ?q= (admins only)
+         * @description Who may call: admins only.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        /**
+         * Complete the signed-in user's own profile: fills name, image and phone where empty; role and e-mail in the body are ignored (any signed-in user)
+         * @description Who may call: any signed-in user (session cookie or Bearer token).
+         */
+        post: operations["saveOwnProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an account and end its sessions; not yourself, not the last admin (admins only)
+         * @description Who may call: admins only; not themself, not the last admin.
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which optional e-mails the signed-in user gets (any signed-in user, their own)
+         * @description Who may call: any signed-in user, their own.
+         */
+        get: operations["getNotificationPreferences"];
+        /**
+         * Turn optional e-mails on or off; receipts, refunds and account e-mails always go out (any signed-in user, their own)
+         * @description Who may call: any signed-in user, their own.
+         */
+        put: operations["setNotificationPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's devices, most recently active first; tokens are never shown (their own)
+         * @description Who may call: any signed-in user, their own.
+         */
+        get: operations["listOwnSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign one of your devices out, with the API tokens issued to it (their own sessions only)
+         * @description Who may call: any signed-in user, their own sessions only (404 for another).
+         */
+        delete: operations["endOwnSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete your own account: confirmed by your password, or, without one, a sign-in in the last 15 minutes; payment records are kept (their own)
+         * @description Who may call: any signed-in user, their own account, confirmed by password or a sign-in in the last 15 minutes.
+         */
+        delete: operations["deleteOwnAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The log of admin actions (promote, delete, approvals), newest first (admins only)
+         * @description Who may call: admins only.
+         */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teachers/me/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's earnings: paid enrolments and revenue per class (archived ones included) and per month for the last 12 months (UTC), net of refunds; money in integer cents (`…Cents`) and in decimal (`total`, `revenue`) as class prices are (teachers only)
+         * @description Who may call: teachers only, for their own classes.
+         */
+        get: operations["getMyTeachingStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The platform: accounts by displayed role, classes by status, and revenue of paid enrolments in total and per month for the last 12 months (UTC), net of refunds; money in integer cents (`…Cents`) and in decimal (`total`, `revenue`) as class prices are (admins only)
+         * @description Who may call: admins only.
+         */
+        get: operations["getPlatformStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/mailbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The outbox, newest first: every e-mail the app wrote (admins only; only without SMTP_URL, outside production)
+         * @description Who may call: admins only, where mail waits in the outbox (no SMTP_URL, not production; else 404).
+         */
+        get: operations["listMailbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enrolled/{emailOrId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A student's enrolments, newest first; ?status=pending is the cart (the student themself, or an admin)
+         * @description Who may call: the user named in the path (their own e-mail), or an admin.
+         */
+        get: operations["listEnrollments"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a pending enrolment from the cart; a paid one is a 409 (its student only)
+         * @description Who may call: the student of the enrolment only.
+         */
+        delete: operations["removeEnrollment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-up/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an account with e-mail and password and sign in (public)
+         * @description Who may call: anyone, no credentials needed.
+         *
+         *     The fields follow the sign-up form rules (spec §5). 409 when the e-mail is taken.
+         */
+        post: operations["signUpEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-in/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with e-mail and password (public)
+         * @description Who may call: anyone, no credentials needed.
+         *
+         *     401 for a wrong e-mail or password; 429 after too many failures for the account from one address.
+         */
+        post: operations["signInEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the current session and clear its cookie
+         * @description Who may call: anyone; the session cookie is read when sent.
+         */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/get-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current session and user, or null without one
+         * @description Who may call: anyone; the session cookie is read when sent.
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/update-user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the signed-in user's name, photo URL or phone (spec §7 profile update)
+         * @description Who may call: a signed-in user, by session cookie only (a Bearer token is not accepted).
+         *
+         *     E-mail and roles cannot be changed here.
+         */
+        post: operations["updateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/change-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the signed-in user's password
+         * @description Who may call: a signed-in user, by session cookie only (a Bearer token is not accepted).
+         *
+         *     400 when the current password is wrong or the new one breaks the rules.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/revoke-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every session of the signed-in user, this one included
+         * @description Who may call: a signed-in user, by session cookie only (a Bearer token is not accepted).
+         */
+        post: operations["revokeSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/revoke-other-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every session of the signed-in user but this one
+         * @description Who may call: a signed-in user, by session cookie only (a Bearer token is not accepted).
+         */
+        post: operations["revokeOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/send-verification-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the e-mail verification link again (public; with a session, only to its own address)
+         * @description Who may call: anyone; the session cookie is read when sent.
+         *
+         *     Without a session the answer is the same whether or not an unverified account has this address. 400 when the signed-in address is verified already; 429 after RATE_LIMIT_MAIL_REQUESTS mails to one address in the window.
+         */
+        post: operations["sendVerificationEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The link in a verification mail: marks the address verified (public; the browser follows it)
+         * @description Who may call: anyone, no credentials needed.
+         *
+         *     Redirects to callbackURL (the web app's /email-verified, or the profile after a change of address); on a bad or expired token to callbackURL?error=INVALID_TOKEN or TOKEN_EXPIRED; for a change of address to one another account registered since the request, to callbackURL?error=EMAIL_TAKEN (nothing changes). callbackURL must be a path on this site with no dot segment (raw or percent-encoded), empty segment or backslash: anything else is a 400, never a redirect.
+         */
+        get: operations["verifyEmail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/request-password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a password-reset link (public; the same answer whether or not the account exists)
+         * @description Who may call: anyone, no credentials needed.
+         *
+         *     The link works once, for one hour. 429 after RATE_LIMIT_MAIL_REQUESTS requests for one address in the window.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reset-password/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The link in a reset mail (public; the browser follows it)
+         * @description Who may call: anyone, no credentials needed.
+         *
+         *     Redirects to callbackURL?token=… for a live token, callbackURL?error=INVALID_TOKEN otherwise.
+         */
+        get: operations["resetPasswordCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with the token from a reset link (public)
+         * @description Who may call: anyone, no credentials needed.
+         *
+         *     The new password follows the sign-up rule (spec §5). Ends every session of the account, and with them its API tokens; marks the address verified. 400 INVALID_TOKEN for a used, expired or unknown token.
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/change-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the signed-in user's e-mail: a link goes to the new address, and the change happens when it is followed
+         * @description Who may call: a signed-in user, by session cookie only (a Bearer token is not accepted).
+         *
+         *     The same answer when the new address belongs to another account (nothing is sent then). 429 after RATE_LIMIT_MAIL_REQUESTS requests for one new address in the window.
+         */
+        post: operations["changeEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-in/social": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start signing in with Google (public; only when Google is configured, see GET /api/config)
+         * @description Who may call: anyone, no credentials needed.
+         */
+        post: operations["signInSocial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-in/oauth2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start signing in with the OpenID Connect provider (public; only when one is configured)
+         * @description Who may call: anyone, no credentials needed.
+         */
+        post: operations["signInOAuth2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/callback/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where Google sends the browser back (public; the browser follows it, not API clients)
+         * @description Who may call: anyone, no credentials needed.
+         */
+        get: operations["socialCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oauth2/callback/{providerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the OpenID Connect provider sends the browser back (public; the browser follows it)
+         * @description Who may call: anyone, no credentials needed.
+         */
+        get: operations["oauth2Callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    ErrorResponse: {
-      error: {
-        /** @description validation_error, unauthenticated, forbidden, not_found, conflict, card_declined, insufficient_funds, payload_too_large, unsupported_media_type, rate_limited, unavailable or internal_error */
-        code: string;
-        /** @description A sentence the user may read. */
-        message: string;
-        /** @description Per-field messages of a validation error: { fieldPath: message }. */
-        fields?: {
-          [key: string]: string;
+    schemas: {
+        ErrorResponse: {
+            error: {
+                /** @description validation_error, unauthenticated, forbidden, not_found, conflict, card_declined, insufficient_funds, payload_too_large, unsupported_media_type, rate_limited, unavailable or internal_error */
+                code: string;
+                /** @description A sentence the user may read. */
+                message: string;
+                /** @description Per-field messages of a validation error: { fieldPath: message }. */
+                fields?: {
+                    [key: string]: string;
+                };
+            };
+            /** @description The X-Request-Id of the call, to quote to support. */
+            requestId: string;
+            /** @description Under /api/auth/* only: better-auth's own error code, for its web client. */
+            code?: string;
+            /** @description Under /api/auth/* only: the same message as error.message. */
+            message?: string;
         };
-      };
-      /** @description The X-Request-Id of the call, to quote to support. */
-      requestId: string;
-      /** @description Under /api/auth/* only: better-auth's own error code, for its web client. */
-      code?: string;
-      /** @description Under /api/auth/* only: the same message as error.message. */
-      message?: string;
+        AuthUser: {
+            id: string;
+            email: string;
+            name: string;
+            image?: string | null;
+            emailVerified: boolean;
+            phone?: string | null;
+            isAdmin?: boolean;
+            isTeacher?: boolean;
+            /** @description ISO 8601 date-time */
+            createdAt: string;
+            /** @description ISO 8601 date-time */
+            updatedAt: string;
+        };
+        AuthSession: {
+            id: string;
+            token: string;
+            userId: string;
+            /** @description ISO 8601 date-time */
+            expiresAt: string;
+            ipAddress?: string | null;
+            userAgent?: string | null;
+            /** @description ISO 8601 date-time */
+            createdAt: string;
+            /** @description ISO 8601 date-time */
+            updatedAt: string;
+        };
     };
-    AuthUser: {
-      id: string;
-      email: string;
-      name: string;
-      image?: string | null;
-      emailVerified: boolean;
-      phone?: string | null;
-      isAdmin?: boolean;
-      isTeacher?: boolean;
-      /** @description ISO 8601 date-time */
-      createdAt: string;
-      /** @description ISO 8601 date-time */
-      updatedAt: string;
-    };
-    AuthSession: {
-      id: string;
-      token: string;
-      userId: string;
-      /** @description ISO 8601 date-time */
-      expiresAt: string;
-      ipAddress?: string | null;
-      userAgent?: string | null;
-      /** @description ISO 8601 date-time */
-      createdAt: string;
-      /** @description ISO 8601 date-time */
-      updatedAt: string;
-    };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  health: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            status: 'ok';
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  ready: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            status: 'ready' | 'degraded';
-            checks: {
-              [key: string]: string;
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
             };
-            degraded?: string[];
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description Error */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            status: 'unavailable';
-            checks: {
-              [key: string]: string;
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
-            error: {
-              code: string;
-              message: string;
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
-            requestId: string;
-          };
-        };
-      };
-    };
-  };
-  issueToken: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          email: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            token: string;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description rate_limited: too many attempts; try again later */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getPublicConfig: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            auth: {
-              google: boolean;
-              oidc: {
-                name: string;
-              } | null;
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
-            payments: {
-              /** @enum {string} */
-              gateway: 'test' | 'stripe';
-              publishableKey: string | null;
-              stripeJsUrl: string | null;
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "degraded";
+                        checks: {
+                            [key: string]: string;
+                        };
+                        degraded?: string[];
+                    };
+                };
             };
-            mailbox: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  enrollInClass: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          enrollId: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            insertedId: string;
-            created: boolean;
-            /** @enum {string} */
-            status: 'pending' | 'paid' | 'refunded';
-          };
-        };
-      };
-      /** @description Success */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            insertedId: string;
-            created: boolean;
-            /** @enum {string} */
-            status: 'pending' | 'paid' | 'refunded';
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listMyClassRoster: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-      };
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            enrollmentId: string;
-            studentName: string;
-            studentEmail: string;
-            /** @enum {string} */
-            status: 'pending' | 'paid' | 'refunded';
-            enrolledAt: string;
-            paidAt: string | null;
-            priceCents: number;
-            price: number;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  createPaymentIntent: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          price?: unknown;
-          couponCode?: string | null;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            clientSecret: string;
-            amount: number;
-            currency: string;
-            /** @enum {string} */
-            gateway: 'test' | 'stripe';
-            publishableKey: string | null;
-            cartIds: string[];
-            subtotalCents: number;
-            discountCents: number;
-            coupon: {
-              code: string;
-              /** @enum {string} */
-              kind: 'percent' | 'fixed';
-              value: number;
-            } | null;
-            lines: {
-              _id: string;
-              classId: string;
-              listCents: number;
-              discountCents: number;
-              paidCents: number;
-            }[];
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description rate_limited: too many attempts; try again later */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  recordPayment: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          email?: string;
-          price?: number;
-          transactionId: string;
-          data?: string;
-          cartIds: string[];
-          menuItemIds?: string[];
-          status?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            paymentResult: {
-              insertedId: string;
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
-          };
-        };
-      };
-      /** @description Success */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            paymentResult: {
-              insertedId: string;
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listPayments: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-      };
-      header?: never;
-      path: {
-        email: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            email: string;
-            price: number;
-            transactionId: string;
-            data: string;
-            cartIds: string[];
-            menuItemIds: string[];
-            /** @enum {string} */
-            status: 'pending' | 'succeeded' | 'failed';
-            classes: {
-              _id: string;
-              title: string;
-              price: number;
-            }[];
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  confirmTestCard: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          clientSecret: string;
-          cardNumber: string;
-          expMonth: number;
-          expYear: number;
-          cvc: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            status: 'succeeded' | 'requires_action';
-            transactionId?: string;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description card_declined or insufficient_funds: the gateway refused the card */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  authenticateTestCard: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          clientSecret: string;
-          approve: boolean;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            status: 'succeeded' | 'requires_action';
-            transactionId?: string;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description card_declined or insufficient_funds: the gateway refused the card */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  searchPayments: {
-    parameters: {
-      query: {
-        page?: number;
-        limit?: number;
-        q: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            email: string;
-            transactionId: string;
-            gateway: string;
-            amountCents: number;
-            refundedCents: number;
-            currency: string;
-            paidAt: string;
-            lines: {
-              _id: string;
-              title: string;
-              priceCents: number;
-              /** @enum {string} */
-              status: 'pending' | 'paid' | 'refunded';
-            }[];
-            refunds: {
-              _id: string;
-              paymentId: string;
-              enrollmentId: string | null;
-              amountCents: number;
-              currency: string;
-              reason: string;
-              /** @enum {string} */
-              status: 'pending' | 'succeeded' | 'failed';
-              refundedBy: string | null;
-              gatewayRefundId: string | null;
-              createdAt: string;
-            }[];
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  refundPayment: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          enrollmentId?: string;
-          reason: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            refunds: {
-              _id: string;
-              paymentId: string;
-              enrollmentId: string | null;
-              amountCents: number;
-              currency: string;
-              reason: string;
-              /** @enum {string} */
-              status: 'pending' | 'succeeded' | 'failed';
-              refundedBy: string | null;
-              gatewayRefundId: string | null;
-              createdAt: string;
-            }[];
-            refundedCents: number;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listRefundRequests: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-        status?: 'pending' | 'approved' | 'declined';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            enrollmentId: string;
-            paymentId: string;
-            studentEmail: string;
-            title: string;
-            priceCents: number;
-            reason: string;
-            /** @enum {string} */
-            status: 'pending' | 'approved' | 'declined';
-            decisionReason: string | null;
-            decidedAt: string | null;
-            paidAt: string | null;
-            createdAt: string;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  approveRefundRequest: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            enrollmentId: string;
-            paymentId: string;
-            studentEmail: string;
-            title: string;
-            priceCents: number;
-            reason: string;
-            /** @enum {string} */
-            status: 'pending' | 'approved' | 'declined';
-            decisionReason: string | null;
-            decidedAt: string | null;
-            paidAt: string | null;
-            createdAt: string;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  declineRefundRequest: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          reason: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            enrollmentId: string;
-            paymentId: string;
-            studentEmail: string;
-            title: string;
-            priceCents: number;
-            reason: string;
-            /** @enum {string} */
-            status: 'pending' | 'approved' | 'declined';
-            decisionReason: string | null;
-            decidedAt: string | null;
-            paidAt: string | null;
-            createdAt: string;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  requestRefund: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          enrollmentId: string;
-          reason: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            enrollmentId: string;
-            paymentId: string;
-            studentEmail: string;
-            title: string;
-            priceCents: number;
-            reason: string;
-            /** @enum {string} */
-            status: 'pending' | 'approved' | 'declined';
-            decisionReason: string | null;
-            decidedAt: string | null;
-            paidAt: string | null;
-            createdAt: string;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listMyRefundRequests: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            windowDays: number;
-            requests: {
-              _id: string;
-              enrollmentId: string;
-              paymentId: string;
-              studentEmail: string;
-              title: string;
-              priceCents: number;
-              reason: string;
-              /** @enum {string} */
-              status: 'pending' | 'approved' | 'declined';
-              decisionReason: string | null;
-              decidedAt: string | null;
-              paidAt: string | null;
-              createdAt: string;
-            }[];
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listMyPayments: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            transactionId: string;
-            paidAt: string;
-            /** @enum {string} */
-            status: 'pending' | 'succeeded' | 'failed';
-            currency: string;
-            totalCents: number;
-            refundedCents: number;
-            method: {
-              /** @enum {string} */
-              gateway: 'test' | 'stripe';
-              brand: string | null;
-              last4: string | null;
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "unavailable";
+                        checks: {
+                            [key: string]: string;
+                        };
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        requestId: string;
+                    };
+                };
             };
-            coupon: {
-              code: string;
-              discountCents: number;
-            } | null;
-            lines: {
-              _id: string;
-              classId: string;
-              title: string;
-              amountCents: number;
-              listCents: number;
-              /** @enum {string} */
-              status: 'pending' | 'paid' | 'refunded';
-            }[];
-            refunds: {
-              _id: string;
-              enrollmentId: string | null;
-              amountCents: number;
-              reason: string;
-              /** @enum {string} */
-              status: 'pending' | 'succeeded';
-              createdAt: string;
-              completedAt: string | null;
-            }[];
-          }[];
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  getMyReceipt: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    issueToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            _id: string;
-            transactionId: string;
-            paidAt: string;
-            /** @enum {string} */
-            status: 'pending' | 'succeeded' | 'failed';
-            currency: string;
-            totalCents: number;
-            refundedCents: number;
-            method: {
-              /** @enum {string} */
-              gateway: 'test' | 'stripe';
-              brand: string | null;
-              last4: string | null;
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
             };
-            coupon: {
-              code: string;
-              discountCents: number;
-            } | null;
-            lines: {
-              _id: string;
-              classId: string;
-              title: string;
-              amountCents: number;
-              listCents: number;
-              /** @enum {string} */
-              status: 'pending' | 'paid' | 'refunded';
-            }[];
-            refunds: {
-              _id: string;
-              enrollmentId: string | null;
-              amountCents: number;
-              reason: string;
-              /** @enum {string} */
-              status: 'pending' | 'succeeded';
-              createdAt: string;
-              completedAt: string | null;
-            }[];
-            seller: {
-              name: string;
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
             };
-            buyer: {
-              name: string;
-              email: string;
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listSiteCoupons: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            code: string;
-            /** @enum {string} */
-            kind: 'percent' | 'fixed';
-            value: number;
-            expiresAt: string | null;
-            maxUses: number | null;
-            uses: number;
-            teacherId: string | null;
-            disabled: boolean;
-            createdAt: string;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  createSiteCoupon: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          code: string;
-          /** @enum {string} */
-          kind: 'percent' | 'fixed';
-          value: number;
-          /** Format: date-time */
-          expiresAt?: string | null;
-          maxUses?: number | null;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            code: string;
-            /** @enum {string} */
-            kind: 'percent' | 'fixed';
-            value: number;
-            expiresAt: string | null;
-            maxUses: number | null;
-            uses: number;
-            teacherId: string | null;
-            disabled: boolean;
-            createdAt: string;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listMyCoupons: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            code: string;
-            /** @enum {string} */
-            kind: 'percent' | 'fixed';
-            value: number;
-            expiresAt: string | null;
-            maxUses: number | null;
-            uses: number;
-            teacherId: string | null;
-            disabled: boolean;
-            createdAt: string;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  createMyCoupon: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          code: string;
-          /** @enum {string} */
-          kind: 'percent' | 'fixed';
-          value: number;
-          /** Format: date-time */
-          expiresAt?: string | null;
-          maxUses?: number | null;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            code: string;
-            /** @enum {string} */
-            kind: 'percent' | 'fixed';
-            value: number;
-            expiresAt: string | null;
-            maxUses: number | null;
-            uses: number;
-            teacherId: string | null;
-            disabled: boolean;
-            createdAt: string;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  disableCoupon: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            code: string;
-            /** @enum {string} */
-            kind: 'percent' | 'fixed';
-            value: number;
-            expiresAt: string | null;
-            maxUses: number | null;
-            uses: number;
-            teacherId: string | null;
-            disabled: boolean;
-            createdAt: string;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listReviews: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-        classId?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            rating: number;
-            image: string | null;
-            details: string;
-            name: string;
-            classId: string;
-            classTitle: string;
-            createdAt: string;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  saveReview: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          classId: string;
-          rating?: number;
-          /** @default  */
-          details?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            insertedId: string;
-            created: boolean;
-          };
-        };
-      };
-      /** @description Success */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            insertedId: string;
-            created: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listTeacherRequests: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-        status?: 'pending' | 'approved' | 'rejected';
-        q?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            name: string;
-            email: string;
-            image: string | null;
-            /** @enum {string} */
-            experience: 'beginner' | 'mid-level' | 'experienced';
-            title: string;
-            /** @enum {string} */
-            category:
-              | 'web-development'
-              | 'digital-marketing'
-              | 'graphic-design'
-              | 'data-science'
-              | 'cyber-security'
-              | 'video-editing';
-            /** @enum {string} */
-            status: 'pending' | 'approved' | 'rejected';
-            createdAt: string;
-            decidedAt: string | null;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  applyToTeach: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @enum {string} */
-          experience: 'beginner' | 'mid-level' | 'experienced';
-          title: string;
-          /** @enum {string} */
-          category:
-            | 'web-development'
-            | 'digital-marketing'
-            | 'graphic-design'
-            | 'data-science'
-            | 'cyber-security'
-            | 'video-editing';
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            insertedId: string | null;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getMyTeacherRequest: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            name: string;
-            email: string;
-            image: string | null;
-            /** @enum {string} */
-            experience: 'beginner' | 'mid-level' | 'experienced';
-            title: string;
-            /** @enum {string} */
-            category:
-              | 'web-development'
-              | 'digital-marketing'
-              | 'graphic-design'
-              | 'data-science'
-              | 'cyber-security'
-              | 'video-editing';
-            /** @enum {string} */
-            status: 'pending' | 'approved' | 'rejected';
-            createdAt: string;
-            decidedAt: string | null;
-          } | null;
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  approveTeacherRequest: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            modifiedCount: number;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  rejectTeacherRequest: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          reason?: string;
-        } | null;
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  uploadImage: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              display_url: string;
-              thumb_url: string;
-              width: number;
-              height: number;
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description rate_limited: too many attempts; try again later */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getImage: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        key: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The image (WebP), cacheable forever */
-      200: {
-        headers: {
-          /** @description public, max-age=31536000, immutable */
-          'Cache-Control'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'image/webp': string;
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listClasses: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-        q?: string;
-        category?:
-          | 'web-development'
-          | 'digital-marketing'
-          | 'graphic-design'
-          | 'data-science'
-          | 'cyber-security'
-          | 'video-editing';
-        sort?: 'relevance' | 'newest' | 'price-asc' | 'price-desc' | 'popular';
-        minPrice?: number;
-        maxPrice?: number;
-        minRating?: number;
-        status?: 'pending' | 'accepted' | 'rejected' | 'archived';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          /** @description Sent as "true" when X-Total-Count is a floor rather than a count: a search counts its matches only up to 1 000, and more than that match ("1,000+"). Absent when X-Total-Count is exact. */
-          'X-Total-Count-Capped'?: 'true';
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            title: string;
-            name: string;
-            email: string;
-            price: number;
-            description: string;
-            image: string;
-            /** @enum {string} */
-            category:
-              | 'web-development'
-              | 'digital-marketing'
-              | 'graphic-design'
-              | 'data-science'
-              | 'cyber-security'
-              | 'video-editing';
-            /** @enum {string} */
-            status: 'pending' | 'accepted' | 'rejected' | 'archived';
-            rejectionReason: string | null;
-            totalEnrollment: number;
-            rating: number | null;
-            reviewCount: number;
-            createdAt: string;
-            revision?: {
-              /** @enum {string} */
-              status: 'pending' | 'rejected';
-              rejectionReason: string | null;
-            } | null;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  createClass: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          title: string;
-          price: number;
-          description: string;
-          image: string;
-          /** @enum {string} */
-          category:
-            | 'web-development'
-            | 'digital-marketing'
-            | 'graphic-design'
-            | 'data-science'
-            | 'cyber-security'
-            | 'video-editing';
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            insertedId: string | null;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  suggestClasses: {
-    parameters: {
-      query: {
-        q: string;
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            title: string;
-            name: string;
-            /** @enum {string} */
-            category:
-              | 'web-development'
-              | 'digital-marketing'
-              | 'graphic-design'
-              | 'data-science'
-              | 'cyber-security'
-              | 'video-editing';
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  countClassesByCategory: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            category:
-              | 'web-development'
-              | 'digital-marketing'
-              | 'graphic-design'
-              | 'data-science'
-              | 'cyber-security'
-              | 'video-editing';
-            total: number;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getPublicClass: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            title: string;
-            description: string;
-            price: number;
-            image: string;
-            /** @enum {string} */
-            category:
-              | 'web-development'
-              | 'digital-marketing'
-              | 'graphic-design'
-              | 'data-science'
-              | 'cyber-security'
-              | 'video-editing';
-            totalEnrollment: number;
-            rating: number | null;
-            reviewCount: number;
-            createdAt: string;
-            ratingBreakdown: number[];
-            teacher: {
-              name: string;
-              image: string | null;
-              headline: string | null;
-              experience: string | null;
-              otherClasses: {
-                _id: string;
-                title: string;
-                image: string;
-                price: number;
-                rating: number | null;
-                reviewCount: number;
-              }[];
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listTeacherClasses: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-      };
-      header?: never;
-      path: {
-        email: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            title: string;
-            name: string;
-            email: string;
-            price: number;
-            description: string;
-            image: string;
-            /** @enum {string} */
-            category:
-              | 'web-development'
-              | 'digital-marketing'
-              | 'graphic-design'
-              | 'data-science'
-              | 'cyber-security'
-              | 'video-editing';
-            /** @enum {string} */
-            status: 'pending' | 'accepted' | 'rejected' | 'archived';
-            rejectionReason: string | null;
-            totalEnrollment: number;
-            rating: number | null;
-            reviewCount: number;
-            createdAt: string;
-            revision?: {
-              /** @enum {string} */
-              status: 'pending' | 'rejected';
-              rejectionReason: string | null;
-            } | null;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getClass: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            title: string;
-            name: string;
-            email: string;
-            price: number;
-            description: string;
-            image: string;
-            /** @enum {string} */
-            category:
-              | 'web-development'
-              | 'digital-marketing'
-              | 'graphic-design'
-              | 'data-science'
-              | 'cyber-security'
-              | 'video-editing';
-            /** @enum {string} */
-            status: 'pending' | 'accepted' | 'rejected' | 'archived';
-            rejectionReason: string | null;
-            totalEnrollment: number;
-            rating: number | null;
-            reviewCount: number;
-            createdAt: string;
-            revision?: {
-              /** @enum {string} */
-              status: 'pending' | 'rejected';
-              rejectionReason: string | null;
-            } | null;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  deleteClass: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            deletedCount: number;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  updateClass: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          title?: string;
-          price?: number;
-          description?: string;
-          image?: string;
-          /** @enum {string} */
-          category?:
-            | 'web-development'
-            | 'digital-marketing'
-            | 'graphic-design'
-            | 'data-science'
-            | 'cyber-security'
-            | 'video-editing';
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            modifiedCount: number;
-            /** @enum {boolean} */
-            success: true;
-            pendingReview?: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getClassStats: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            enrolledStudents: number;
-            paidStudents: number;
-            revenue: number;
-            perWeek: {
-              week: string;
-              enrollments: number;
-            }[];
-            progress: {
-              publishedSessions: number;
-              publishedMaterials: number;
-              sessionsHeld: number;
-              studentsEnrolled: number;
-              averageCompletion: number;
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  approveClass: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            modifiedCount: number;
-            /** @enum {boolean} */
-            success: true;
-            pendingReview?: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  rejectClass: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          reason?: string;
-        } | null;
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            modifiedCount: number;
-            /** @enum {boolean} */
-            success: true;
-            pendingReview?: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listClassRevisions: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            classId: string;
-            name: string;
-            email: string;
-            /** @enum {string} */
-            status: 'pending' | 'approved' | 'rejected';
-            rejectionReason: string | null;
-            current: {
-              title: string;
-              description: string;
-              price: number;
-              image: string;
-              /** @enum {string} */
-              category:
-                | 'web-development'
-                | 'digital-marketing'
-                | 'graphic-design'
-                | 'data-science'
-                | 'cyber-security'
-                | 'video-editing';
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
-            proposed: {
-              title?: string;
-              description?: string;
-              price?: number;
-              image?: string;
-              /** @enum {string} */
-              category?:
-                | 'web-development'
-                | 'digital-marketing'
-                | 'graphic-design'
-                | 'data-science'
-                | 'cyber-security'
-                | 'video-editing';
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
-            createdAt: string;
-            updatedAt: string;
-            decidedAt: string | null;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getClassRevision: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            revision: {
-              _id: string;
-              classId: string;
-              name: string;
-              email: string;
-              /** @enum {string} */
-              status: 'pending' | 'approved' | 'rejected';
-              rejectionReason: string | null;
-              current: {
-                title: string;
-                description: string;
-                price: number;
-                image: string;
-                /** @enum {string} */
-                category:
-                  | 'web-development'
-                  | 'digital-marketing'
-                  | 'graphic-design'
-                  | 'data-science'
-                  | 'cyber-security'
-                  | 'video-editing';
-              };
-              proposed: {
-                title?: string;
-                description?: string;
-                price?: number;
-                image?: string;
-                /** @enum {string} */
-                category?:
-                  | 'web-development'
-                  | 'digital-marketing'
-                  | 'graphic-design'
-                  | 'data-science'
-                  | 'cyber-security'
-                  | 'video-editing';
-              };
-              createdAt: string;
-              updatedAt: string;
-              decidedAt: string | null;
-            } | null;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  approveClassRevision: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            modifiedCount: number;
-            /** @enum {boolean} */
-            success: true;
-            pendingReview?: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  rejectClassRevision: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          reason?: string;
-        } | null;
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            modifiedCount: number;
-            /** @enum {boolean} */
-            success: true;
-            pendingReview?: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getClassContent: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            classId: string;
-            title: string;
-            /** @enum {string} */
-            viewerRole: 'student' | 'teacher' | 'admin';
-            meetingLinkOpenMinutes: number;
-            calendarUrl: string;
-            sessions: {
-              _id: string;
-              classId: string;
-              position: number;
-              title: string;
-              startsAt: string;
-              endsAt: string;
-              timeZone: string;
-              localStart: string;
-              durationMinutes: number;
-              meetingUrl: string | null;
-              hasMeetingUrl: boolean;
-              meetingUrlOpensAt: string;
-              location: string | null;
-              published: boolean;
-              attended: boolean | null;
-            }[];
-            materials: {
-              _id: string;
-              classId: string;
-              position: number;
-              title: string;
-              /** @enum {string} */
-              kind: 'link' | 'file';
-              url: string;
-              fileName: string | null;
-              contentType: string | null;
-              bytes: number | null;
-              published: boolean;
-              done: boolean | null;
-            }[];
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getClassProgress: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            publishedSessions: number;
-            publishedMaterials: number;
-            sessionsHeld: number;
-            studentsEnrolled: number;
-            averageCompletion: number;
-            students: {
-              studentId: string;
-              name: string;
-              attendedSessions: number;
-              completedMaterials: number;
-              completion: number;
-            }[];
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getClassCalendar: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The published sessions as an iCalendar (RFC 5545) file, times in UTC */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/calendar': string;
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  createClassSession: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          title: string;
-          startsAt: string;
-          timeZone: string;
-          durationMinutes: number;
-          /** @default  */
-          meetingUrl?: '' | string;
-          /** @default  */
-          location?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            classId: string;
-            position: number;
-            title: string;
-            startsAt: string;
-            endsAt: string;
-            timeZone: string;
-            localStart: string;
-            durationMinutes: number;
-            meetingUrl: string | null;
-            hasMeetingUrl: boolean;
-            meetingUrlOpensAt: string;
-            location: string | null;
-            published: boolean;
-            attended: boolean | null;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  reorderClassSessions: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          ids: string[];
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            classId: string;
-            position: number;
-            title: string;
-            startsAt: string;
-            endsAt: string;
-            timeZone: string;
-            localStart: string;
-            durationMinutes: number;
-            meetingUrl: string | null;
-            hasMeetingUrl: boolean;
-            meetingUrlOpensAt: string;
-            location: string | null;
-            published: boolean;
-            attended: boolean | null;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  deleteClassSession: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            deletedCount: number;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  updateClassSession: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          title: string;
-          startsAt: string;
-          timeZone: string;
-          durationMinutes: number;
-          /** @default  */
-          meetingUrl?: '' | string;
-          /** @default  */
-          location?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            classId: string;
-            position: number;
-            title: string;
-            startsAt: string;
-            endsAt: string;
-            timeZone: string;
-            localStart: string;
-            durationMinutes: number;
-            meetingUrl: string | null;
-            hasMeetingUrl: boolean;
-            meetingUrlOpensAt: string;
-            location: string | null;
-            published: boolean;
-            attended: boolean | null;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  publishClassSession: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          published: boolean;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            classId: string;
-            position: number;
-            title: string;
-            startsAt: string;
-            endsAt: string;
-            timeZone: string;
-            localStart: string;
-            durationMinutes: number;
-            meetingUrl: string | null;
-            hasMeetingUrl: boolean;
-            meetingUrlOpensAt: string;
-            location: string | null;
-            published: boolean;
-            attended: boolean | null;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  markSessionAttended: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          done: boolean;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            done: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  createLinkMaterial: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          title: string;
-          url: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            classId: string;
-            position: number;
-            title: string;
-            /** @enum {string} */
-            kind: 'link' | 'file';
-            url: string;
-            fileName: string | null;
-            contentType: string | null;
-            bytes: number | null;
-            published: boolean;
-            done: boolean | null;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  uploadMaterialFile: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            classId: string;
-            position: number;
-            title: string;
-            /** @enum {string} */
-            kind: 'link' | 'file';
-            url: string;
-            fileName: string | null;
-            contentType: string | null;
-            bytes: number | null;
-            published: boolean;
-            done: boolean | null;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  reorderClassMaterials: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          ids: string[];
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            classId: string;
-            position: number;
-            title: string;
-            /** @enum {string} */
-            kind: 'link' | 'file';
-            url: string;
-            fileName: string | null;
-            contentType: string | null;
-            bytes: number | null;
-            published: boolean;
-            done: boolean | null;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  deleteMaterial: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            deletedCount: number;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  updateMaterial: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          title: string;
-          url?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            classId: string;
-            position: number;
-            title: string;
-            /** @enum {string} */
-            kind: 'link' | 'file';
-            url: string;
-            fileName: string | null;
-            contentType: string | null;
-            bytes: number | null;
-            published: boolean;
-            done: boolean | null;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  publishMaterial: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          published: boolean;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            classId: string;
-            position: number;
-            title: string;
-            /** @enum {string} */
-            kind: 'link' | 'file';
-            url: string;
-            fileName: string | null;
-            contentType: string | null;
-            bytes: number | null;
-            published: boolean;
-            done: boolean | null;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  downloadMaterial: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The material's file as an attachment, its type read from its bytes at upload */
-      200: {
-        headers: {
-          /** @description attachment; filename="…" */
-          'Content-Disposition'?: string;
-          /** @description private, no-store */
-          'Cache-Control'?: string;
-          /** @description nosniff */
-          'X-Content-Type-Options'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/pdf': string;
-          'image/png': string;
-          'image/jpeg': string;
-          'image/webp': string;
-          'image/gif': string;
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  markMaterialDone: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          done: boolean;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            done: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getAdminFlag: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description GET: the e-mail of the user asked about. PATCH: the id of the user to promote. */
-        user: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            admin: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  promoteUserToAdmin: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description GET: the e-mail of the user asked about. PATCH: the id of the user to promote. */
-        user: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            modifiedCount: number;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getTeacherFlag: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        email: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            teacher: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getUserProfile: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        email: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            name: string;
-            email: string;
-            image: string | null;
-            phone: string | null;
-            /** @enum {string} */
-            role: 'admin' | 'teacher' | 'student';
-            admin: boolean;
-            teacher: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listUsers: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-        q?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            name: string;
-            email: string;
-            image: string | null;
-            phone: string | null;
-            /** @enum {string} */
-            role: 'admin' | 'teacher' | 'student';
-            admin: boolean;
-            teacher: boolean;
-            createdAt: string;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  saveOwnProfile: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          name?: string;
-          image?: string;
-          phone?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            insertedId: string | null;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  deleteUser: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            deletedCount: number;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getNotificationPreferences: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            teacherApplication: boolean;
-            classReviews: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  setNotificationPreferences: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          teacherApplication: boolean;
-          classReviews: boolean;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            teacherApplication: boolean;
-            classReviews: boolean;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listOwnSessions: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            id: string;
-            createdAt: string;
-            updatedAt: string;
-            expiresAt: string;
-            ipAddress: string | null;
-            userAgent: string | null;
-            current: boolean;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  endOwnSession: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            deletedCount: number;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  deleteOwnAccount: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          password?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            deletedCount: number;
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description rate_limited: too many attempts; try again later */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  listAuditEntries: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            _id: string;
-            actorId: string | null;
-            actorEmail: string;
-            action: string;
-            targetType: string;
-            targetId: string;
-            targetLabel: string | null;
-            details: {
-              [key: string]: unknown;
-            } | null;
-            createdAt: string;
-          }[];
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getMyTeachingStats: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            totalCents: number;
-            total: number;
-            paidEnrollments: number;
-            enrollments: number;
-            students: number;
-            classes: {
-              classId: string;
-              title: string;
-              /** @enum {string} */
-              status: 'pending' | 'accepted' | 'rejected' | 'archived';
-              enrollments: number;
-              paidEnrollments: number;
-              revenueCents: number;
-              revenue: number;
-            }[];
-            byMonth: {
-              month: string;
-              revenueCents: number;
-              revenue: number;
-              paidEnrollments: number;
-            }[];
-          };
-        };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-    };
-  };
-  getPlatformStats: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            users: {
-              total: number;
-              admins: number;
-              teachers: number;
-              students: number;
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
-            classes: {
-              total: number;
-              pending: number;
-              accepted: number;
-              rejected: number;
-              archived: number;
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
-            totalCents: number;
-            total: number;
-            paidEnrollments: number;
-            byMonth: {
-              month: string;
-              revenueCents: number;
-              revenue: number;
-              paidEnrollments: number;
-            }[];
-          };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  listMailbox: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    getPublicConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        auth: {
+                            google: boolean;
+                            oidc: {
+                                name: string;
+                            } | null;
+                        };
+                        payments: {
+                            /** @enum {string} */
+                            gateway: "test" | "stripe";
+                            publishableKey: string | null;
+                            stripeJsUrl: string | null;
+                        };
+                        mailbox: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
+    enrollInClass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            _id: string;
-            kind: string;
-            to: string;
-            subject: string;
-            text: string;
-            /** @enum {string} */
-            status: 'pending' | 'sent';
-            attempts: number;
-            createdAt: string;
-            sentAt: string | null;
-          }[];
+        requestBody: {
+            content: {
+                "application/json": {
+                    enrollId: string;
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        insertedId: string;
+                        created: boolean;
+                        /** @enum {string} */
+                        status: "pending" | "paid" | "refunded";
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        insertedId: string;
+                        created: boolean;
+                        /** @enum {string} */
+                        status: "pending" | "paid" | "refunded";
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  listEnrollments: {
-    parameters: {
-      query?: {
-        page?: number;
-        limit?: number;
-        status?: 'pending' | 'paid' | 'refunded';
-        classId?: string;
-      };
-      header?: never;
-      path: {
-        /** @description GET: the student's e-mail. DELETE: an enrolment id. */
-        emailOrId: string;
-      };
-      cookie?: never;
+    listMyClassRoster: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enrollmentId: string;
+                        studentName: string;
+                        studentEmail: string;
+                        /** @enum {string} */
+                        status: "pending" | "paid" | "refunded";
+                        enrolledAt: string;
+                        paidAt: string | null;
+                        priceCents: number;
+                        price: number;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          /** @description How many items the whole list holds, across all pages. */
-          'X-Total-Count': number;
-          [name: string]: unknown;
+    createPaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            _id: string;
-            enrollId: string;
-            email: string;
-            name: string;
-            title: string;
-            image: string;
-            price: number;
-            description: string;
-            /** @enum {string} */
-            status: 'pending' | 'paid' | 'refunded';
-            createdAt: string;
-            paidAt: string | null;
-            available: boolean;
-          }[];
+        requestBody: {
+            content: {
+                "application/json": {
+                    price?: unknown;
+                    couponCode?: string | null;
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientSecret: string;
+                        amount: number;
+                        currency: string;
+                        /** @enum {string} */
+                        gateway: "test" | "stripe";
+                        publishableKey: string | null;
+                        cartIds: string[];
+                        subtotalCents: number;
+                        discountCents: number;
+                        coupon: {
+                            code: string;
+                            /** @enum {string} */
+                            kind: "percent" | "fixed";
+                            value: number;
+                        } | null;
+                        lines: {
+                            _id: string;
+                            classId: string;
+                            listCents: number;
+                            discountCents: number;
+                            paidCents: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  removeEnrollment: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description GET: the student's e-mail. DELETE: an enrolment id. */
-        emailOrId: string;
-      };
-      cookie?: never;
+    recordPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email?: string;
+                    price?: number;
+                    transactionId: string;
+                    data?: string;
+                    cartIds: string[];
+                    menuItemIds?: string[];
+                    status?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paymentResult: {
+                            insertedId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paymentResult: {
+                            insertedId: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    listPayments: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                email: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            deletedCount: number;
-          };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        email: string;
+                        price: number;
+                        transactionId: string;
+                        data: string;
+                        cartIds: string[];
+                        menuItemIds: string[];
+                        /** @enum {string} */
+                        status: "pending" | "succeeded" | "failed";
+                        classes: {
+                            _id: string;
+                            title: string;
+                            price: number;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  signUpEmail: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    confirmTestCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    clientSecret: string;
+                    cardNumber: string;
+                    expMonth: number;
+                    expYear: number;
+                    cvc: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "succeeded" | "requires_action";
+                        transactionId?: string;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description card_declined or insufficient_funds: the gateway refused the card */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          name: string;
-          image: string;
-          phone: string;
-          email: string;
-          password: string;
+    authenticateTestCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-      };
+        requestBody: {
+            content: {
+                "application/json": {
+                    clientSecret: string;
+                    approve: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "succeeded" | "requires_action";
+                        transactionId?: string;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description card_declined or insufficient_funds: the gateway refused the card */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description Signed up and signed in */
-      200: {
-        headers: {
-          /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
-          'Set-Cookie'?: string;
-          [name: string]: unknown;
+    searchPayments: {
+        parameters: {
+            query: {
+                page?: number;
+                limit?: number;
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            token: string | null;
-            user: components['schemas']['AuthUser'];
-          };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        email: string;
+                        transactionId: string;
+                        gateway: string;
+                        amountCents: number;
+                        refundedCents: number;
+                        currency: string;
+                        paidAt: string;
+                        lines: {
+                            _id: string;
+                            title: string;
+                            priceCents: number;
+                            /** @enum {string} */
+                            status: "pending" | "paid" | "refunded";
+                        }[];
+                        refunds: {
+                            _id: string;
+                            paymentId: string;
+                            enrollmentId: string | null;
+                            amountCents: number;
+                            currency: string;
+                            reason: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed";
+                            refundedBy: string | null;
+                            gatewayRefundId: string | null;
+                            createdAt: string;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description rate_limited: too many attempts; try again later */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  signInEmail: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    refundPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enrollmentId?: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        refunds: {
+                            _id: string;
+                            paymentId: string;
+                            enrollmentId: string | null;
+                            amountCents: number;
+                            currency: string;
+                            reason: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed";
+                            refundedBy: string | null;
+                            gatewayRefundId: string | null;
+                            createdAt: string;
+                        }[];
+                        refundedCents: number;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          email: string;
-          password: string;
-          rememberMe?: boolean;
-          callbackURL?: string;
+    listRefundRequests: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "pending" | "approved" | "declined";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-      };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        enrollmentId: string;
+                        paymentId: string;
+                        studentEmail: string;
+                        title: string;
+                        priceCents: number;
+                        reason: string;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "declined";
+                        decisionReason: string | null;
+                        decidedAt: string | null;
+                        paidAt: string | null;
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description Signed in */
-      200: {
-        headers: {
-          /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
-          'Set-Cookie'?: string;
-          [name: string]: unknown;
+    approveRefundRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            redirect: boolean;
-            token: string;
-            url?: string;
-            user: components['schemas']['AuthUser'];
-          };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        enrollmentId: string;
+                        paymentId: string;
+                        studentEmail: string;
+                        title: string;
+                        priceCents: number;
+                        reason: string;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "declined";
+                        decisionReason: string | null;
+                        decidedAt: string | null;
+                        paidAt: string | null;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description rate_limited: too many attempts; try again later */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  signOut: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    declineRefundRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        enrollmentId: string;
+                        paymentId: string;
+                        studentEmail: string;
+                        title: string;
+                        priceCents: number;
+                        reason: string;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "declined";
+                        decisionReason: string | null;
+                        decidedAt: string | null;
+                        paidAt: string | null;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Signed out */
-      200: {
-        headers: {
-          /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
-          'Set-Cookie'?: string;
-          [name: string]: unknown;
+    requestRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            success: boolean;
-          };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enrollmentId: string;
+                    reason: string;
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        enrollmentId: string;
+                        paymentId: string;
+                        studentEmail: string;
+                        title: string;
+                        priceCents: number;
+                        reason: string;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "declined";
+                        decisionReason: string | null;
+                        decidedAt: string | null;
+                        paidAt: string | null;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  getSession: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    listMyRefundRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        windowDays: number;
+                        requests: {
+                            _id: string;
+                            enrollmentId: string;
+                            paymentId: string;
+                            studentEmail: string;
+                            title: string;
+                            priceCents: number;
+                            reason: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "declined";
+                            decisionReason: string | null;
+                            decidedAt: string | null;
+                            paidAt: string | null;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The session, or null */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    listMyPayments: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            session: components['schemas']['AuthSession'];
-            user: components['schemas']['AuthUser'];
-          } | null;
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        transactionId: string;
+                        paidAt: string;
+                        /** @enum {string} */
+                        status: "pending" | "succeeded" | "failed";
+                        currency: string;
+                        totalCents: number;
+                        refundedCents: number;
+                        method: {
+                            /** @enum {string} */
+                            gateway: "test" | "stripe";
+                            brand: string | null;
+                            last4: string | null;
+                        };
+                        coupon: {
+                            code: string;
+                            discountCents: number;
+                        } | null;
+                        lines: {
+                            _id: string;
+                            classId: string;
+                            title: string;
+                            amountCents: number;
+                            listCents: number;
+                            /** @enum {string} */
+                            status: "pending" | "paid" | "refunded";
+                        }[];
+                        refunds: {
+                            _id: string;
+                            enrollmentId: string | null;
+                            amountCents: number;
+                            reason: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded";
+                            createdAt: string;
+                            completedAt: string | null;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  updateUser: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    getMyReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        transactionId: string;
+                        paidAt: string;
+                        /** @enum {string} */
+                        status: "pending" | "succeeded" | "failed";
+                        currency: string;
+                        totalCents: number;
+                        refundedCents: number;
+                        method: {
+                            /** @enum {string} */
+                            gateway: "test" | "stripe";
+                            brand: string | null;
+                            last4: string | null;
+                        };
+                        coupon: {
+                            code: string;
+                            discountCents: number;
+                        } | null;
+                        lines: {
+                            _id: string;
+                            classId: string;
+                            title: string;
+                            amountCents: number;
+                            listCents: number;
+                            /** @enum {string} */
+                            status: "pending" | "paid" | "refunded";
+                        }[];
+                        refunds: {
+                            _id: string;
+                            enrollmentId: string | null;
+                            amountCents: number;
+                            reason: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded";
+                            createdAt: string;
+                            completedAt: string | null;
+                        }[];
+                        seller: {
+                            name: string;
+                        };
+                        buyer: {
+                            name: string;
+                            email: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          name?: string;
-          image?: string;
-          phone?: string;
+    listSiteCoupons: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-      };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        code: string;
+                        /** @enum {string} */
+                        kind: "percent" | "fixed";
+                        value: number;
+                        expiresAt: string | null;
+                        maxUses: number | null;
+                        uses: number;
+                        teacherId: string | null;
+                        disabled: boolean;
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description Updated */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    createSiteCoupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            status: boolean;
-          };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    /** @enum {string} */
+                    kind: "percent" | "fixed";
+                    value: number;
+                    /** Format: date-time */
+                    expiresAt?: string | null;
+                    maxUses?: number | null;
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        code: string;
+                        /** @enum {string} */
+                        kind: "percent" | "fixed";
+                        value: number;
+                        expiresAt: string | null;
+                        maxUses: number | null;
+                        uses: number;
+                        teacherId: string | null;
+                        disabled: boolean;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  changePassword: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    listMyCoupons: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        code: string;
+                        /** @enum {string} */
+                        kind: "percent" | "fixed";
+                        value: number;
+                        expiresAt: string | null;
+                        maxUses: number | null;
+                        uses: number;
+                        teacherId: string | null;
+                        disabled: boolean;
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          currentPassword: string;
-          newPassword: string;
-          revokeOtherSessions?: boolean;
+    createMyCoupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-      };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    /** @enum {string} */
+                    kind: "percent" | "fixed";
+                    value: number;
+                    /** Format: date-time */
+                    expiresAt?: string | null;
+                    maxUses?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        code: string;
+                        /** @enum {string} */
+                        kind: "percent" | "fixed";
+                        value: number;
+                        expiresAt: string | null;
+                        maxUses: number | null;
+                        uses: number;
+                        teacherId: string | null;
+                        disabled: boolean;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description Changed */
-      200: {
-        headers: {
-          /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
-          'Set-Cookie'?: string;
-          [name: string]: unknown;
+    disableCoupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            token: string | null;
-            user: components['schemas']['AuthUser'];
-          };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        code: string;
+                        /** @enum {string} */
+                        kind: "percent" | "fixed";
+                        value: number;
+                        expiresAt: string | null;
+                        maxUses: number | null;
+                        uses: number;
+                        teacherId: string | null;
+                        disabled: boolean;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  revokeSessions: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    listReviews: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                classId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        rating: number;
+                        image: string | null;
+                        details: string;
+                        name: string;
+                        classId: string;
+                        classTitle: string;
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Revoked */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    saveReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            status: boolean;
-          };
+        requestBody: {
+            content: {
+                "application/json": {
+                    classId: string;
+                    rating?: number;
+                    /** @default  */
+                    details?: string;
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        insertedId: string;
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        insertedId: string;
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  revokeOtherSessions: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    listTeacherRequests: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "pending" | "approved" | "rejected";
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        email: string;
+                        image: string | null;
+                        /** @enum {string} */
+                        experience: "beginner" | "mid-level" | "experienced";
+                        title: string;
+                        /** @enum {string} */
+                        category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected";
+                        createdAt: string;
+                        decidedAt: string | null;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Revoked */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    applyToTeach: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            status: boolean;
-          };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    experience: "beginner" | "mid-level" | "experienced";
+                    title: string;
+                    /** @enum {string} */
+                    category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        insertedId: string | null;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  sendVerificationEmail: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    getMyTeacherRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        email: string;
+                        image: string | null;
+                        /** @enum {string} */
+                        experience: "beginner" | "mid-level" | "experienced";
+                        title: string;
+                        /** @enum {string} */
+                        category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected";
+                        createdAt: string;
+                        decidedAt: string | null;
+                    } | null;
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          email: string;
-          callbackURL?: string;
+    approveTeacherRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-      };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        modifiedCount: number;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description Sent, when there was an unverified account to send to */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    rejectTeacherRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            status: boolean;
-          };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                } | null;
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description rate_limited: too many attempts; try again later */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  verifyEmail: {
-    parameters: {
-      query: {
-        token: string;
-        callbackURL?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    uploadImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            display_url: string;
+                            thumb_url: string;
+                            width: number;
+                            height: number;
+                        };
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A redirect to the callbackURL (or its error URL), setting the session cookie on success. */
-      302: {
-        headers: {
-          /** @description Where the browser goes next. */
-          Location?: string;
-          /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
-          'Set-Cookie'?: string;
-          [name: string]: unknown;
+    getImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The image (WebP), cacheable forever */
+            200: {
+                headers: {
+                    /** @description public, max-age=31536000, immutable */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": string;
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description conflict: the call conflicts with the resource's current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  requestPasswordReset: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    listClasses: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                q?: string;
+                category?: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                sort?: "relevance" | "newest" | "price-asc" | "price-desc" | "popular";
+                minPrice?: number;
+                maxPrice?: number;
+                minRating?: number;
+                status?: "pending" | "accepted" | "rejected" | "archived";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    /** @description Sent as "true" when X-Total-Count is a floor rather than a count: a search counts its matches only up to 1 000, and more than that match ("1,000+"). Absent when X-Total-Count is exact. */
+                    "X-Total-Count-Capped"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        title: string;
+                        name: string;
+                        email: string;
+                        price: number;
+                        description: string;
+                        image: string;
+                        /** @enum {string} */
+                        category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                        /** @enum {string} */
+                        status: "pending" | "accepted" | "rejected" | "archived";
+                        rejectionReason: string | null;
+                        totalEnrollment: number;
+                        rating: number | null;
+                        reviewCount: number;
+                        createdAt: string;
+                        revision?: {
+                            /** @enum {string} */
+                            status: "pending" | "rejected";
+                            rejectionReason: string | null;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          email: string;
-          redirectTo?: string;
+    createClass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-      };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    price: number;
+                    description: string;
+                    image: string;
+                    /** @enum {string} */
+                    category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        insertedId: string | null;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description Requested */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    suggestClasses: {
+        parameters: {
+            query: {
+                q: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            status: boolean;
-            message?: string;
-          };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        title: string;
+                        name: string;
+                        /** @enum {string} */
+                        category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description rate_limited: too many attempts; try again later */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  resetPasswordCallback: {
-    parameters: {
-      query: {
-        callbackURL: string;
-      };
-      header?: never;
-      path: {
-        token: string;
-      };
-      cookie?: never;
+    countClassesByCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                        total: number;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A redirect to the callbackURL (or its error URL), setting the session cookie on success. */
-      302: {
-        headers: {
-          /** @description Where the browser goes next. */
-          Location?: string;
-          /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
-          'Set-Cookie'?: string;
-          [name: string]: unknown;
+    getPublicClass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        title: string;
+                        description: string;
+                        price: number;
+                        image: string;
+                        /** @enum {string} */
+                        category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                        totalEnrollment: number;
+                        rating: number | null;
+                        reviewCount: number;
+                        createdAt: string;
+                        ratingBreakdown: number[];
+                        teacher: {
+                            name: string;
+                            image: string | null;
+                            headline: string | null;
+                            experience: string | null;
+                            otherClasses: {
+                                _id: string;
+                                title: string;
+                                image: string;
+                                price: number;
+                                rating: number | null;
+                                reviewCount: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  resetPassword: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    listTeacherClasses: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        title: string;
+                        name: string;
+                        email: string;
+                        price: number;
+                        description: string;
+                        image: string;
+                        /** @enum {string} */
+                        category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                        /** @enum {string} */
+                        status: "pending" | "accepted" | "rejected" | "archived";
+                        rejectionReason: string | null;
+                        totalEnrollment: number;
+                        rating: number | null;
+                        reviewCount: number;
+                        createdAt: string;
+                        revision?: {
+                            /** @enum {string} */
+                            status: "pending" | "rejected";
+                            rejectionReason: string | null;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          token: string;
-          newPassword: string;
+    getClass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-      };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        title: string;
+                        name: string;
+                        email: string;
+                        price: number;
+                        description: string;
+                        image: string;
+                        /** @enum {string} */
+                        category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                        /** @enum {string} */
+                        status: "pending" | "accepted" | "rejected" | "archived";
+                        rejectionReason: string | null;
+                        totalEnrollment: number;
+                        rating: number | null;
+                        reviewCount: number;
+                        createdAt: string;
+                        revision?: {
+                            /** @enum {string} */
+                            status: "pending" | "rejected";
+                            rejectionReason: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description Changed */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    deleteClass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            status: boolean;
-          };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deletedCount: number;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description rate_limited: too many attempts; try again later */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  changeEmail: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    updateClass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    price?: number;
+                    description?: string;
+                    image?: string;
+                    /** @enum {string} */
+                    category?: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        modifiedCount: number;
+                        /** @enum {boolean} */
+                        success: true;
+                        pendingReview?: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          newEmail: string;
-          callbackURL?: string;
+    getClassStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-      };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enrolledStudents: number;
+                        paidStudents: number;
+                        revenue: number;
+                        perWeek: {
+                            week: string;
+                            enrollments: number;
+                        }[];
+                        progress: {
+                            publishedSessions: number;
+                            publishedMaterials: number;
+                            sessionsHeld: number;
+                            studentsEnrolled: number;
+                            averageCompletion: number;
+                        };
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description Sent */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    approveClass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            status: boolean;
-          };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        modifiedCount: number;
+                        /** @enum {boolean} */
+                        success: true;
+                        pendingReview?: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unauthenticated: no valid session cookie or Bearer token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description rate_limited: too many attempts; try again later */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  signInSocial: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    rejectClass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        modifiedCount: number;
+                        /** @enum {boolean} */
+                        success: true;
+                        pendingReview?: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @enum {string} */
-          provider: 'google';
-          /** @description Where the browser lands after signing in: a path on this site, or PUBLIC_URL followed by one (400 otherwise). */
-          callbackURL?: string;
-          /** @description Where the browser lands when signing in fails (same rule). */
-          errorCallbackURL?: string;
-          /** @description Where a first-time user lands (same rule). */
-          newUserCallbackURL?: string;
-          disableRedirect?: boolean;
+    listClassRevisions: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-      };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        classId: string;
+                        name: string;
+                        email: string;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected";
+                        rejectionReason: string | null;
+                        current: {
+                            title: string;
+                            description: string;
+                            price: number;
+                            image: string;
+                            /** @enum {string} */
+                            category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                        };
+                        proposed: {
+                            title?: string;
+                            description?: string;
+                            price?: number;
+                            image?: string;
+                            /** @enum {string} */
+                            category?: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                        };
+                        createdAt: string;
+                        updatedAt: string;
+                        decidedAt: string | null;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description The provider's URL to open */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    getClassRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            /** @description The provider's authorization URL to send the browser to. */
-            url: string;
-            redirect: boolean;
-          };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        revision: {
+                            _id: string;
+                            classId: string;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "rejected";
+                            rejectionReason: string | null;
+                            current: {
+                                title: string;
+                                description: string;
+                                price: number;
+                                image: string;
+                                /** @enum {string} */
+                                category: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                            };
+                            proposed: {
+                                title?: string;
+                                description?: string;
+                                price?: number;
+                                image?: string;
+                                /** @enum {string} */
+                                category?: "web-development" | "digital-marketing" | "graphic-design" | "data-science" | "cyber-security" | "video-editing";
+                            };
+                            createdAt: string;
+                            updatedAt: string;
+                            decidedAt: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description rate_limited: too many attempts; try again later */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  signInOAuth2: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    approveClassRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        modifiedCount: number;
+                        /** @enum {boolean} */
+                        success: true;
+                        pendingReview?: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @enum {string} */
-          providerId: 'oidc';
-          /** @description Where the browser lands after signing in: a path on this site, or PUBLIC_URL followed by one (400 otherwise). */
-          callbackURL?: string;
-          /** @description Where the browser lands when signing in fails (same rule). */
-          errorCallbackURL?: string;
-          /** @description Where a first-time user lands (same rule). */
-          newUserCallbackURL?: string;
-          disableRedirect?: boolean;
+    rejectClassRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-      };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        modifiedCount: number;
+                        /** @enum {boolean} */
+                        success: true;
+                        pendingReview?: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description The provider's URL to open */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    getClassContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            /** @description The provider's authorization URL to send the browser to. */
-            url: string;
-            redirect: boolean;
-          };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        classId: string;
+                        title: string;
+                        /** @enum {string} */
+                        viewerRole: "student" | "teacher" | "admin";
+                        meetingLinkOpenMinutes: number;
+                        calendarUrl: string;
+                        sessions: {
+                            _id: string;
+                            classId: string;
+                            position: number;
+                            title: string;
+                            startsAt: string;
+                            endsAt: string;
+                            timeZone: string;
+                            localStart: string;
+                            durationMinutes: number;
+                            meetingUrl: string | null;
+                            hasMeetingUrl: boolean;
+                            meetingUrlOpensAt: string;
+                            location: string | null;
+                            published: boolean;
+                            attended: boolean | null;
+                        }[];
+                        materials: {
+                            _id: string;
+                            classId: string;
+                            position: number;
+                            title: string;
+                            /** @enum {string} */
+                            kind: "link" | "file";
+                            url: string;
+                            fileName: string | null;
+                            contentType: string | null;
+                            bytes: number | null;
+                            published: boolean;
+                            done: boolean | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description payload_too_large: the body or upload is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unsupported_media_type: the body is not of a type this call reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description rate_limited: too many attempts; try again later */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  socialCallback: {
-    parameters: {
-      query?: {
-        code?: string;
-        state?: string;
-      };
-      header?: never;
-      path: {
-        /** @description google */
-        provider: string;
-      };
-      cookie?: never;
+    getClassProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        publishedSessions: number;
+                        publishedMaterials: number;
+                        sessionsHeld: number;
+                        studentsEnrolled: number;
+                        averageCompletion: number;
+                        students: {
+                            studentId: string;
+                            name: string;
+                            attendedSessions: number;
+                            completedMaterials: number;
+                            completion: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A redirect to the callbackURL (or its error URL), setting the session cookie on success. */
-      302: {
-        headers: {
-          /** @description Where the browser goes next. */
-          Location?: string;
-          /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
-          'Set-Cookie'?: string;
-          [name: string]: unknown;
+    getClassCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The published sessions as an iCalendar (RFC 5545) file, times in UTC */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
-  oauth2Callback: {
-    parameters: {
-      query?: {
-        code?: string;
-        state?: string;
-      };
-      header?: never;
-      path: {
-        /** @description oidc */
-        providerId: string;
-      };
-      cookie?: never;
+    createClassSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    startsAt: string;
+                    timeZone: string;
+                    durationMinutes: number;
+                    /** @default  */
+                    meetingUrl?: "" | string;
+                    /** @default  */
+                    location?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        classId: string;
+                        position: number;
+                        title: string;
+                        startsAt: string;
+                        endsAt: string;
+                        timeZone: string;
+                        localStart: string;
+                        durationMinutes: number;
+                        meetingUrl: string | null;
+                        hasMeetingUrl: boolean;
+                        meetingUrlOpensAt: string;
+                        location: string | null;
+                        published: boolean;
+                        attended: boolean | null;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A redirect to the callbackURL (or its error URL), setting the session cookie on success. */
-      302: {
-        headers: {
-          /** @description Where the browser goes next. */
-          Location?: string;
-          /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
-          'Set-Cookie'?: string;
-          [name: string]: unknown;
+    reorderClassSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        classId: string;
+                        position: number;
+                        title: string;
+                        startsAt: string;
+                        endsAt: string;
+                        timeZone: string;
+                        localStart: string;
+                        durationMinutes: number;
+                        meetingUrl: string | null;
+                        hasMeetingUrl: boolean;
+                        meetingUrlOpensAt: string;
+                        location: string | null;
+                        published: boolean;
+                        attended: boolean | null;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
-      };
-      /** @description not_found: no such resource, or the caller may not know it exists */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description internal_error: something unexpected; the requestId is in our logs */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
-      /** @description unavailable: the database, storage or payment service is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'];
-        };
-      };
     };
-  };
+    deleteClassSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deletedCount: number;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateClassSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    startsAt: string;
+                    timeZone: string;
+                    durationMinutes: number;
+                    /** @default  */
+                    meetingUrl?: "" | string;
+                    /** @default  */
+                    location?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        classId: string;
+                        position: number;
+                        title: string;
+                        startsAt: string;
+                        endsAt: string;
+                        timeZone: string;
+                        localStart: string;
+                        durationMinutes: number;
+                        meetingUrl: string | null;
+                        hasMeetingUrl: boolean;
+                        meetingUrlOpensAt: string;
+                        location: string | null;
+                        published: boolean;
+                        attended: boolean | null;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    publishClassSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    published: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        classId: string;
+                        position: number;
+                        title: string;
+                        startsAt: string;
+                        endsAt: string;
+                        timeZone: string;
+                        localStart: string;
+                        durationMinutes: number;
+                        meetingUrl: string | null;
+                        hasMeetingUrl: boolean;
+                        meetingUrlOpensAt: string;
+                        location: string | null;
+                        published: boolean;
+                        attended: boolean | null;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    markSessionAttended: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    done: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        done: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createLinkMaterial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        classId: string;
+                        position: number;
+                        title: string;
+                        /** @enum {string} */
+                        kind: "link" | "file";
+                        url: string;
+                        fileName: string | null;
+                        contentType: string | null;
+                        bytes: number | null;
+                        published: boolean;
+                        done: boolean | null;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    uploadMaterialFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        classId: string;
+                        position: number;
+                        title: string;
+                        /** @enum {string} */
+                        kind: "link" | "file";
+                        url: string;
+                        fileName: string | null;
+                        contentType: string | null;
+                        bytes: number | null;
+                        published: boolean;
+                        done: boolean | null;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    reorderClassMaterials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        classId: string;
+                        position: number;
+                        title: string;
+                        /** @enum {string} */
+                        kind: "link" | "file";
+                        url: string;
+                        fileName: string | null;
+                        contentType: string | null;
+                        bytes: number | null;
+                        published: boolean;
+                        done: boolean | null;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteMaterial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deletedCount: number;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateMaterial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        classId: string;
+                        position: number;
+                        title: string;
+                        /** @enum {string} */
+                        kind: "link" | "file";
+                        url: string;
+                        fileName: string | null;
+                        contentType: string | null;
+                        bytes: number | null;
+                        published: boolean;
+                        done: boolean | null;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    publishMaterial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    published: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        classId: string;
+                        position: number;
+                        title: string;
+                        /** @enum {string} */
+                        kind: "link" | "file";
+                        url: string;
+                        fileName: string | null;
+                        contentType: string | null;
+                        bytes: number | null;
+                        published: boolean;
+                        done: boolean | null;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    downloadMaterial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The material's file as an attachment, its type read from its bytes at upload */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    /** @description private, no-store */
+                    "Cache-Control"?: string;
+                    /** @description nosniff */
+                    "X-Content-Type-Options"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "image/gif": string;
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    markMaterialDone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    done: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        done: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAdminFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description GET: the e-mail of the user asked about. PATCH: the id of the user to promote. */
+                user: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        admin: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    promoteUserToAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description GET: the e-mail of the user asked about. PATCH: the id of the user to promote. */
+                user: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        modifiedCount: number;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getTeacherFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        teacher: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getUserProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        email: string;
+                        image: string | null;
+                        phone: string | null;
+                        /** @enum {string} */
+                        role: "admin" | "teacher" | "student";
+                        admin: boolean;
+                        teacher: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        email: string;
+                        image: string | null;
+                        phone: string | null;
+                        /** @enum {string} */
+                        role: "admin" | "teacher" | "student";
+                        admin: boolean;
+                        teacher: boolean;
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    saveOwnProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    image?: string;
+                    phone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        insertedId: string | null;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deletedCount: number;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        teacherApplication: boolean;
+                        classReviews: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    setNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    teacherApplication: boolean;
+                    classReviews: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        teacherApplication: boolean;
+                        classReviews: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listOwnSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        expiresAt: string;
+                        ipAddress: string | null;
+                        userAgent: string | null;
+                        current: boolean;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    endOwnSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deletedCount: number;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteOwnAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deletedCount: number;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        actorId: string | null;
+                        actorEmail: string;
+                        action: string;
+                        targetType: string;
+                        targetId: string;
+                        targetLabel: string | null;
+                        details: {
+                            [key: string]: unknown;
+                        } | null;
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMyTeachingStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totalCents: number;
+                        total: number;
+                        paidEnrollments: number;
+                        enrollments: number;
+                        students: number;
+                        classes: {
+                            classId: string;
+                            title: string;
+                            /** @enum {string} */
+                            status: "pending" | "accepted" | "rejected" | "archived";
+                            enrollments: number;
+                            paidEnrollments: number;
+                            revenueCents: number;
+                            revenue: number;
+                        }[];
+                        byMonth: {
+                            month: string;
+                            revenueCents: number;
+                            revenue: number;
+                            paidEnrollments: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPlatformStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users: {
+                            total: number;
+                            admins: number;
+                            teachers: number;
+                            students: number;
+                        };
+                        classes: {
+                            total: number;
+                            pending: number;
+                            accepted: number;
+                            rejected: number;
+                            archived: number;
+                        };
+                        totalCents: number;
+                        total: number;
+                        paidEnrollments: number;
+                        byMonth: {
+                            month: string;
+                            revenueCents: number;
+                            revenue: number;
+                            paidEnrollments: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listMailbox: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        kind: string;
+                        to: string;
+                        subject: string;
+                        text: string;
+                        /** @enum {string} */
+                        status: "pending" | "sent";
+                        attempts: number;
+                        createdAt: string;
+                        sentAt: string | null;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listEnrollments: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "pending" | "paid" | "refunded";
+                classId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description GET: the student's e-mail. DELETE: an enrolment id. */
+                emailOrId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds, across all pages. */
+                    "X-Total-Count": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        enrollId: string;
+                        email: string;
+                        name: string;
+                        title: string;
+                        image: string;
+                        price: number;
+                        description: string;
+                        /** @enum {string} */
+                        status: "pending" | "paid" | "refunded";
+                        createdAt: string;
+                        paidAt: string | null;
+                        available: boolean;
+                    }[];
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    removeEnrollment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description GET: the student's e-mail. DELETE: an enrolment id. */
+                emailOrId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deletedCount: number;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    signUpEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    image: string;
+                    phone: string;
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed up and signed in */
+            200: {
+                headers: {
+                    /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string | null;
+                        user: components["schemas"]["AuthUser"];
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    signInEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                    rememberMe?: boolean;
+                    callbackURL?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirect: boolean;
+                        token: string;
+                        url?: string;
+                        user: components["schemas"]["AuthUser"];
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            200: {
+                headers: {
+                    /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: components["schemas"]["AuthSession"];
+                        user: components["schemas"]["AuthUser"];
+                    } | null;
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    image?: string;
+                    phone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    newPassword: string;
+                    revokeOtherSessions?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string | null;
+                        user: components["schemas"]["AuthUser"];
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revokeSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revokeOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    sendVerificationEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    callbackURL?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sent, when there was an unverified account to send to */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query: {
+                token: string;
+                callbackURL?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redirect to the callbackURL (or its error URL), setting the session cookie on success. */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    redirectTo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Requested */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: boolean;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    resetPasswordCallback: {
+        parameters: {
+            query: {
+                callbackURL: string;
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redirect to the callbackURL (or its error URL), setting the session cookie on success. */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    changeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    newEmail: string;
+                    callbackURL?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unauthenticated: no valid session cookie or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    signInSocial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    provider: "google";
+                    /** @description Where the browser lands after signing in: a path on this site, or PUBLIC_URL followed by one (400 otherwise). */
+                    callbackURL?: string;
+                    /** @description Where the browser lands when signing in fails (same rule). */
+                    errorCallbackURL?: string;
+                    /** @description Where a first-time user lands (same rule). */
+                    newUserCallbackURL?: string;
+                    disableRedirect?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The provider's URL to open */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The provider's authorization URL to send the browser to. */
+                        url: string;
+                        redirect: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    signInOAuth2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    providerId: "oidc";
+                    /** @description Where the browser lands after signing in: a path on this site, or PUBLIC_URL followed by one (400 otherwise). */
+                    callbackURL?: string;
+                    /** @description Where the browser lands when signing in fails (same rule). */
+                    errorCallbackURL?: string;
+                    /** @description Where a first-time user lands (same rule). */
+                    newUserCallbackURL?: string;
+                    disableRedirect?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The provider's URL to open */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The provider's authorization URL to send the browser to. */
+                        url: string;
+                        redirect: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    socialCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+            };
+            header?: never;
+            path: {
+                /** @description google */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redirect to the callbackURL (or its error URL), setting the session cookie on success. */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    oauth2Callback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+            };
+            header?: never;
+            path: {
+                /** @description oidc */
+                providerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redirect to the callbackURL (or its error URL), setting the session cookie on success. */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    /** @description The better-auth session cookie (HttpOnly, SameSite=Lax). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
 }
