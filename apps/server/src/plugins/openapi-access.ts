@@ -249,6 +249,7 @@ export const OPERATIONS: Record<string, OperationContract> = {
   'GET /api/users/me/notifications': { access: 'signed-in', who: 'any signed-in user, their own' },
   'PUT /api/users/me/notifications': { access: 'signed-in', who: 'any signed-in user, their own' },
   'GET /api/users/me/sessions': { access: 'signed-in', who: 'any signed-in user, their own' },
+  'POST /api/users/not-me': { access: 'public', who: 'anyone holding the token of a "this was not me" mail' },
   'DELETE /api/users/me/sessions/{id}': {
     access: 'signed-in',
     who: 'any signed-in user, their own sessions only (404 for another)',
