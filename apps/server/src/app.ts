@@ -171,6 +171,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     windowSeconds: env.RATE_LIMIT_LOGIN_WINDOW_SECONDS,
   });
   await app.register(authRoutes, {
+    db,
+    now,
     auth,
     tokens,
     publicUrl: env.publicUrl,

@@ -1422,6 +1422,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/not-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "This was not me", from the link mailed about a change of address: ends every session, cancels pending links, gives the mailed address back (public; the token is the proof; works once)
+         * @description Who may call: anyone holding the token of a "this was not me" mail.
+         */
+        post: operations["undoAsNotMe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit": {
         parameters: {
             query?: never;
@@ -1817,7 +1837,7 @@ export interface paths {
          * Change the signed-in user's e-mail: a link goes to the new address, and the change happens when it is followed
          * @description Who may call: a signed-in user, by session cookie only (a Bearer token is not accepted).
          *
-         *     The same answer when the new address belongs to another account (nothing is sent then). 429 after RATE_LIMIT_MAIL_REQUESTS requests for one new address in the window.
+         *     Confirmed by `password` (403 when wrong, counted by the sign-in lockout, 429 when locked), or, for an account without one, a sign-in within the last 15 minutes. The current address is told, with a "this was not me" link (POST /api/users/not-me), when the change is asked for and when it completes. The same answer when the new address belongs to another account (nothing is sent there then). 429 after RATE_LIMIT_MAIL_REQUESTS mails to the new address in the window, all endpoints together.
          */
         post: operations["changeEmail"];
         delete?: never;
@@ -9812,6 +9832,89 @@ export interface operations {
             };
         };
     };
+    undoAsNotMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        signedOut: number;
+                        emailRestored: boolean;
+                    };
+                };
+            };
+            /** @description validation_error: the body, path or query is invalid (`fields` names each bad field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description payload_too_large: the body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not of a type this call reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description internal_error: something unexpected; the requestId is in our logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description unavailable: the database, storage or payment service is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listAuditEntries: {
         parameters: {
             query?: {
@@ -11504,6 +11607,7 @@ export interface operations {
                 "application/json": {
                     newEmail: string;
                     callbackURL?: string;
+                    password?: string;
                 };
             };
         };

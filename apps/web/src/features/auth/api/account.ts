@@ -41,12 +41,15 @@ export function useChangePassword() {
   });
 }
 
-/** POST /api/auth/change-email: a link goes to the new address; the address changes when it is followed. */
+/**
+ * POST /api/auth/change-email: confirmed by the current password; a link goes to the new address,
+ * and the address changes when it is followed.
+ */
 export function useChangeEmail() {
   return useMutation({
-    mutationFn: (newEmail: string) =>
+    mutationFn: (input: { newEmail: string; password?: string }) =>
       apiClient.post<{ status: boolean }>('/auth/change-email', {
-        newEmail,
+        ...input,
         callbackURL: paths.dashboard.profile,
       } satisfies ChangeEmailBody),
   });

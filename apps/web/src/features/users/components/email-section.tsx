@@ -14,7 +14,7 @@ const changeEmailResolver = lazyZodResolver(() =>
   import('@skillhive/shared/rules/account-forms').then((rules) => rules.ChangeEmailBody),
 );
 
-type ChangeEmailInput = { newEmail: string };
+type ChangeEmailInput = { newEmail: string; password?: string };
 
 interface EmailSectionProps {
   email: string;
@@ -38,10 +38,10 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
     formState: { errors, isSubmitting },
   } = useForm<ChangeEmailInput, unknown, ChangeEmailBody>({
     resolver: changeEmailResolver,
-    defaultValues: { newEmail: '' },
+    defaultValues: { newEmail: '', password: '' },
   });
 
-  const submit = handleSubmit(async ({ newEmail }) => {
+  const submit = handleSubmit(async ({ newEmail, password }) => {
     setSentTo(null);
     setFormError(null);
     if (newEmail === email) {
@@ -49,11 +49,18 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
       return;
     }
     try {
-      await change.mutateAsync(newEmail);
+      // An account without a password sends none; the server then wants a recent sign-in (decision 028).
+      await change.mutateAsync({ newEmail, ...(password ? { password } : {}) });
       setSentTo(newEmail);
-      reset({ newEmail: '' });
+      reset({ newEmail: '', password: '' });
     } catch (error) {
-      if (isApiError(error) && error.status === 429) setFormError(MAIL_RATE_LIMITED);
+      const passwordMessage = isApiError(error)
+        ? error.message === ACCOUNT_MESSAGES.wrongPassword
+          ? error.message
+          : error.fields?.['password']
+        : undefined;
+      if (passwordMessage) setError('password', { type: 'server', message: passwordMessage });
+      else if (isApiError(error) && error.status === 429) setFormError(error.message || MAIL_RATE_LIMITED);
       else if (isApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 401)
         setError('newEmail', {
           type: 'server',
@@ -96,6 +103,13 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
           autoComplete="email"
           error={errors.newEmail?.message}
           {...register('newEmail')}
+        />
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...register('password')}
         />
         <BusyButton type="submit" className="btn-outline self-start" busy={isSubmitting}>
           Change e-mail
