@@ -311,7 +311,7 @@ export interface paths {
          * Approve a pending refund request: the enrolment is refunded at once (admins only)
          * @description Who may call: admins only.
          *
-         *     409 when the request was decided already or the enrolment is refunded already.
+         *     202 when the approval is recorded but the gateway step did not finish: the refund is in progress and completes by itself (decision 031); approving again resumes it. 409 when the request was declined, or approved and refunded already.
          */
         post: operations["approveRefundRequest"];
         delete?: never;
@@ -3391,6 +3391,29 @@ export interface operations {
         responses: {
             /** @description Success */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        enrollmentId: string;
+                        paymentId: string;
+                        studentEmail: string;
+                        title: string;
+                        priceCents: number;
+                        reason: string;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "declined";
+                        decisionReason: string | null;
+                        decidedAt: string | null;
+                        paidAt: string | null;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Approved; the refund is in progress */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,7 +26,7 @@ import { viewerOf } from '../../lib/authorize.ts';
 import { classCalendar } from './calendar.ts';
 import * as content from './content.service.ts';
 
-/** Each route declares its caller (decision 025); the ownership checks are in content.service.ts. */
+/** Each route declares its caller (decision 025); the ownership checks are in content-access.ts, behind content.service.ts. */
 export async function contentRoutes(app: FastifyInstance, opts: { deps: content.ContentDeps }) {
   const { deps } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();

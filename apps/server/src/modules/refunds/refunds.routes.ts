@@ -13,6 +13,7 @@ import {
 import { CreateRefundBody, CreateRefundRequestBody, RefundReasonForm } from '@skillhive/shared/rules/refunds';
 import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
+import * as requests from './refund-requests.service.ts';
 import * as refunds from './refunds.service.ts';
 
 /** Refunds (DESIGN §4): an admin's refunds and a student's requests, which an admin decides. */
@@ -67,7 +68,7 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: z.array(RefundRequest) },
       },
     },
-    async (request, reply) => replyWithPage(reply, await refunds.listRefundRequests(deps.db, request.query)),
+    async (request, reply) => replyWithPage(reply, await requests.listRefundRequests(deps.db, request.query)),
   );
 
   typed.post(
@@ -78,12 +79,20 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         tags: ['refunds'],
         operationId: 'approveRefundRequest',
         summary: 'Approve a pending refund request: the enrolment is refunded at once (admins only)',
-        description: '409 when the request was decided already or the enrolment is refunded already.',
+        description:
+          '202 when the approval is recorded but the gateway step did not finish: the refund is in progress and completes by itself (decision 031); approving again resumes it. 409 when the request was declined, or approved and refunded already.',
         params: IdParam,
-        response: { 200: RefundRequest },
+        response: { 200: RefundRequest, 202: RefundRequest.describe('Approved; the refund is in progress') },
       },
     },
-    async (request) => refunds.approveRefundRequest(deps, viewerOf(request), request.params.id),
+    async (request, reply) => {
+      const { request: answer, inProgress } = await requests.approveRefundRequest(
+        deps,
+        viewerOf(request),
+        request.params.id,
+      );
+      return reply.status(inProgress ? 202 : 200).send(answer);
+    },
   );
 
   typed.post(
@@ -100,7 +109,7 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: RefundRequest },
       },
     },
-    async (request) => refunds.declineRefundRequest(deps, viewerOf(request), request.params.id, request.body.reason),
+    async (request) => requests.declineRefundRequest(deps, viewerOf(request), request.params.id, request.body.reason),
   );
 
   typed.post(
@@ -119,7 +128,7 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await refunds.requestRefund(deps, viewerOf(request), request.body)),
+      reply.status(201).send(await requests.requestRefund(deps, viewerOf(request), request.body)),
   );
 
   typed.get(
@@ -133,6 +142,6 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: MyRefundRequests },
       },
     },
-    async (request) => refunds.listMyRefundRequests(deps, viewerOf(request)),
+    async (request) => requests.listMyRefundRequests(deps, viewerOf(request)),
   );
 }
