@@ -931,7 +931,7 @@ export interface paths {
         };
         /**
          * A class's sessions and materials: every item for its teacher and admins, the published ones with the caller's own progress marks for a student whose enrolment is paid; the meeting link only to the teacher, and to paid students from MEETING_LINK_OPEN_MINUTES before a session to its end
-         * @description Who may call: a student whose enrolment in the class is paid (published items), its teacher, or an admin.
+         * @description Who may call: a student whose enrolment in the class is paid (published items), its teacher, or an admin (409 for anyone else).
          */
         get: operations["getClassContent"];
         put?: never;
@@ -971,7 +971,7 @@ export interface paths {
         };
         /**
          * The class's published sessions as an iCalendar file (same callers as the class's content)
-         * @description Who may call: a student whose enrolment in the class is paid, its teacher, or an admin.
+         * @description Who may call: a student whose enrolment in the class is paid, its teacher, or an admin (409 for anyone else).
          */
         get: operations["getClassCalendar"];
         put?: never;
@@ -1076,7 +1076,7 @@ export interface paths {
         get?: never;
         /**
          * Mark (done: true) or unmark your own attendance of a published session that has started (a student whose enrolment is paid)
-         * @description Who may call: a student whose enrolment in the class is paid, for their own mark.
+         * @description Who may call: a student whose enrolment in the class is paid, for their own mark (409 for anyone else).
          */
         put: operations["markSessionAttended"];
         post?: never;
@@ -1199,7 +1199,7 @@ export interface paths {
         };
         /**
          * Download a material's file, as an attachment with the type read from its bytes at upload (a student whose enrolment is paid, for published materials; the class's teacher; admins)
-         * @description Who may call: a student whose enrolment in the class is paid (published materials), its teacher, or an admin.
+         * @description Who may call: a student whose enrolment in the class is paid (published materials), its teacher, or an admin (409 for anyone else).
          */
         get: operations["downloadMaterial"];
         put?: never;
@@ -1220,7 +1220,7 @@ export interface paths {
         get?: never;
         /**
          * Mark (done: true) or unmark your own completion of a published material (a student whose enrolment is paid)
-         * @description Who may call: a student whose enrolment in the class is paid, for their own mark.
+         * @description Who may call: a student whose enrolment in the class is paid, for their own mark (409 for anyone else).
          */
         put: operations["markMaterialDone"];
         post?: never;
@@ -7004,8 +7004,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-            403: {
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7013,8 +7013,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description not_found: no such resource, or the caller may not know it exists */
-            404: {
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7169,8 +7169,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-            403: {
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7178,8 +7178,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description not_found: no such resource, or the caller may not know it exists */
-            404: {
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8633,8 +8633,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description forbidden: signed in, but without the role or ownership this call needs (under /api/auth/*: an untrusted Origin) */
-            403: {
+            /** @description not_found: no such resource, or the caller may not know it exists */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8642,8 +8642,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description not_found: no such resource, or the caller may not know it exists */
-            404: {
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8728,6 +8728,15 @@ export interface operations {
             };
             /** @description not_found: no such resource, or the caller may not know it exists */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description conflict: the call conflicts with the resource's current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
