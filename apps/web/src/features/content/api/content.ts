@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ClassContent, ClassMaterial, ClassProgress, ClassSession } from '@skillhive/shared/contracts/content';
+import type { ClassMaterial } from '@skillhive/shared/contracts/content';
 import type { LinkMaterialFormBody, SaveSessionBody } from '@skillhive/shared/rules/content-forms';
 import { MATERIAL_FILE_FIELD } from '@skillhive/shared/rules/content';
 import { API_BASE, ApiError, apiClient, tokenStorage } from '../../../lib/api-client.ts';
@@ -19,7 +19,7 @@ const enc = encodeURIComponent;
 export const classContentQueryOptions = (user: UserScope | null, classId: string) =>
   queryOptions({
     queryKey: contentKeys.ofClass(user?.id ?? '', classId),
-    queryFn: ({ signal }) => apiClient.get<ClassContent>(`/classes/${enc(classId)}/content`, { secured: true, signal }),
+    queryFn: ({ signal }) => apiClient.get('/classes/{id}/content', { path: { id: classId }, secured: true, signal }),
     enabled: user !== null,
     // The meeting link opens at a time: look again every minute while the page is open.
     refetchInterval: 60_000,
@@ -29,8 +29,7 @@ export const classContentQueryOptions = (user: UserScope | null, classId: string
 export const classProgressQueryOptions = (user: UserScope | null, classId: string) =>
   queryOptions({
     queryKey: contentKeys.progress(user?.id ?? '', classId),
-    queryFn: ({ signal }) =>
-      apiClient.get<ClassProgress>(`/classes/${enc(classId)}/progress`, { secured: true, signal }),
+    queryFn: ({ signal }) => apiClient.get('/classes/{id}/progress', { path: { id: classId }, secured: true, signal }),
     enabled: user !== null,
   });
 
@@ -46,48 +45,45 @@ function useContentMutation<Input, Output>(classId: string, run: (input: Input) 
 
 export function useCreateSession(classId: string) {
   return useContentMutation(classId, (body: SaveSessionBody) =>
-    apiClient.post<ClassSession>(`/classes/${enc(classId)}/sessions`, body, { secured: true }),
+    apiClient.post('/classes/{id}/sessions', body, { path: { id: classId }, secured: true }),
   );
 }
 
 export function useUpdateSession(classId: string) {
   return useContentMutation(classId, ({ id, body }: { id: string; body: SaveSessionBody }) =>
-    apiClient.patch<ClassSession>(`/class-sessions/${enc(id)}`, body, { secured: true }),
+    apiClient.patch('/class-sessions/{id}', body, { path: { id }, secured: true }),
   );
 }
 
 export type ContentKind = 'session' | 'material';
 
-const itemPath = (kind: ContentKind, id: string) =>
-  kind === 'session' ? `/class-sessions/${enc(id)}` : `/materials/${enc(id)}`;
+const itemPath = (kind: ContentKind) => (kind === 'session' ? '/class-sessions/{id}' : '/materials/{id}');
 
 export function usePublishItem(classId: string) {
   return useContentMutation(classId, ({ kind, id, published }: { kind: ContentKind; id: string; published: boolean }) =>
-    apiClient.post<unknown>(`${itemPath(kind, id)}/publish`, { published }, { secured: true }),
+    apiClient.post(`${itemPath(kind)}/publish`, { published }, { path: { id }, secured: true }),
   );
 }
 
 export function useDeleteItem(classId: string) {
   return useContentMutation(classId, ({ kind, id }: { kind: ContentKind; id: string }) =>
-    apiClient.delete<{ deletedCount: number }>(itemPath(kind, id), { secured: true }),
+    apiClient.delete(itemPath(kind), { path: { id }, secured: true }),
   );
 }
 
 export function useReorder(classId: string) {
   return useContentMutation(classId, ({ kind, ids }: { kind: ContentKind; ids: string[] }) =>
-    apiClient.put<unknown>(
-      `/classes/${enc(classId)}/${kind === 'session' ? 'sessions' : 'materials'}/order`,
+    apiClient.put(
+      `/classes/{id}/${kind === 'session' ? 'sessions' : 'materials'}/order`,
       { ids },
-      {
-        secured: true,
-      },
+      { path: { id: classId }, secured: true },
     ),
   );
 }
 
 export function useCreateLinkMaterial(classId: string) {
   return useContentMutation(classId, (body: LinkMaterialFormBody) =>
-    apiClient.post<ClassMaterial>(`/classes/${enc(classId)}/materials`, body, { secured: true }),
+    apiClient.post('/classes/{id}/materials', body, { path: { id: classId }, secured: true }),
   );
 }
 
@@ -133,10 +129,10 @@ export function useUploadMaterial(classId: string) {
 /** A student's own marks. */
 export function useMarkProgress(classId: string) {
   return useContentMutation(classId, ({ kind, id, done }: { kind: ContentKind; id: string; done: boolean }) =>
-    apiClient.put<{ done: boolean }>(
-      kind === 'session' ? `/class-sessions/${enc(id)}/attendance` : `/materials/${enc(id)}/completion`,
+    apiClient.put(
+      kind === 'session' ? '/class-sessions/{id}/attendance' : '/materials/{id}/completion',
       { done },
-      { secured: true },
+      { path: { id }, secured: true },
     ),
   );
 }
