@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { ClassMaterial } from '@skillhive/shared/contracts/content';
 import type { LinkMaterialFormBody, SaveSessionBody } from '@skillhive/shared/rules/content-forms';
 import { MATERIAL_FILE_FIELD } from '@skillhive/shared/rules/content';
-import { API_BASE, ApiError, apiClient, tokenStorage } from '../../../lib/api-client.ts';
+import { ApiError, apiClient, buildApiUrl, tokenStorage, type ApiPath } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
@@ -12,8 +12,6 @@ export const contentKeys = {
   ofClass: (userId: string, classId: string) => [...contentKeys.all(userId), classId] as const,
   progress: (userId: string, classId: string) => [...contentKeys.all(userId), classId, 'progress'] as const,
 };
-
-const enc = encodeURIComponent;
 
 /** GET /api/classes/:id/content (paid students, the teacher, admins). */
 export const classContentQueryOptions = (user: UserScope | null, classId: string) =>
@@ -97,7 +95,7 @@ async function uploadMaterial(classId: string, input: { title: string; file: Fil
   if (token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}/classes/${enc(classId)}/materials/file`, {
+    response = await fetch(buildApiUrl('/classes/{id}/materials/file' satisfies ApiPath<'post'>, {}, { id: classId }), {
       method: 'POST',
       body: form,
       headers,
