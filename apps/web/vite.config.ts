@@ -37,7 +37,7 @@ const apiProxy = {
 /**
  * The server serves apps/web/dist with an SPA fallback, so the build must land there.
  * Public routes must not pull dashboard code or charts: every route, home included, is its own
- * lazy module (src/app/route-modules.ts), and the framework libraries share one long-cached
+ * lazy module (route `lazy` in src/app/router.tsx), and the framework libraries share one long-cached
  * vendor chunk.
  */
 export default defineConfig({

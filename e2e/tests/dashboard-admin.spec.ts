@@ -270,7 +270,8 @@ test.describe('deciding (an arranged admin)', () => {
   test('the audit log records who decided what about whom', async ({ page, arrange }) => {
     const [admin, teacher] = await Promise.all([arrange.admin('audit-admin'), arrange.teacher('audited')]);
     const item = await arrange.pendingClass(teacher, { title: `Audited ${uniqueStamp()}` });
-    const approved = await admin.api.patch(`/api/classes/class-requests/${item.id}/approve`);
+    const { version } = (await (await admin.api.get(`/api/classes/${item.id}`)).json()) as { version: string };
+    const approved = await admin.api.patch(`/api/classes/class-requests/${item.id}/approve`, { data: { version } });
     expect(approved.ok(), await approved.text()).toBe(true);
 
     await arrange.signIn(page, admin);

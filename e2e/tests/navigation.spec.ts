@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/arrange.ts';
 
 /*
- * Decision 022's router (apps/web/src/app/app-router.tsx) as a person moves around: where the
+ * React Router's data router (decision 024, apps/web/src/app/router.tsx) as a person moves around: where the
  * window scrolls, what shows while a page's code is on its way, and that a page that failed to
  * load does not stick when they go elsewhere.
  */

@@ -46,6 +46,21 @@ test.describe('routing', () => {
     });
   }
 
+  // The router's first load (decision 024): each public page renders complete, without a script
+  // error or an error logged on the console.
+  for (const manifestPage of PUBLIC_PAGES) {
+    test(`${manifestPage.path} renders with no error on the console`, async ({ page }) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(manifestPage.path.replace(':id', stableClass().id));
+      await expectReady(page);
+      expect(errors).toEqual([]);
+    });
+  }
+
   // DESIGN §6 (decision 005): every public route's first load stays within 150 KB of gzip, and
   // none of it is dashboard code.
   for (const path of PUBLIC_ROUTES) {

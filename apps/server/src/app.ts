@@ -10,33 +10,32 @@ import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
 import type { ImageStorage } from './modules/uploads/storage.ts';
 import { createLimiter, tryAgainIn } from './lib/rate-limit.ts';
+import { registerJobs } from './jobs.ts';
 import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createPasswordLockout } from './modules/auth/lockout.ts';
 import { createTokenService } from './modules/auth/token.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { registerMailMetrics } from './modules/mail/mail.metrics.ts';
 import { mailRoutes } from './modules/mail/mail.routes.ts';
-import { createSmtpSender } from './modules/mail/mail.transport.ts';
-import { createMailWorker } from './modules/mail/mail.worker.ts';
 import { checkDirectoryWritable, type ReadinessCheck } from './modules/health/health.service.ts';
 import { lifecyclePlugin, type Lifecycle } from './modules/health/lifecycle.ts';
 import { pingRedis } from './lib/redis.ts';
 import { enrollmentsRoutes } from './modules/enrollments/enrollments.routes.ts';
-import { createGateway } from './modules/payments/create-gateway.ts';
-import type { PaymentGateway } from './modules/payments/gateway.ts';
-import { paymentHistoryRoutes } from './modules/payments/payment-history.routes.ts';
-import { paymentsRoutes } from './modules/payments/payments.routes.ts';
-import { createReconciler, type Reconciler } from './modules/payments/reconciler.ts';
-import { couponsRoutes } from './modules/payments/coupons.routes.ts';
-import { refundsRoutes } from './modules/payments/refunds.routes.ts';
+import { createGateway } from './modules/gateways/create-gateway.ts';
+import type { PaymentGateway } from './modules/gateways/gateway.public.ts';
+import { paymentHistoryRoutes } from './modules/checkout/payment-history.routes.ts';
+import { paymentsRoutes } from './modules/checkout/checkout.routes.ts';
+import type { Reconciler } from './modules/checkout/reconciler.ts';
+import { couponsRoutes } from './modules/coupons/coupons.routes.ts';
+import { refundsRoutes } from './modules/refunds/refunds.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
-import { createSessionReminders } from './modules/content/session-reminders.ts';
+import type { createSessionReminders } from './modules/content/session-reminders.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { classesRoutes } from './modules/classes/classes.routes.ts';
 import { teacherRequestsRoutes } from './modules/teacher-requests/teacher-requests.routes.ts';
-import { createImageCollector } from './modules/uploads/image-collector.ts';
 import { limitSharpThreads } from './modules/uploads/image-processing.ts';
 import { createProcessingQueue } from './modules/uploads/processing-queue.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
@@ -63,6 +62,11 @@ export interface AppDeps {
   storage: ImageStorage;
   redis?: Redis | undefined;
   now?: () => Date;
+  /**
+   * Milliseconds on a monotonic clock (performance.now by default) for durations a wall-clock step
+   * must not stretch or cut: the catalogue cache's TTL (decision 032). Tests move it.
+   */
+  monotonicNow?: () => number;
   /** Default: Stripe when STRIPE_SECRET_KEY is set, else the built-in test gateway (DESIGN §2). */
   gateway?: PaymentGateway | undefined;
   webRoot?: string;
@@ -152,17 +156,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(authPlugin, { db, auth, tokens, now });
 
   const checks: Record<string, ReadinessCheck> = { database: database.ping };
+  const optional: Record<string, ReadinessCheck> = {};
   const redis = deps.redis;
-  if (redis) checks.redis = () => pingRedis(redis);
-  if (!env.S3_BUCKET) checks.storage = checkDirectoryWritable(env.uploadDir);
+  if (redis) optional.redis = () => pingRedis(redis);
+  if (!env.S3_BUCKET) optional.storage = checkDirectoryWritable(env.uploadDir);
   if (database.kind === 'pglite') checks.dataDir = checkDirectoryWritable(env.dataDir);
-  await app.register(healthRoutes, { checks, timeoutMs: env.READY_CHECK_TIMEOUT_MS, lifecycle });
+  await app.register(healthRoutes, { checks, optional, metrics, timeoutMs: env.READY_CHECK_TIMEOUT_MS, lifecycle });
   // One lockout for every place a password is tried: sign-in, change-password, account deletion.
-  const loginFailures = createLimiter({
-    name: 'login-failures',
+  const loginFailures = createPasswordLockout(db, {
     points: env.RATE_LIMIT_LOGIN_FAILURES,
-    durationSeconds: env.RATE_LIMIT_LOGIN_WINDOW_SECONDS,
-    redis: deps.redis,
+    windowSeconds: env.RATE_LIMIT_LOGIN_WINDOW_SECONDS,
   });
   await app.register(authRoutes, {
     auth,
@@ -251,18 +254,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       message: UPLOAD_MESSAGES.rateLimited,
     }),
   });
-  // Unused images are removed after a grace period, on every instance in turn (advisory lock).
-  const imageCollector = createImageCollector({
-    db,
-    storage: deps.storage,
-    now,
-    graceHours: env.UPLOAD_GC_GRACE_HOURS,
-    intervalMs: env.UPLOAD_GC_INTERVAL_MINUTES * 60_000,
-    log: app.log,
+  await app.register(catalogueCachePlugin, {
+    ttlSeconds: env.CATALOGUE_CACHE_TTL_SECONDS,
+    now: deps.monotonicNow ?? (() => performance.now()),
   });
-  app.addHook('onReady', async () => imageCollector.start());
-  app.addHook('onClose', async () => imageCollector.stop());
-  await app.register(catalogueCachePlugin, { ttlSeconds: env.CATALOGUE_CACHE_TTL_SECONDS, now });
   await app.register(classesRoutes, { db, storage: deps.storage, now, publicUrl: env.publicUrl });
   await app.register(contentRoutes, {
     deps: {
@@ -272,40 +267,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       publicUrl: env.publicUrl,
       meetingLinkOpenMinutes: env.MEETING_LINK_OPEN_MINUTES,
       materialMaxBytes: Math.round(env.MATERIAL_MAX_MB * 1024 * 1024),
+      materialQuotaBytes: env.MATERIAL_QUOTA_MB * 1024 * 1024,
+      materialUploadsPerUser: createLimiter({
+        name: 'material-uploads',
+        points: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
+        durationSeconds: 60,
+        redis: deps.redis,
+        message: UPLOAD_MESSAGES.materialRateLimited,
+      }),
     },
   });
-  // Reminders of sessions starting soon, through the outbox (decision 021); safe on several instances.
-  const sessionReminders = createSessionReminders({
-    db,
-    now,
-    publicUrl: env.publicUrl,
-    reminderMinutes: env.SESSION_REMINDER_MINUTES,
-    intervalMs: env.SESSION_REMINDER_INTERVAL_SECONDS * 1000,
-    log: app.log,
-  });
-  app.addHook('onReady', async () => sessionReminders.start());
-  app.addHook('onClose', async () => sessionReminders.stop());
   await app.register(usersRoutes, { db, now, passwordFailures: loginFailures });
   await app.register(auditRoutes, { db });
   await app.register(statsRoutes, { db, now });
   await app.register(mailRoutes, { db, mailboxEnabled });
-
-  // The outbox is sent only where there is somewhere to send it; without SMTP, mail waits there.
-  if (env.SMTP_URL) {
-    const smtp = createSmtpSender(env.SMTP_URL, env.MAIL_FROM, new URL(env.publicUrl).hostname);
-    const mailWorker = createMailWorker({
-      db,
-      send: smtp.send,
-      log: app.log,
-      intervalMs: env.MAIL_WORKER_INTERVAL_MS,
-      now,
-    });
-    app.addHook('onReady', async () => mailWorker.start());
-    app.addHook('onClose', async () => {
-      await mailWorker.stop();
-      smtp.close();
-    });
-  }
 
   await app.register(staticWebPlugin, {
     root: deps.webRoot ?? DEFAULT_WEB_ROOT,
@@ -315,15 +290,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       route === '/classes/:id' && params.id ? getClassPageMeta(db, deps.storage, params.id) : null,
   });
 
-  const reconciler = createReconciler({
-    db,
-    gateway,
-    now,
-    publicUrl: env.publicUrl,
-    log: app.log,
-    intervalSeconds: env.RECONCILE_INTERVAL_SECONDS,
-  });
-  app.addHook('onReady', async () => reconciler.start());
-  app.addHook('onClose', async () => reconciler.stop());
+  const { reconciler, sessionReminders } = registerJobs(app, { env, db, storage: deps.storage, gateway, now });
   return { app, auth, reconciler, sessionReminders, lifecycle };
 }

@@ -50,8 +50,12 @@ describe('sharedPageEncoding', () => {
 
 const IMAGE_KEY = `${'d'.repeat(64)}.webp`;
 
-async function catalogueApp(ttlSeconds: string, clock: { ms: number }) {
-  const ctx = await createTestApp({ CATALOGUE_CACHE_TTL_SECONDS: ttlSeconds }, { now: () => new Date(clock.ms) });
+/** `ms` is the monotonic clock; `wallStepMs` moves only the wall clock (an NTP step, a VM resume). */
+async function catalogueApp(ttlSeconds: string, clock: { ms: number; wallStepMs?: number }) {
+  const ctx = await createTestApp(
+    { CATALOGUE_CACHE_TTL_SECONDS: ttlSeconds },
+    { now: () => new Date(clock.ms + (clock.wallStepMs ?? 0)), monotonicNow: () => clock.ms },
+  );
   const admin = await createUser(ctx, 'admin');
   const teacher = await createUser(ctx, 'teacher');
   await ctx.db
@@ -77,7 +81,7 @@ function addAcceptedClass(ctx: TestContext, teacher: TestUser, title: string) {
 const titles = (body: unknown) => (body as { title: string }[]).map((c) => c.title);
 
 describe('GET /api/classes with CATALOGUE_CACHE_TTL_SECONDS=1', () => {
-  const clock = { ms: Date.now() };
+  const clock: { ms: number; wallStepMs?: number } = { ms: Date.now() };
   let ctx: TestContext;
   let admin: TestUser;
   let teacher: TestUser;
@@ -114,6 +118,18 @@ describe('GET /api/classes with CATALOGUE_CACHE_TTL_SECONDS=1', () => {
     const fresh = await anonymous();
     expect(fresh.headers['x-total-count']).toBe('2');
     expect(titles(fresh.json())).toEqual(['Second class', 'First class']);
+  });
+
+  it('measures the TTL on the monotonic clock: a wall clock stepped back an hour keeps no page longer', async () => {
+    clock.ms += 1_000;
+    const before = await anonymous();
+    await addAcceptedClass(ctx, teacher, 'After the step');
+    clock.wallStepMs = -3_600_000;
+    clock.ms += 1_000;
+    const after = await anonymous();
+    expect(titles(after.json())[0]).toBe('After the step');
+    expect(Number(after.headers['x-total-count'])).toBe(Number(before.headers['x-total-count']) + 1);
+    clock.wallStepMs = 0;
   });
 
   it('sends a shared page compressed as asked (brotli, else gzip), identical once decoded, with Vary', async () => {

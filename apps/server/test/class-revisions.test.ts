@@ -61,14 +61,21 @@ const listPending = (role: ClassRole, query = '') =>
   ctx.app.inject({ method: 'GET', url: `/api/classes/revisions${query}`, headers: headersOf(role) });
 const revisionOf = (role: ClassRole, classId: string) =>
   ctx.app.inject({ method: 'GET', url: `/api/classes/${classId}/revision`, headers: headersOf(role) });
-const decide = (role: ClassRole, id: string, action: 'approve' | 'reject', payload?: Record<string, unknown>) =>
+/** The version an admin is shown for a revision in the review queue (decision 027); a decided one has none. */
+async function shownVersion(revisionId: string): Promise<string> {
+  const queue = (await listPending('admin', '?limit=100')).json() as { _id: string; version: string }[];
+  return queue.find((r) => r._id === revisionId)?.version ?? 'not-pending';
+}
+/** A decision on the version the admin is shown now, unless the payload names another. */
+const decide = async (role: ClassRole, id: string, action: 'approve' | 'reject', payload?: Record<string, unknown>) =>
   ctx.app.inject({
     method: 'PATCH',
     url: `/api/classes/revisions/${id}/${action}`,
     headers: headersOf(role),
-    ...(payload ? { payload } : {}),
+    payload: { version: await shownVersion(id), ...payload },
   });
 type Listed = { _id: string; title: string; price: number };
+type ClassRevisionItem = { _id: string; version: string; proposed: Record<string, unknown> };
 async function catalogue(query: string): Promise<Listed[]> {
   const res = await ctx.app.inject({ method: 'GET', url: `/api/classes?limit=50${query}` });
   return res.json() as Listed[];
@@ -321,21 +328,60 @@ describe('admin review', () => {
     });
   });
 
-  it('reject without a body stores no reason', async () => {
+  it('reject without a reason stores no reason', async () => {
     const { classId, revisionId } = await propose({ title: 'No reason given' });
     expect((await decide('admin', revisionId, 'reject')).statusCode).toBe(200);
     expect((await revisionsOf(classId))[0]).toMatchObject({ status: 'rejected', rejectionReason: null });
   });
 
+  it('a decision applies the version reviewed: a teacher edit after the admin opened it refuses it (409)', async () => {
+    const { classId, revisionId } = await propose({ title: 'Watercolour, week two' });
+    const before = await storedClass(ctx, classId);
+    const reviewed = await shownVersion(revisionId);
+    expect(reviewed).not.toBe('not-pending');
+    const edit = await patch('owner', classId, { title: 'SCAM pay outside the site', price: 9999 });
+    expect(edit.json()).toEqual({ modifiedCount: 1, success: true, pendingReview: true });
+    for (const action of ['approve', 'reject'] as const) {
+      const stale = await decide('admin', revisionId, action, { version: reviewed });
+      expect(stale.statusCode, action).toBe(409);
+      expect(stale.json().error.message).toBe('The teacher changed this since you opened it. Review the new version.');
+    }
+    expect(await storedClass(ctx, classId)).toEqual(before);
+    expect(await auditOf(ctx, classId)).toEqual([]);
+    // The queue shows the new content under a new version; deciding that one applies what was shown.
+    const queue = (await listPending('admin', '?limit=100')).json() as ClassRevisionItem[];
+    const shown = queue.find((r) => r._id === revisionId)!;
+    expect(shown.proposed).toMatchObject({ title: 'SCAM pay outside the site', price: 9999 });
+    expect(shown.version).not.toBe(reviewed);
+    expect((await decide('admin', revisionId, 'reject', { version: shown.version })).statusCode).toBe(200);
+    expect(await storedClass(ctx, classId)).toEqual(before);
+  });
+
+  it('a decision without the version reviewed is refused (400)', async () => {
+    const { classId, revisionId } = await propose({ title: 'No version sent' });
+    for (const action of ['approve', 'reject'] as const) {
+      const res = await ctx.app.inject({
+        method: 'PATCH',
+        url: `/api/classes/revisions/${revisionId}/${action}`,
+        headers: headersOf('admin'),
+        payload: {},
+      });
+      expect(res.statusCode, action).toBe(400);
+    }
+    expect((await revisionsOf(classId))[0]!.status).toBe('pending');
+  });
+
   it('exactly one of two racing decisions wins', async () => {
     const secondAdmin = await createUser(ctx, 'admin');
     const { classId, revisionId } = await propose({ price: 77 });
+    const version = await shownVersion(revisionId);
     const results = await Promise.all([
-      decide('admin', revisionId, 'approve'),
+      decide('admin', revisionId, 'approve', { version }),
       ctx.app.inject({
         method: 'PATCH',
         url: `/api/classes/revisions/${revisionId}/reject`,
         headers: secondAdmin.headers,
+        payload: { version },
       }),
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);

@@ -108,12 +108,18 @@ const remove = (role: ClassRole, id: string) =>
   ctx.app.inject({ method: 'DELETE', url: `/api/classes/${id}`, headers: headersOf(role) });
 const getOne = (role: ClassRole, id: string) =>
   ctx.app.inject({ method: 'GET', url: `/api/classes/${id}`, headers: headersOf(role) });
-const moderate = (role: ClassRole, id: string, action: 'approve' | 'reject', payload?: Record<string, unknown>) =>
+/** The version an admin is shown for a class (decision 027); a class not pending has none. */
+async function shownVersion(id: string): Promise<string> {
+  const res = await getOne('admin', id);
+  return (res.statusCode === 200 && (res.json() as { version?: string }).version) || 'not-pending';
+}
+/** A decision on the version the admin is shown now, unless the payload names another. */
+const moderate = async (role: ClassRole, id: string, action: 'approve' | 'reject', payload?: Record<string, unknown>) =>
   ctx.app.inject({
     method: 'PATCH',
     url: `/api/classes/class-requests/${id}/${action}`,
     headers: headersOf(role),
-    ...(payload ? { payload } : {}),
+    payload: { version: await shownVersion(id), ...payload },
   });
 
 describe('POST /api/classes', () => {
@@ -149,6 +155,8 @@ describe('POST /api/classes', () => {
       rating: null,
       reviewCount: 0,
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      // What an admin's decision carries back (decision 027).
+      version: expect.stringMatching(/^[\w-]{22}$/),
     });
   });
 
@@ -261,12 +269,54 @@ describe('state transitions', () => {
     expect((await moderate('admin', id, 'reject')).statusCode).toBe(409);
   });
 
-  it('reject without a body or reason stores no reason', async () => {
+  it('reject without a reason stores no reason', async () => {
     const id = await insertClass();
     expect((await moderate('admin', id, 'reject')).statusCode).toBe(200);
     expect((await storedClass(ctx, id))!.rejectionReason).toBeNull();
     const other = await insertClass();
     expect((await moderate('admin', other, 'reject', {})).statusCode).toBe(200);
+  });
+
+  it('a decision applies the version reviewed: a teacher edit after the admin opened it refuses it (409)', async () => {
+    const id = await insertClass();
+    const reviewed = await shownVersion(id);
+    expect(reviewed).not.toBe('not-pending');
+    const edit = await patch('owner', id, { title: 'SCAM pay outside the site', price: 9999 });
+    expect(edit.statusCode).toBe(200);
+    for (const action of ['approve', 'reject'] as const) {
+      const stale = await moderate('admin', id, action, { version: reviewed });
+      expect(stale.statusCode, action).toBe(409);
+      expect(stale.json().error.message).toBe('The teacher changed this since you opened it. Review the new version.');
+    }
+    expect(await storedClass(ctx, id)).toMatchObject({ status: 'pending', title: 'SCAM pay outside the site' });
+    expect(await auditOf(ctx, id)).toEqual([]);
+    // The admin's list shows the new content with a new version, which can be decided.
+    const listed = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: '/api/classes?status=pending&limit=100',
+        headers: headersOf('admin'),
+      })
+    ).json() as { _id: string; title: string; price: number; version: string }[];
+    const now = listed.find((c) => c._id === id)!;
+    expect(now).toMatchObject({ title: 'SCAM pay outside the site', price: 9999 });
+    expect(now.version).not.toBe(reviewed);
+    expect((await moderate('admin', id, 'reject', { version: now.version })).statusCode).toBe(200);
+    expect((await storedClass(ctx, id))!.status).toBe('rejected');
+  });
+
+  it('a decision without the version reviewed is refused (400)', async () => {
+    const id = await insertClass();
+    for (const action of ['approve', 'reject'] as const) {
+      const res = await ctx.app.inject({
+        method: 'PATCH',
+        url: `/api/classes/class-requests/${id}/${action}`,
+        headers: headersOf('admin'),
+        payload: {},
+      });
+      expect(res.statusCode, action).toBe(400);
+    }
+    expect((await storedClass(ctx, id))!.status).toBe('pending');
   });
 
   it('rejected → pending when its teacher edits it; the reason clears and the image stays', async () => {
@@ -332,12 +382,14 @@ describe('state transitions', () => {
   it('exactly one of two racing moderation decisions wins', async () => {
     const secondAdmin = await createUser(ctx, 'admin');
     const id = await insertClass();
+    const version = await shownVersion(id);
     const results = await Promise.all([
-      moderate('admin', id, 'approve'),
+      moderate('admin', id, 'approve', { version }),
       ctx.app.inject({
         method: 'PATCH',
         url: `/api/classes/class-requests/${id}/reject`,
         headers: secondAdmin.headers,
+        payload: { version },
       }),
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { schema } from '../src/db/client.ts';
-import { findShownCoupon } from '../src/modules/payments/coupons.repository.ts';
+import { findShownCoupon } from '../src/modules/coupons/coupons.repository.ts';
 import { insertClassRow } from './class-fixtures.ts';
 import { createUser, rawRows, tokenFor, type TestContext, type TestUser } from './harness.ts';
 

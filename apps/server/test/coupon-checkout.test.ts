@@ -4,8 +4,8 @@ import type { PaymentHistoryEntry, PaymentReceipt } from '@skillhive/shared/cont
 import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
 import { COUPON_MESSAGES, normaliseCouponCode } from '@skillhive/shared/rules/coupons';
 import { REFUND_MESSAGES } from '@skillhive/shared/rules/refunds';
-import * as coupons from '../src/modules/payments/coupons.repository.ts';
-import { createTestGateway } from '../src/modules/payments/test-gateway.ts';
+import * as coupons from '../src/modules/coupons/coupons.repository.ts';
+import { createTestGateway } from '../src/modules/gateways/test-gateway.ts';
 import { createTestApp, rawRows, type TestContext } from './harness.ts';
 import {
   FAST_SIGNUP_ENV,
@@ -97,7 +97,7 @@ describe('the price preview (POST /api/create-payment-intent with couponCode)', 
     const ids = [await enrolOk(ctx, buyer, a.id), await enrolOk(ctx, buyer, b.id)];
     const coupon = await newCoupon({ kind: 'percent', value: 15 });
     const intent = await createIntentOk(ctx, buyer, { couponCode: ` ${coupon.code.toLowerCase()} ` });
-    // 15% of 1999 = 299.85 → 300 off; of 333 = 49.95 → 50 off (halves up, pricing.ts).
+    // 15% of 1999 = 299.85 → 300 off; of 333 = 49.95 → 50 off (halves up, pricing.public.ts).
     expect(intent).toMatchObject({
       amount: 1699 + 283,
       subtotalCents: 2332,

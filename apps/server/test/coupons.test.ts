@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Coupon } from '@skillhive/shared/contracts/coupons';
 import { COUPON_CODE_MIN, COUPON_MESSAGES, normaliseCouponCode } from '@skillhive/shared/rules/coupons';
 import { TEXT_MESSAGES } from '@skillhive/shared/rules/messages';
-import * as coupons from '../src/modules/payments/coupons.repository.ts';
+import * as coupons from '../src/modules/coupons/coupons.repository.ts';
 import { createTestApp, rawRows, type TestContext } from './harness.ts';
 import {
   FAST_SIGNUP_ENV,

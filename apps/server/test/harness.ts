@@ -28,7 +28,7 @@ import {
 } from '../src/db/client.ts';
 import { pgliteTemplateDir } from '../src/db/pglite-template.ts';
 import { loadEnv, type Env } from '../src/env.ts';
-import type { Reconciler } from '../src/modules/payments/reconciler.ts';
+import type { Reconciler } from '../src/modules/checkout/reconciler.ts';
 import { createLocalStorage, type ImageStorage } from '../src/modules/uploads/storage.ts';
 import { checkResponsesAgainstDocument } from './contract.ts';
 

@@ -256,17 +256,21 @@ describe('notifications written with their event', () => {
     const teacher = await createCaller(ctx, 'teacher', { name: 'Tess Teacher' });
     const accepted = await createClass(ctx, teacher, { status: 'pending', title: 'Pottery at home' });
     const rejected = await createClass(ctx, teacher, { status: 'pending', title: 'Knots' });
+    // Each decision carries the version the admin is shown (decision 027).
+    const versionOf = async (id: string) =>
+      (await ctx.app.inject({ method: 'GET', url: `/api/classes/${id}`, headers: admin.headers })).json().version;
     const approve = await ctx.app.inject({
       method: 'PATCH',
       url: `/api/classes/class-requests/${accepted.id}/approve`,
       headers: admin.headers,
+      payload: { version: await versionOf(accepted.id) },
     });
     expect(approve.statusCode).toBe(200);
     const reject = await ctx.app.inject({
       method: 'PATCH',
       url: `/api/classes/class-requests/${rejected.id}/reject`,
       headers: admin.headers,
-      payload: { reason: 'Add an outline' },
+      payload: { reason: 'Add an outline', version: await versionOf(rejected.id) },
     });
     expect(reject.statusCode).toBe(200);
     const mails = await mailTo(teacher.email);

@@ -60,10 +60,12 @@ describe('two instances on one database: the public catalogue cache', () => {
     const warmedAt = Date.now();
     expect(await titlesOnB()).not.toContain(pending.title);
 
+    const shown = await a.app.inject({ method: 'GET', url: `/api/classes/${pending.id}`, headers: admin.headers });
     const approve = await a.app.inject({
       method: 'PATCH',
       url: `/api/classes/class-requests/${pending.id}/approve`,
       headers: admin.headers,
+      payload: { version: shown.json().version },
     });
     expect(approve.statusCode).toBe(200);
     const approvedAt = Date.now();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
 import { schema } from '../src/db/client.ts';
-import { createTestGateway, TEST_CARDS } from '../src/modules/payments/test-gateway.ts';
+import { createTestGateway, TEST_CARDS } from '../src/modules/gateways/test-gateway.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
 import {
   CARDS,

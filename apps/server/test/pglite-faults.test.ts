@@ -85,21 +85,23 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('embedded database fault
     expect((await app.inject('/api/ready')).statusCode).toBe(200);
   });
 
-  it('reports an upload directory that cannot be written, and recovers when it can', async () => {
+  it('reports an upload directory that cannot be written as degraded, still ready, and recovers', async () => {
     const { app, uploadDir } = await embeddedApp();
     expect((await app.inject('/api/ready')).json().checks.storage).toBe('ok');
     // A file where the directory should be: unwritable even for root.
     rmSync(uploadDir, { recursive: true, force: true });
     writeFileSync(uploadDir, '');
+    // Everything but uploads still works: the balancer keeps the instance (decision 029).
     const ready = await app.inject('/api/ready');
-    expect(ready.statusCode).toBe(503);
-    expect(ErrorBody.parse(ready.json()).error.code).toBe('unavailable');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ status: 'degraded', degraded: ['storage'] });
     expect(ready.json().checks).toMatchObject({
       database: 'ok',
       storage: expect.stringMatching(/EEXIST|ENOTDIR|not writable/),
     });
+    expect((await app.inject('/api/reviews')).statusCode).toBe(200);
     rmSync(uploadDir);
-    expect((await app.inject('/api/ready')).statusCode).toBe(200);
+    expect((await app.inject('/api/ready')).json()).toMatchObject({ status: 'ready' });
   });
 
   it('fails a request that waits too long for the single connection with 503, not a hang', async () => {

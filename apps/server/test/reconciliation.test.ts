@@ -5,7 +5,7 @@ import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
 import { COUPON_MESSAGES, normaliseCouponCode } from '@skillhive/shared/rules/coupons';
 import { schema } from '../src/db/client.ts';
 import { createTokenService } from '../src/modules/auth/token.ts';
-import * as coupons from '../src/modules/payments/coupons.repository.ts';
+import * as coupons from '../src/modules/coupons/coupons.repository.ts';
 import { createTestApp, createUser, rawRows, uniqueEmail, type TestContext } from './harness.ts';
 import {
   CARDS,

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { ClassRosterEntry } from '@skillhive/shared/contracts/enrollments';
 import { DELETED_STUDENT_NAME, STATS_MONTHS } from '@skillhive/shared/rules/constants';
 import type { AdminStats, TeacherStats } from '@skillhive/shared/contracts/stats';
-import { createTestGateway, TEST_CARDS } from '../src/modules/payments/test-gateway.ts';
+import { createTestGateway, TEST_CARDS } from '../src/modules/gateways/test-gateway.ts';
 import { createTestApp, rawRows, type TestContext } from './harness.ts';
 import {
   CARDS,

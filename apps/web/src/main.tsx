@@ -1,28 +1,22 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
 import './index.css';
 import { AppProviders } from './app/providers.tsx';
-import { AppRouter } from './app/app-router.tsx';
-import { AppRoutes, loadFirstPage, loadPage } from './app/router.tsx';
-import { TopProgressBar } from './components/ui/top-progress-bar.tsx';
+import { createAppRouter } from './app/router.tsx';
 import { applyStoredTheme } from './lib/theme.ts';
 
 applyStoredTheme();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
-const root = createRoot(container);
 
-// The progress bar while the first page's code and data arrive; then the page, in one render.
-root.render(<TopProgressBar active />);
-void loadFirstPage().then(() =>
-  root.render(
-    <StrictMode>
-      <AppProviders>
-        <AppRouter onNavigate={loadPage}>
-          <AppRoutes />
-        </AppRouter>
-      </AppProviders>
-    </StrictMode>,
-  ),
+// Until the first page's code and data are in, the router shows its HydrateFallback (the progress
+// bar); then the page, in one render (decisions 008, 020 and 024).
+createRoot(container).render(
+  <StrictMode>
+    <AppProviders>
+      <RouterProvider router={createAppRouter()} />
+    </AppProviders>
+  </StrictMode>,
 );

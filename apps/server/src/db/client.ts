@@ -191,7 +191,7 @@ export async function openPglite(dir?: string, options: PgliteOptions = {}): Pro
     unlock = await lockDataDir(dir, markFatal);
     try {
       // A new directory starts as a copy of the cluster `npm install` made, skipping initdb.
-      seedDataDirFromTemplate(pgDir);
+      seedDataDirFromTemplate(pgDir, undefined, { fsync: durable });
       client = await PGlite.create(
         pgDir,
         durable

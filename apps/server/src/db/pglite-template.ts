@@ -1,8 +1,11 @@
 import {
+  closeSync,
   cpSync,
   existsSync,
+  fsyncSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -71,19 +74,51 @@ export async function ensurePgliteTemplate(dir = pgliteTemplateDir()): Promise<{
   }
 }
 
+/** Flushes one file or directory to the disk (a directory's entries: the names of what it holds). */
+function fsyncPath(target: string): void {
+  const fd = openSync(target, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Every file under `dir`, then every directory bottom-up, then `dir` itself, flushed to the disk. */
+function fsyncTree(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const child = path.join(dir, entry.name);
+    if (entry.isDirectory()) fsyncTree(child);
+    else if (entry.isFile()) fsyncPath(child);
+  }
+  fsyncPath(dir);
+}
+
 /**
- * Fills an empty `pgDir` from the template: copied beside it, then renamed into place, so an
- * interrupted copy never leaves a partial cluster. Returns false — leaving PGlite to run its own
+ * Fills an empty `pgDir` from the template: copied beside it, flushed to the disk (unless
+ * `fsync: false`, for DB_EMBEDDED_FSYNC=false), then renamed into place, so an interrupted copy
+ * never leaves a partial cluster and a power cut after start-up never loses the new one. Returns false — leaving PGlite to run its own
  * initdb — when there is no template or the directory already holds anything.
  */
-export function seedDataDirFromTemplate(pgDir: string, templateDir = pgliteTemplateDir()): boolean {
+export function seedDataDirFromTemplate(
+  pgDir: string,
+  templateDir = pgliteTemplateDir(),
+  options: { fsync?: boolean } = {},
+): boolean {
   if (!isTemplate(templateDir)) return false;
   if (readdirSync(pgDir).length > 0) return false;
   const work = mkdtempSync(`${pgDir}.tmp-`);
   try {
     cpSync(templateDir, work, { recursive: true, filter: (source) => path.basename(source) !== MARKER });
+    // The copy is only written to the page cache: flushed before the rename that publishes it, and
+    // the rename flushed in the parent, so a power cut after start-up never finds a cluster with
+    // missing or empty files (decision 011; PGlite's own fsync covers only what it writes later).
+    const fsync = options.fsync ?? true;
+    if (fsync) fsyncTree(work);
     rmdirSync(pgDir);
     renameSync(work, pgDir);
+    // DATA_DIR (which holds the new name) and its parent, which holds DATA_DIR if it is new too.
+    if (fsync) for (const dir of [path.dirname(pgDir), path.dirname(path.dirname(pgDir))]) fsyncPath(dir);
     return true;
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -1,5 +1,11 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterDrizzle,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { AppError, ErrorCode } from './app-error.ts';
 
 /**
@@ -21,6 +27,11 @@ export function createLimiter(options: {
   points: number;
   durationSeconds: number;
   redis?: Redis | undefined;
+  /**
+   * Count in this database table instead (Drizzle client and table with key, points, expire):
+   * for a limit that must hold through a Redis outage on every instance (decision 028).
+   */
+  database?: { client: object; table: object } | undefined;
   /** What a 429 tells the user (given the seconds to wait); default: a message about attempts. */
   message?: string | ((retryAfterSeconds: number) => string) | undefined;
   /** Fields of the error envelope a 429 names: the form field the attempts were made in. */
@@ -28,14 +39,16 @@ export function createLimiter(options: {
 }): Limiter {
   const base = { keyPrefix: `skillhive:${options.name}`, points: options.points, duration: options.durationSeconds };
   // With Redis unreachable, each instance counts in its own memory rather than failing sign-ins.
-  const limiter: RateLimiterAbstract = options.redis
-    ? new RateLimiterRedis({
-        ...base,
-        storeClient: options.redis,
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: new RateLimiterMemory(base),
-      })
-    : new RateLimiterMemory(base);
+  const limiter: RateLimiterAbstract = options.database
+    ? new RateLimiterDrizzle({ ...base, storeClient: options.database.client, schema: options.database.table })
+    : options.redis
+      ? new RateLimiterRedis({
+          ...base,
+          storeClient: options.redis,
+          rejectIfRedisNotReady: true,
+          insuranceLimiter: new RateLimiterMemory(base),
+        })
+      : new RateLimiterMemory(base);
   const tooMany = (res: RateLimiterRes) => {
     const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
     // A lockout says how long it lasts, so the person knows when to try again.

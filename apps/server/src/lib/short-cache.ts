@@ -14,7 +14,7 @@ export interface ShortCache<T> {
 export interface ShortCacheOptions {
   /** 0 turns the cache off. */
   ttlMs: number;
-  /** Milliseconds of the app's clock (AppDeps.now), so tests move time instead of waiting. */
+  /** Milliseconds of a monotonic clock (AppDeps.monotonicNow, decision 032); tests move it instead of waiting. */
   now: () => number;
   /** Entries kept at most; the least recently used go first. */
   max?: number;

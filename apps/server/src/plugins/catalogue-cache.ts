@@ -72,11 +72,13 @@ function encodedPage(page: SharedPage, encoding: Encoding): Buffer {
 /**
  * The public catalogue, shared for CATALOGUE_CACHE_TTL_SECONDS (0 turns it off): its pages and
  * totals are read from the database once per TTL rather than once per visitor, and each page is
- * serialized and compressed once (bench/, BENCHMARKS.md). `now` is the app's clock (AppDeps.now).
+ * serialized and compressed once (bench/, BENCHMARKS.md). `now` is a monotonic clock in milliseconds
+ * (AppDeps.monotonicNow): a wall clock stepped back would keep a page for the step's length
+ * (decision 032).
  */
 export const catalogueCachePlugin = fp(
-  async function catalogueCache(app: FastifyInstance, opts: { ttlSeconds: number; now: () => Date }) {
-    const cacheOptions = { ttlMs: Math.round(opts.ttlSeconds * 1000), now: () => opts.now().getTime() };
+  async function catalogueCache(app: FastifyInstance, opts: { ttlSeconds: number; now: () => number }) {
+    const cacheOptions = { ttlMs: Math.round(opts.ttlSeconds * 1000), now: opts.now };
     const pages = createShortCache<SharedPage>(cacheOptions);
     const totals = createShortCache<number>(cacheOptions);
 

@@ -228,7 +228,7 @@ export const OPERATIONS: Record<string, OperationContract> = {
   'DELETE /api/class-sessions/{id}': { ...CLASS_TEACHER, errors: [404] },
   'PUT /api/class-sessions/{id}/attendance': { ...PAID_STUDENT_OWN_MARK, errors: [404, 409] },
   'POST /api/classes/{id}/materials': { ...CLASS_TEACHER, errors: [404, 409] },
-  'POST /api/classes/{id}/materials/file': { ...CLASS_TEACHER, errors: [404, 409, 413, 415, 503] },
+  'POST /api/classes/{id}/materials/file': { ...CLASS_TEACHER, errors: [404, 409, 413, 415, 429, 503] },
   'PUT /api/classes/{id}/materials/order': { ...CLASS_TEACHER, errors: [404] },
   'PATCH /api/materials/{id}': { ...CLASS_TEACHER, errors: [404] },
   'POST /api/materials/{id}/publish': { ...CLASS_TEACHER, errors: [404] },

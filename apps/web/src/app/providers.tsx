@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Outlet } from 'react-router';
+import { Outlet, ScrollRestoration } from 'react-router';
 import { queryClient } from '../lib/query-client.ts';
 import { AuthProvider } from '../features/auth/components/auth-provider.tsx';
 import { DeferredToaster } from '../components/ui/deferred-toaster.tsx';
@@ -15,10 +15,15 @@ export function AppProviders({ children }: { children: ReactNode }) {
   );
 }
 
-/** The root route's element: auth needs the router (navigation on 401), so it lives here. */
+/**
+ * The root route's component: auth needs the router (navigation on 401), so it lives here, and
+ * React Router's scroll restoration (a new page at the top or its #anchor, Back to where the
+ * person was, `preventScrollReset` for filters; positions kept per history entry across a reload).
+ */
 export function RouterProviders() {
   return (
     <AuthProvider>
+      <ScrollRestoration />
       <Outlet />
     </AuthProvider>
   );

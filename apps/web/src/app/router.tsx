@@ -1,13 +1,22 @@
-import { use } from 'react';
-import { Outlet, createPath, matchRoutes, useRoutes, type Params, type Path, type RouteObject } from 'react-router';
-import { queryClient } from '../lib/query-client.ts';
+import { Suspense, type ComponentType } from 'react';
+import {
+  Outlet,
+  createBrowserRouter,
+  matchRoutes,
+  useRouteError,
+  type DataRouter,
+  type LazyRouteFunction,
+  type LoaderFunctionArgs,
+  type Params,
+  type Path,
+  type RouteObject,
+} from 'react-router';
 import { sessionQueryOptions } from '../features/auth/api/get-session.ts';
-import { endFirstPageLoad, loadRouteData } from './route-data.ts';
+import { TopProgressBar } from '../components/ui/top-progress-bar.tsx';
+import { loadRouteData, type PageLoaderArgs } from './route-data.ts';
 import { AppLayout } from './app-layout.tsx';
 import { RouterProviders } from './providers.tsx';
-import { RouteBoundary } from './route-boundary.tsx';
-import { RootErrorPage } from './routes/route-error.tsx';
-import { importRouteModule } from './route-modules.ts';
+import { RootErrorPage, RouteErrorPage } from './routes/route-error.tsx';
 import {
   DASHBOARD_LAYOUT_MODULE,
   DASHBOARD_PATH,
@@ -17,89 +26,145 @@ import {
   type Page,
 } from './routes.manifest.ts';
 
-/** What a route carries besides its element: the lazy module it renders, if any. */
+/**
+ * A page's module (named by the manifest, decision 016; loaded by React Router's route `lazy`,
+ * decision 024): its `Component`, and optionally a `loader` that starts the page's reads with the
+ * navigation (and, on the first page load, waits for them: route-data.ts).
+ */
+export interface RouteModule {
+  Component: ComponentType;
+  loader?: (args: PageLoaderArgs) => unknown;
+}
+
+/**
+ * The route modules the manifest names and the not-found page, each its own lazy chunk. The error
+ * page is part of the shell (it must render when a chunk fails to load), so it is not here.
+ */
+const routeModules = import.meta.glob<RouteModule>([
+  './routes/**/*.tsx',
+  '!./routes/route-error.tsx',
+  '!./routes/**/*.test.tsx',
+]);
+
+/** The import of a module the manifest names (a missing file fails when the route table is built, and in tests). */
+export function moduleImport(module: string): () => Promise<RouteModule> {
+  const load = routeModules[`./${module}`];
+  if (!load) throw new Error(`route module ${module} (routes.manifest.ts) does not exist`);
+  return load;
+}
+
+/** What a route carries besides its code: the lazy module it renders, if any. */
 export interface RouteHandle {
   module: string;
 }
 
-/** A route module's page, rendered as soon as its code has arrived (route-modules.ts). */
-function LazyRoute({ module }: { module: string }) {
-  const { Component } = use(importRouteModule(module));
-  return <Component />;
-}
+/** Whether the router is still on its first load (its state, not ours): a loader waits for its data only then. */
+type FirstLoad = () => boolean;
 
-function moduleRoute(module: string) {
+/**
+ * A route whose code is its module's chunk. React Router imports it when a navigation matches it
+ * (and again after a failed download), then runs its loader.
+ */
+function moduleRoute(
+  module: string,
+  firstLoad: FirstLoad,
+): { handle: RouteHandle; lazy: LazyRouteFunction<RouteObject> } {
+  const load = moduleImport(module);
   const handle: RouteHandle = { module };
-  return { element: <LazyRoute module={module} />, handle };
+  return {
+    handle,
+    lazy: async () => {
+      const { Component, loader } = await load();
+      if (!loader) return { Component };
+      return { Component, loader: (args: LoaderFunctionArgs) => loader({ ...args, firstLoad: firstLoad() }) };
+    },
+  };
 }
 
-/** The layouts' outlet, behind an error boundary: the layout stays usable when a page fails. */
-function BoundedOutlet() {
+/** A page's error, where React Router stops it (DESIGN §1.10): the layout around it stays usable. */
+function PageError() {
+  return <RouteErrorPage error={useRouteError()} />;
+}
+
+/** The last resort, above the layout. */
+function RootError() {
+  return <RootErrorPage error={useRouteError()} />;
+}
+
+/** A page's content area: a part of a page that loads on demand (React.lazy) shows the progress bar meanwhile. */
+function PageOutlet() {
   return (
-    <RouteBoundary>
+    <Suspense fallback={<TopProgressBar active />}>
       <Outlet />
-    </RouteBoundary>
+    </Suspense>
   );
 }
 
+/** The progress bar while the first page's code and data arrive; then the page, in one render (decision 008). */
+function FirstLoadFallback() {
+  return <TopProgressBar active />;
+}
+
+/** The layouts' outlet, with its error boundary: errors of the pages below render inside the layout. */
+function boundedPages(children: RouteObject[]): RouteObject {
+  return { Component: PageOutlet, ErrorBoundary: PageError, children };
+}
+
 /** A page as a child route of the layout mounted at `base`: its path relative to it, or index. */
-function childRoute(page: Page, base: string): RouteObject {
-  if (page.path === base) return { index: true, ...moduleRoute(page.module) };
+function childRoute(page: Page, base: string, firstLoad: FirstLoad): RouteObject {
+  if (page.path === base) return { index: true, ...moduleRoute(page.module, firstLoad) };
   const prefix = base === '/' ? '/' : `${base}/`;
   if (!page.path.startsWith(prefix)) throw new Error(`${page.path} is not under ${base}`);
-  return { path: page.path.slice(prefix.length), ...moduleRoute(page.module) };
+  return { path: page.path.slice(prefix.length), ...moduleRoute(page.module, firstLoad) };
 }
 
 /**
  * /dashboard and its children (spec §2): the layout requires login, and pages that need a role
  * sit under that role's guard (spec §6). Errors render inside the dashboard, so its menu stays usable.
  */
-function dashboardRoute(pages: readonly Page[]): RouteObject {
+function dashboardRoute(pages: readonly Page[], firstLoad: FirstLoad): RouteObject {
   const anyone = pages.filter((page) => page.access === 'signed-in');
   const byRole = (Object.keys(GUARD_MODULES) as GuardRole[]).map((role): RouteObject => ({
-    ...moduleRoute(GUARD_MODULES[role]),
-    children: pages.filter((page) => page.access === role).map((page) => childRoute(page, DASHBOARD_PATH)),
+    ...moduleRoute(GUARD_MODULES[role], firstLoad),
+    children: pages.filter((page) => page.access === role).map((page) => childRoute(page, DASHBOARD_PATH, firstLoad)),
   }));
   return {
     path: DASHBOARD_PATH.slice(1),
-    ...moduleRoute(DASHBOARD_LAYOUT_MODULE),
-    children: [
-      {
-        element: <BoundedOutlet />,
-        children: [...anyone.map((page) => childRoute(page, DASHBOARD_PATH)), ...byRole],
-      },
-    ],
+    ...moduleRoute(DASHBOARD_LAYOUT_MODULE, firstLoad),
+    children: [boundedPages([...anyone.map((page) => childRoute(page, DASHBOARD_PATH, firstLoad)), ...byRole])],
   };
 }
 
 /**
  * The route table, derived from the manifest. Every page is a route-level lazy import, home
  * included: the shell is what all pages share, so / loads no form, catalogue or dashboard code
- * and the other pages no carousel.
+ * and the other pages no carousel. The root's loader reads the session, which the navbar and every
+ * guard need; it is kept up to date by the auth provider's query, so the loader does not run again
+ * on later navigations.
  */
-export function buildRoutes(pages: readonly Page[] = PAGE_LIST): RouteObject[] {
+export function buildRoutes(
+  pages: readonly Page[] = PAGE_LIST,
+  { firstLoad = () => false }: { firstLoad?: FirstLoad } = {},
+): RouteObject[] {
   const publicPages = pages.filter((page) => page.access === 'public');
   const guardedPages = pages.filter((page) => page.access !== 'public');
   return [
     {
-      element: (
-        <RouteBoundary Fallback={RootErrorPage}>
-          <RouterProviders />
-        </RouteBoundary>
-      ),
+      id: 'root',
+      Component: RouterProviders,
+      ErrorBoundary: RootError,
+      HydrateFallback: FirstLoadFallback,
+      loader: ({ request }) => loadRouteData(sessionQueryOptions(), { request, firstLoad: firstLoad() }),
+      shouldRevalidate: () => false,
       children: [
         {
-          element: <AppLayout />,
+          Component: AppLayout,
           children: [
-            {
-              // Errors render inside the layout, so the navbar stays usable.
-              element: <BoundedOutlet />,
-              children: [
-                ...publicPages.map((page) => childRoute(page, '/')),
-                dashboardRoute(guardedPages),
-                { path: '*', ...moduleRoute('routes/not-found.tsx') },
-              ],
-            },
+            boundedPages([
+              ...publicPages.map((page) => childRoute(page, '/', firstLoad)),
+              dashboardRoute(guardedPages, firstLoad),
+              { path: '*', ...moduleRoute('routes/not-found.tsx', firstLoad) },
+            ]),
           ],
         },
       ],
@@ -107,11 +172,17 @@ export function buildRoutes(pages: readonly Page[] = PAGE_LIST): RouteObject[] {
   ];
 }
 
-export const routes: RouteObject[] = buildRoutes();
-
-/** The page of the current location, from the route table. */
-export function AppRoutes() {
-  return useRoutes(routes);
+/**
+ * The app's router (decision 024): React Router's data router over the browser's history. Its
+ * loaders wait for their data while it has not rendered yet (the first page load, decisions 008
+ * and 020), and never after.
+ */
+export function createAppRouter(): DataRouter {
+  // The first loaders may run before createBrowserRouter has returned: no router yet is a first load too.
+  const created: { router?: DataRouter } = {};
+  const firstLoad = () => created.router === undefined || !created.router.state.initialized;
+  created.router = createBrowserRouter(buildRoutes(PAGE_LIST, { firstLoad }));
+  return created.router;
 }
 
 /** The lazy modules a URL's page renders, outermost first, with the URL's parameters. */
@@ -123,27 +194,4 @@ export function matchedModules(
     const handle = match.route.handle as RouteHandle | undefined;
     return handle ? [{ module: handle.module, params: match.params }] : [];
   });
-}
-
-/**
- * Starts a page's code and reads with the navigation: each of its modules' import (again, if it
- * failed before), then the module's loader. Settles when the loaders have (a first page load waits for them, bounded:
- * route-data.ts); a module that did not arrive is the page's error boundary's to show.
- */
-export function loadPage(location: Partial<Path>): Promise<unknown> {
-  const url = new URL(createPath(location), window.location.origin);
-  return Promise.all(
-    matchedModules(routes, location).map(({ module, params }) =>
-      importRouteModule(module, { retry: true }).then((loaded) => loaded.loader?.({ params, url })),
-    ),
-  ).catch(() => undefined);
-}
-
-/**
- * The first page renders once, complete (decisions 008 and 020): with its code, the session the
- * navbar and every guard read, and its own first-render reads, each waited for a bounded time.
- */
-export async function loadFirstPage(): Promise<void> {
-  await Promise.all([loadRouteData(queryClient.prefetchQuery(sessionQueryOptions())), loadPage(window.location)]);
-  endFirstPageLoad();
 }

@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { matchRoutes } from 'react-router';
+import { RouterContextProvider, matchRoutes } from 'react-router';
 import { paths } from '../config/paths.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { EVERY_PAGE_DATA, FIRST_RENDER_URLS, ROUTE_DATA, ROUTE_IMAGES } from './first-render-urls.ts';
 import { HERO_SLIDES } from '../features/home/hero-slides.ts';
-import { buildRoutes, matchedModules } from './router.tsx';
-import { moduleImport } from './route-modules.ts';
+import { buildRoutes, matchedModules, moduleImport } from './router.tsx';
 import {
   DASHBOARD_LAYOUT_MODULE,
   DASHBOARD_PATH,
@@ -164,8 +163,15 @@ describe("a public page's loader", () => {
       }
       // A page with an :id asks for that id's data; the server fills the same id into the preloads.
       const params: Record<string, string> = page.path.includes(':id') ? { id: 'an-id' } : {};
-      const url = new URL(`http://localhost${fillPath(page.path, params)}`);
-      await module.loader!({ url, params });
+      const request = new Request(`http://localhost${fillPath(page.path, params)}`);
+      await module.loader!({
+        request,
+        params,
+        firstLoad: true,
+        url: new URL(request.url),
+        pattern: page.path,
+        context: new RouterContextProvider(),
+      });
       expect(requested.sort()).toEqual(
         page.firstRender.map((read) => fillPath(FIRST_RENDER_URLS[read], params)).sort(),
       );

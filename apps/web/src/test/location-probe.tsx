@@ -3,7 +3,6 @@ import { useLocation, type Location } from 'react-router';
 
 /**
  * Where a test's memory router is: render `<LocationProbe />` inside it, read `location()` after.
- * (The app's router is declarative, src/app/app-router.tsx, so tests route the same way.)
  */
 export function createLocationProbe() {
   let seen: Location | null = null;

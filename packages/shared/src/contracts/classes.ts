@@ -12,8 +12,18 @@ import {
 import { RejectReasonBody } from '../rules/reject-reason.ts';
 import { PageQuery } from './common.ts';
 
-/** PATCH /api/classes/class-requests/:id/reject: an optional reason its teacher sees; no body at all is fine. */
-export const RejectClassBody = z.nullish(RejectReasonBody);
+/**
+ * What an admin reviewed (decision 027): the `version` a pending class or revision was answered
+ * with. A teacher's edit makes a new version, and a decision carrying an older one is refused (409).
+ */
+export const ModerationVersion = z.string().min(1).max(64);
+
+/** PATCH /api/classes/class-requests/:id/approve and /api/classes/revisions/:id/approve. */
+export const ApproveClassBody = z.object({ version: ModerationVersion });
+export type ApproveClassBody = z.infer<typeof ApproveClassBody>;
+
+/** PATCH /api/classes/class-requests/:id/reject: the version reviewed and an optional reason its teacher sees. */
+export const RejectClassBody = z.object({ ...RejectReasonBody.shape, version: ModerationVersion });
 export type RejectClassBody = z.infer<typeof RejectClassBody>;
 
 /**
@@ -55,6 +65,8 @@ export const ClassRevision = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   decidedAt: z.string().nullable(),
+  /** What the admin's approve or reject call carries back (decision 027). */
+  version: ModerationVersion,
 });
 export type ClassRevision = z.infer<typeof ClassRevision>;
 
@@ -66,7 +78,7 @@ export type ClassRevisionResponse = z.infer<typeof ClassRevisionResponse>;
 export const ClassRevisionsQuery = PageQuery;
 export type ClassRevisionsQuery = z.infer<typeof ClassRevisionsQuery>;
 
-/** PATCH /api/classes/revisions/:id/reject: an optional reason its teacher sees. */
+/** PATCH /api/classes/revisions/:id/reject: the version reviewed and an optional reason its teacher sees. */
 export const RejectRevisionBody = RejectClassBody;
 export type RejectRevisionBody = z.infer<typeof RejectRevisionBody>;
 
@@ -86,6 +98,8 @@ export const ClassItem = z.object({
   rating: z.number().nullable(),
   reviewCount: z.number().int(),
   createdAt: z.string(),
+  /** A pending class only: what the admin's accept or reject call carries back (decision 027). */
+  version: ModerationVersion.optional(),
   /** Teacher lists only: the class's latest proposed edit, when pending or rejected (DESIGN §4). */
   revision: z
     .object({ status: z.enum(['pending', 'rejected']), rejectionReason: z.string().nullable() })

@@ -1,5 +1,5 @@
 // Owned by modules/auth (decision 015): only that module's repository code imports this file.
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 /** The other tables better-auth needs (session, account, verification), under our plural names. */
@@ -54,3 +54,14 @@ export const verifications = pgTable(
   },
   (t) => [index('verifications_identifier_idx').on(t.identifier)],
 );
+
+/**
+ * The password lockout's counts (decision 028), one row per (account e-mail, client address):
+ * kept in the database that every sign-in needs anyway, so a Redis outage forgets no lockout and
+ * every instance sees the same count. Rows are the rate limiter's (rate-limiter-flexible).
+ */
+export const loginFailures = pgTable('login_failures', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: timestamp('expire', { withTimezone: true }),
+});

@@ -15,7 +15,7 @@ import {
 import { ENROLLMENT_STATUSES } from '@skillhive/shared/rules/constants';
 import { classes } from './classes.ts';
 import { createdAt } from './columns.ts';
-import { payments } from './payments.ts';
+import { payments } from './checkout.ts';
 import { users } from './users.ts';
 
 export const enrollmentStatusEnum = pgEnum('enrollment_status', ENROLLMENT_STATUSES);

@@ -2,11 +2,14 @@
 // (decision 015); modules import their own file, never this index.
 export * from './audit.ts';
 export * from './auth.ts';
+export * from './checkout.ts';
 export * from './classes.ts';
 export * from './content.ts';
+export * from './coupons.ts';
 export * from './enrollments.ts';
+export * from './gateways.ts';
 export * from './mail.ts';
-export * from './payments.ts';
+export * from './refunds.ts';
 export * from './reviews.ts';
 export * from './teacher-requests.ts';
 export * from './uploads.ts';

@@ -208,7 +208,9 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     }
     if (endpoint.mailTo && checked.body) {
       const address = checked.body[endpoint.mailTo];
-      if (typeof address === 'string') await limits.mailRequests.consume(`${endpoint.path}|${address}`);
+      // One count per address across every endpoint (decision 028): three endpoints with a limit
+      // each would let a stranger send an address three times the mail.
+      if (typeof address === 'string') await limits.mailRequests.consume(address.toLowerCase());
     }
     const lockout = endpoint.lockout;
     const account = lockout && checked.body ? await lockoutAccount(request, lockout, checked.body) : null;
@@ -224,9 +226,18 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     // Every attempt is counted before the password is checked, so a burst of parallel guesses
     // cannot all slip past the limit; a success clears the count, any answer but a wrong password
     // gives its point back (decision 009).
+    // A request that throws (the database down: 503) never judged the password, so it is no
+    // guess either (decision 028).
     const failureKey = `${account}|${request.ip}`;
     await limits.loginFailures.consume(failureKey);
-    const { sent, authCode } = await forward(request, reply, url, checked.body);
+    let forwarded: Awaited<ReturnType<typeof forward>>;
+    try {
+      forwarded = await forward(request, reply, url, checked.body);
+    } catch (error) {
+      await limits.loginFailures.refund(failureKey).catch(() => {});
+      throw error;
+    }
+    const { sent, authCode } = forwarded;
     const { status, code } = lockout.wrongPassword;
     if (reply.statusCode < 300) await limits.loginFailures.reset(failureKey);
     else if (reply.statusCode !== status || (code !== undefined && authCode !== code)) {

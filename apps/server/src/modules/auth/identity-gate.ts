@@ -36,7 +36,10 @@ export interface IdentityEndpoint {
   readonly force?: Readonly<Record<string, unknown>>;
   /** Fields set when the caller sent none. */
   readonly defaults?: Readonly<Record<string, unknown>>;
-  /** Sends a mail to the address in this body field: counts against the per-address mail limit. */
+  /**
+   * Sends a mail to the address in this body field: counts against the one per-address mail limit,
+   * shared by every endpoint that mails an address (decision 028).
+   */
   readonly mailTo?: 'email' | 'newEmail';
   /** Counts against the per-address cap on sign-ins and sign-ups (decision 009). */
   readonly perAddress?: boolean;
@@ -67,6 +70,7 @@ export const IDENTITY_ENDPOINTS: readonly IdentityEndpoint[] = [
     body: SignUpBody,
     schemaFieldsOnly: true,
     perAddress: true,
+    mailTo: 'email',
     force: { callbackURL: EMAIL_VERIFIED_PATH },
   },
   // E-mail verification and password reset (decision 014). Callback paths are

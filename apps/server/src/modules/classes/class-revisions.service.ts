@@ -16,6 +16,7 @@ import type { ImageStorage } from '../uploads/storage.ts';
 import * as revisions from './class-revisions.repository.ts';
 import type { ClassPatch, ClassRow } from './classes.repository.ts';
 import * as repo from './classes.repository.ts';
+import { VERSION_CHANGED, moderationVersion } from './moderation-version.ts';
 
 type FieldName = (typeof revisions.REVISION_FIELD_NAMES)[number];
 
@@ -46,6 +47,7 @@ export function toClassRevision(row: revisions.RevisionRow, cls: ClassRow, stora
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     decidedAt: row.decidedAt?.toISOString() ?? null,
+    version: moderationVersion(row),
   };
 }
 
@@ -133,13 +135,15 @@ export async function getCurrentRevision(
 
 /**
  * An admin approves (the proposed fields go live, in one transaction) or rejects (with a reason
- * its teacher sees) a pending revision; audited like class moderation. Only while pending (409).
+ * its teacher sees) a pending revision; audited like class moderation. Only while pending, and
+ * only the version the admin reviewed (decision 027): a teacher's later edit refuses it (409).
  */
 export async function decideRevision(
   db: Db,
   admin: Viewer,
   id: string,
-  decision: { status: 'approved' } | { status: 'rejected'; reason?: string | undefined },
+  decision:
+    { status: 'approved'; version: string } | { status: 'rejected'; version: string; reason?: string | undefined },
   now: Date,
   publicUrl: string,
 ): Promise<ClassModifiedResponse> {
@@ -149,6 +153,11 @@ export async function decideRevision(
   return db.transaction(async (tx) => {
     // The class first, as proposeRevision does: one lock order, no deadlock between the two.
     const cls = await revisions.lockClass(tx, found.classId);
+    // Under the class lock a teacher's edit (proposeRevision) waits, so the version read is the one decided.
+    const reviewed = await revisions.findRevisionById(tx, id);
+    if (cls && reviewed?.status === 'pending' && moderationVersion(reviewed) !== decision.version) {
+      throw conflict(VERSION_CHANGED);
+    }
     const decided = await revisions.decidePendingRevision(tx, id, {
       status: decision.status,
       rejectionReason: reason,

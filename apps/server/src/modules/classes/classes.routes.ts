@@ -13,6 +13,7 @@ import {
   ClassSuggestion,
   ClassSuggestionsQuery,
   PublicClass,
+  ApproveClassBody,
   RejectClassBody,
   RejectRevisionBody,
   TeacherClassesQuery,
@@ -263,14 +264,17 @@ export async function classesRoutes(
       schema: {
         tags: ['classes'],
         operationId: 'approveClass',
-        summary: 'Accept a pending class (admins only)',
+        summary:
+          'Accept a pending class, as of the version reviewed; 409 when its teacher changed it since (admins only)',
         params: IdParam,
+        body: ApproveClassBody,
         response: { 200: ClassModifiedResponse },
       },
     },
     async (request) => {
       const admin = await requireAdmin(request);
-      return service.decideClass(db, admin, request.params.id, { status: 'accepted' }, now(), publicUrl);
+      const decision = { status: 'accepted' as const, version: request.body.version };
+      return service.decideClass(db, admin, request.params.id, decision, now(), publicUrl);
     },
   );
 
@@ -280,7 +284,8 @@ export async function classesRoutes(
       schema: {
         tags: ['classes'],
         operationId: 'rejectClass',
-        summary: 'Reject a pending class, with an optional reason its teacher sees (admins only)',
+        summary:
+          'Reject a pending class, as of the version reviewed, with an optional reason its teacher sees (admins only)',
         params: IdParam,
         body: RejectClassBody,
         response: { 200: ClassModifiedResponse },
@@ -292,7 +297,7 @@ export async function classesRoutes(
         db,
         admin,
         request.params.id,
-        { status: 'rejected', reason: request.body?.reason },
+        { status: 'rejected', version: request.body.version, reason: request.body.reason },
         now(),
         publicUrl,
       );
@@ -341,14 +346,17 @@ export async function classesRoutes(
       schema: {
         tags: ['classes'],
         operationId: 'approveClassRevision',
-        summary: 'Apply a pending revision to its class: the proposed values go on sale (admins only)',
+        summary:
+          'Apply a pending revision to its class, as of the version reviewed: the proposed values go on sale (admins only)',
         params: IdParam,
+        body: ApproveClassBody,
         response: { 200: ClassModifiedResponse },
       },
     },
     async (request) => {
       const admin = await requireAdmin(request);
-      return revisions.decideRevision(db, admin, request.params.id, { status: 'approved' }, now(), publicUrl);
+      const decision = { status: 'approved' as const, version: request.body.version };
+      return revisions.decideRevision(db, admin, request.params.id, decision, now(), publicUrl);
     },
   );
 
@@ -359,7 +367,7 @@ export async function classesRoutes(
         tags: ['classes'],
         operationId: 'rejectClassRevision',
         summary:
-          'Turn down a pending revision, with an optional reason its teacher sees; the class stays as approved (admins only)',
+          'Turn down a pending revision, as of the version reviewed, with an optional reason its teacher sees; the class stays as approved (admins only)',
         params: IdParam,
         body: RejectRevisionBody,
         response: { 200: ClassModifiedResponse },
@@ -371,7 +379,7 @@ export async function classesRoutes(
         db,
         admin,
         request.params.id,
-        { status: 'rejected', reason: request.body?.reason },
+        { status: 'rejected', version: request.body.version, reason: request.body.reason },
         now(),
         publicUrl,
       );

@@ -26,6 +26,7 @@ import { resolveUploadedImageKey } from '../uploads/uploads.service.ts';
 import * as revisions from './class-revisions.repository.ts';
 import { proposeRevision } from './class-revisions.service.ts';
 import * as repo from './classes.repository.ts';
+import { VERSION_CHANGED, moderationVersion } from './moderation-version.ts';
 import {
   CORRECTIONS_PER_WORD,
   correctableWords,
@@ -55,6 +56,7 @@ export function toClassItem(row: repo.ClassRow, storage: ImageStorage): ClassIte
     rating: row.reviewCount > 0 ? Math.round((row.ratingSum / row.reviewCount) * 100) / 100 : null,
     reviewCount: row.reviewCount,
     createdAt: row.createdAt.toISOString(),
+    ...(row.status === 'pending' ? { version: moderationVersion(row) } : {}),
   };
 }
 
@@ -288,18 +290,27 @@ export async function deleteClass(db: Db, viewer: Viewer, id: string, now: Date)
   });
 }
 
-/** An admin accepts or rejects a pending class (spec §4); only while pending, audited. */
+/**
+ * An admin accepts or rejects a pending class (spec §4); only while pending, audited, and only the
+ * version the admin reviewed (decision 027): a teacher's edit since then refuses it (409).
+ */
 export async function decideClass(
   db: Db,
   admin: Viewer,
   id: string,
-  decision: { status: 'accepted' } | { status: 'rejected'; reason?: string | undefined },
+  decision:
+    { status: 'accepted'; version: string } | { status: 'rejected'; version: string; reason?: string | undefined },
   now: Date,
   publicUrl: string,
 ): Promise<ClassModifiedResponse> {
   if (!repo.isClassId(id)) throw notFound('Class');
   const reason = decision.status === 'rejected' && decision.reason ? decision.reason : null;
   return db.transaction(async (tx) => {
+    // The row lock makes a teacher's edit wait (or this wait for it): the version read is the one decided.
+    const reviewed = await revisions.lockClass(tx, id);
+    if (reviewed?.status === 'pending' && moderationVersion(reviewed) !== decision.version) {
+      throw conflict(VERSION_CHANGED);
+    }
     const decided = await repo.decidePendingClass(tx, id, { status: decision.status, rejectionReason: reason, now });
     if (!decided) {
       const existing = await repo.findClassById(tx, id);

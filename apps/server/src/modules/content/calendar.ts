@@ -1,7 +1,11 @@
 import ical, { escape } from 'ical-generator';
 import { toOneLine } from '@skillhive/shared/rules/control-characters';
+import type { Viewer } from '../../lib/authorize.ts';
+import { type ContentDeps, loadViewableClass } from './content-access.ts';
+import { endOf, visibleMeetingUrl } from './content-views.ts';
+import * as repo from './content.repository.ts';
 
-/** A published session as the calendar file shows it (content.service `calendarOf`). */
+/** A published session as the calendar file shows it (`calendarOf`). */
 export interface CalendarSession {
   id: string;
   title: string;
@@ -46,4 +50,26 @@ export function classCalendar(classTitle: string, sessions: readonly CalendarSes
     });
   }
   return calendar.toString();
+}
+
+/** The published sessions for GET /api/classes/:id/calendar.ics (same access as the content). */
+export async function calendarOf(deps: ContentDeps, viewer: Viewer, classId: string) {
+  const { cls, role } = await loadViewableClass(deps.db, viewer, classId);
+  const sessions = await repo.listSessionsOfClass(deps.db, classId, { publishedOnly: true });
+  const now = deps.now();
+  return {
+    classTitle: cls.title,
+    sessions: sessions.map((s) => ({
+      id: s.id,
+      title: s.title,
+      start: s.startsAt,
+      end: endOf(s),
+      timeZone: s.timeZone,
+      location: s.location,
+      // The calendar file outlives the window, so it carries the class page, not the link.
+      url: `${deps.publicUrl}/dashboard/myEnrollClass/${classId}`,
+      updatedAt: s.updatedAt,
+      meetingUrl: role === 'teacher' ? s.meetingUrl : visibleMeetingUrl(s, role, now, deps.meetingLinkOpenMinutes),
+    })),
+  };
 }

@@ -216,7 +216,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         schema: {
           tags,
           operationId: 'uploadMaterialFile',
-          summary: `Upload a PDF or an image (PNG, JPEG, WebP, GIF) as a draft material: multipart with the field "title" first and the file in "${MATERIAL_FILE_FIELD}"; the type is read from the bytes (a program renamed .pdf is refused, 415), at most MATERIAL_MAX_MB (413) (its teacher only)`,
+          summary: `Upload a PDF or an image (PNG, JPEG, WebP, GIF) as a draft material: multipart with the field "title" first and the file in "${MATERIAL_FILE_FIELD}"; the type is read from the bytes (a program renamed .pdf is refused, 415), at most MATERIAL_MAX_MB (413); per teacher a rate limit (429) and a storage quota (413); refused before anything is stored (its teacher only)`,
           consumes: ['multipart/form-data'],
           params: IdParam,
           response: { 201: ClassMaterial },
@@ -226,6 +226,8 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         const viewer = await requireTeacher(request);
         // Refused before a byte of the file is read.
         await content.assertTeachesClass(deps, viewer, request.params.id);
+        // Counted before the body is read, as for images (decision 027).
+        await deps.materialUploadsPerUser.consume(viewer.id);
         if (!request.isMultipart()) {
           throw new AppError(
             ErrorCode.UNSUPPORTED_MEDIA_TYPE,

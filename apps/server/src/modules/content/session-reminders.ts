@@ -1,13 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { createIntervalJob } from '../../lib/interval-job.ts';
-import { sendDueReminders } from './content.service.ts';
+import { findClassForEnrollment } from '../classes/classes.public.ts';
+import * as enrollments from '../enrollments/enrollments.service.ts';
+import { queueMail, sessionReminderMail } from '../mail/mail.service.ts';
+import { contactEmailOf } from '../users/contact.ts';
+import { type ContentDeps, MINUTE_MS } from './content-access.ts';
+import * as repo from './content.repository.ts';
+import { sendOwedMoveMails } from './sessions.ts';
 
 /**
  * The reminder job buildApp starts when the app is ready (decision 021): every
  * SESSION_REMINDER_INTERVAL_SECONDS (0 disables it) it queues the reminders of sessions starting
  * within SESSION_REMINDER_MINUTES. Safe on several instances: each reminder is claimed once in the
- * database (content.service.ts sendDueReminders). The timing is lib/interval-job.ts's, as for the
+ * database (`sendDueReminders`). The timing is lib/interval-job.ts's, as for the
  * image collector.
  */
 export function createSessionReminders(options: {
@@ -18,9 +24,14 @@ export function createSessionReminders(options: {
   intervalMs: number;
   log?: FastifyBaseLogger;
 }) {
-  const runOnce = () => sendDueReminders(options, options.reminderMinutes);
+  const runOnce = async () => {
+    const reminded = await sendDueReminders(options, options.reminderMinutes);
+    // Reschedule mails owed since a move within the hour of the last one (decision 027).
+    await sendOwedMoveMails(options);
+    return reminded;
+  };
   return {
-    /** One pass now; answers how many reminders it queued (tests call it instead of waiting). */
+    /** One pass now (reminders, then owed reschedule mails); answers how many reminders it queued (tests call it instead of waiting). */
     runOnce,
     ...createIntervalJob({
       intervalMs: options.intervalMs,
@@ -29,4 +40,53 @@ export function createSessionReminders(options: {
       log: options.log,
     }),
   };
+}
+
+/**
+ * One pass of the reminder job (decision 021): each published session starting within the next
+ * SESSION_REMINDER_MINUTES gets one mail per paid student. The reminder row and the mail commit
+ * together, and the row's key (session, student, start) makes a second pass — on this instance or
+ * another — send nothing, while a session moved to a new time is reminded of again.
+ */
+export async function sendDueReminders(
+  deps: Pick<ContentDeps, 'db' | 'now' | 'publicUrl'>,
+  reminderMinutes: number,
+): Promise<number> {
+  const now = deps.now();
+  const due = await repo.listSessionsStartingBetween(
+    deps.db,
+    now,
+    new Date(now.getTime() + reminderMinutes * MINUTE_MS),
+  );
+  let sent = 0;
+  for (const session of due) {
+    const cls = await findClassForEnrollment(deps.db, session.classId);
+    if (!cls || cls.status === 'archived') continue;
+    const studentIds = await enrollments.listPaidStudentIdsOfClass(deps.db, session.classId);
+    sent += await deps.db.transaction(async (tx) => {
+      const claimed = await repo.claimReminders(tx, session, studentIds, now);
+      let queued = 0;
+      for (const studentId of claimed) {
+        const contact = await contactEmailOf(tx, studentId);
+        if (!contact) continue;
+        await queueMail(
+          tx,
+          contact.email,
+          sessionReminderMail({
+            publicUrl: deps.publicUrl,
+            name: contact.name,
+            classId: session.classId,
+            classTitle: cls.title,
+            sessionTitle: session.title,
+            startsAt: session.startsAt,
+            timeZone: session.timeZone,
+            location: session.location,
+          }),
+        );
+        queued++;
+      }
+      return queued;
+    });
+  }
+  return sent;
 }

@@ -259,7 +259,7 @@ export function teachesPaidEnrollments(db: Db, userId: string): Promise<boolean>
   return repo.teachesPaidEnrollments(db, userId);
 }
 
-// ---- Used by the refunds of the payments module -----------------------------------------------
+// ---- Used by the refunds module -----------------------------------------------
 
 export type { PaidLine } from './enrollments.repository.ts';
 

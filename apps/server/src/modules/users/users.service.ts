@@ -12,7 +12,7 @@ import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { deleteSessionOf, listSessionsOf } from '../auth/sessions.ts';
 import { forgetStudent, teachesPaidEnrollments } from '../enrollments/enrollments.service.ts';
-import { pseudonymisePaymentsOf } from '../payments/payments.service.ts';
+import { pseudonymisePaymentsOf } from '../checkout/payment-history.service.ts';
 import { deleteReviewsOf } from '../reviews/reviews.service.ts';
 import * as repo from './users.repository.ts';
 

@@ -1,17 +1,15 @@
-import type { RouteLoaderArgs } from '../route-modules.ts';
-import { queryClient } from '../../lib/query-client.ts';
 import { classesQueryOptions, parseCatalogueParams } from '../../features/classes/api/get-classes.ts';
 import { ClassCatalogue } from '../../features/classes/components/class-catalogue.tsx';
-import { loadRouteData } from '../route-data.ts';
+import { loadRouteData, type PageLoaderArgs } from '../route-data.ts';
 import { SITE_PAGES } from '../routes.manifest.ts';
 
 /**
  * Starts the catalogue request with the navigation. Only the first page load waits for it (it was
  * preloaded with the page); later navigations show skeletons until it answers.
  */
-export function loader({ url }: RouteLoaderArgs) {
-  const params = parseCatalogueParams(url.searchParams);
-  return loadRouteData(queryClient.prefetchQuery(classesQueryOptions(params)));
+export function loader(args: PageLoaderArgs) {
+  const params = parseCatalogueParams(args.url.searchParams);
+  return loadRouteData(classesQueryOptions(params), args);
 }
 
 /** /allClassAllowed: the grid of accepted classes (spec §2). */

@@ -1,15 +1,13 @@
-import type { RouteLoaderArgs } from '../route-modules.ts';
 import { useParams } from 'react-router';
-import { queryClient } from '../../lib/query-client.ts';
 import { publicClassQueryOptions } from '../../features/classes/api/get-public-class.ts';
 import { PublicClassPage } from '../../features/classes/components/public-class-page.tsx';
 import { ClassPurchase } from '../../features/enrollments/components/class-purchase.tsx';
 import { VerifyEmailNotice } from '../../features/auth/components/verify-email-notice.tsx';
-import { loadRouteData } from '../route-data.ts';
+import { loadRouteData, type PageLoaderArgs } from '../route-data.ts';
 
 /** The class's public data is part of the first paint: the server preloads it with the page (decision 008). */
-export function loader({ params }: RouteLoaderArgs) {
-  return loadRouteData(queryClient.prefetchQuery(publicClassQueryOptions(params['id'] ?? '')));
+export function loader(args: PageLoaderArgs) {
+  return loadRouteData(publicClassQueryOptions(args.params['id'] ?? ''), args);
 }
 
 /** /classes/:id: the public page of an accepted class, linked from every class card. */

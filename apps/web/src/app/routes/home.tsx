@@ -1,6 +1,5 @@
-import { queryClient } from '../../lib/query-client.ts';
 import { reviewsQueryOptions } from '../../features/reviews/api/get-reviews.ts';
-import { loadRouteData } from '../route-data.ts';
+import { loadRouteData, type PageLoaderArgs } from '../route-data.ts';
 import { HeroCarousel } from '../../features/home/components/hero-carousel.tsx';
 import { BecomeInstructor } from '../../features/home/components/become-instructor.tsx';
 import { TrustedBy } from '../../features/home/components/trusted-by.tsx';
@@ -24,8 +23,8 @@ export function HomePage() {
 }
 
 /** The reviews are part of the first paint (they are preloaded with the page, route-data.ts). */
-export function loader() {
-  return loadRouteData(queryClient.prefetchQuery(reviewsQueryOptions()));
+export function loader(args: PageLoaderArgs) {
+  return loadRouteData(reviewsQueryOptions(), args);
 }
 
 export { HomePage as Component };

@@ -75,7 +75,7 @@ function useDescribedError(error: unknown): Described | null {
 
 /**
  * What a route's error boundary shows for a render error or a page whose code did not arrive
- * (DESIGN §1.10, route-boundary.tsx). It uses plain links (full page loads) so it works even when
+ * (DESIGN §1.10; the routes' `ErrorBoundary` in router.tsx). It uses plain links (full page loads) so it works even when
  * the error came from the app shell itself.
  */
 export function RouteErrorPage({ error }: { error: unknown }) {

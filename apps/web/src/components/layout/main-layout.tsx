@@ -1,6 +1,5 @@
 import { useRef } from 'react';
-import { Outlet } from 'react-router';
-import { useNavigationPending } from '../../lib/navigation-pending.ts';
+import { Outlet, useNavigation } from 'react-router';
 import { TopProgressBar } from '../ui/top-progress-bar.tsx';
 import { Footer } from './footer.tsx';
 import type { LayoutSession } from './layout-session.ts';
@@ -11,7 +10,7 @@ import { useFocusOnNavigate } from './use-focus-on-navigate.ts';
 
 /** Navbar, page content, footer (spec §2); the root is at most screen-xl wide. */
 export function MainLayout({ session }: { session: LayoutSession }) {
-  const navigationPending = useNavigationPending();
+  const navigationPending = useNavigation().state !== 'idle';
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigate(main);
   return (

@@ -1,6 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import { useLocation } from 'react-router';
-import { useNavigationPending } from '../../lib/navigation-pending.ts';
+import { useLocation, useNavigation } from 'react-router';
 
 /** How long a page may take to show its heading (a guard's spinner, then the page) before we give up. */
 const HEADING_WAIT_MS = 5_000;
@@ -16,7 +15,7 @@ const HEADING_WAIT_MS = 5_000;
 export function useFocusOnNavigate(main: RefObject<HTMLElement | null>): void {
   const { pathname, hash } = useLocation();
   const previous = useRef(pathname);
-  const idle = !useNavigationPending();
+  const idle = useNavigation().state === 'idle';
 
   useEffect(() => {
     if (!idle || previous.current === pathname) return;

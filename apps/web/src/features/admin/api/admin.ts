@@ -5,7 +5,7 @@ import {
   type ClassStatus,
   type TeacherRequestStatus,
 } from '@skillhive/shared/rules/constants';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient, isApiError } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { roleKeys } from '../../auth/api/get-roles.ts';
@@ -107,24 +107,40 @@ export function useDecideTeacherRequest() {
 }
 
 /**
- * PATCH /api/classes/<resource>/:id/approve|reject {reason} (admin; only while pending): a new
- * class (`class-requests`) or an edit of an accepted one (`revisions`). Either changes the class
- * wherever it is shown (an approved revision reaches the catalogue) and adds to the audit log.
+ * PATCH /api/classes/<resource>/:id/approve|reject {version, reason} (admin; only while pending): a
+ * new class (`class-requests`) or an edit of an accepted one (`revisions`), as of the `version`
+ * the admin reviewed (decision 027). Either changes the class wherever it is shown (an approved
+ * revision reaches the catalogue) and adds to the audit log; a 409 (the teacher changed it, or
+ * someone decided first) reloads the lists so the admin sees what is pending now.
  */
 function useDecideOnClass(resource: 'class-requests' | 'revisions') {
   const queryClient = useQueryClient();
   const userId = useUserScope()?.id ?? '';
   return useMutation({
-    mutationFn: ({ id, decision, reason }: { id: string; decision: Decision; reason?: string }) =>
-      apiClient.patch(`/classes/${resource}/{id}/${decision}`, decision === 'reject' && reason ? { reason } : {}, {
-        path: { id },
-        secured: true,
-      }),
+    mutationFn: ({
+      id,
+      decision,
+      version,
+      reason,
+    }: {
+      id: string;
+      decision: Decision;
+      version: string;
+      reason?: string;
+    }) =>
+      apiClient.patch(
+        `/classes/${resource}/{id}/${decision}`,
+        decision === 'reject' && reason ? { version, reason } : { version },
+        { path: { id }, secured: true },
+      ),
     onSuccess: () =>
       Promise.all([
         invalidateClasses(queryClient, userId),
         queryClient.invalidateQueries({ queryKey: auditKeys.all(userId) }),
       ]),
+    onError: (error) => {
+      if (isApiError(error) && error.status === 409) return invalidateClasses(queryClient, userId);
+    },
   });
 }
 

@@ -5,7 +5,7 @@ import { notify } from '../../../lib/toast.ts';
 import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import type { ClassStatus } from '@skillhive/shared/rules/constants';
 import { paths } from '../../../config/paths.ts';
-import { errorMessage } from '../../../lib/api-client.ts';
+import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import {
   ADMIN_PAGE_SIZE,
   CLASS_FILTERS,
@@ -62,7 +62,7 @@ export function AllClassesTable() {
 
   const approve = (item: ClassItem) =>
     decide.mutate(
-      { id: item._id, decision: 'approve' },
+      { id: item._id, decision: 'approve', version: item.version ?? '' },
       {
         onSuccess: () => notify.success(`"${item.title}" is accepted.`),
         onError: (error) => notify.error(errorMessage(error)),
@@ -71,13 +71,17 @@ export function AllClassesTable() {
 
   const reject = (item: ClassItem, reason: string) =>
     decide.mutate(
-      { id: item._id, decision: 'reject', ...(reason ? { reason } : {}) },
+      { id: item._id, decision: 'reject', version: item.version ?? '', ...(reason ? { reason } : {}) },
       {
         onSuccess: () => {
           setRejecting(null);
           notify.success(`"${item.title}" was rejected.`);
         },
-        onError: (error) => notify.error(errorMessage(error)),
+        onError: (error) => {
+          // Changed or decided meanwhile (decision 027): the dialog closes on the reloaded list.
+          if (isApiError(error) && error.status === 409) setRejecting(null);
+          notify.error(errorMessage(error));
+        },
       },
     );
 

@@ -2,7 +2,7 @@ import { lazy, Suspense, useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ClassRevision } from '@skillhive/shared/contracts/classes';
 import { notify } from '../../../lib/toast.ts';
-import { errorMessage } from '../../../lib/api-client.ts';
+import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { REVISIONS_PAGE_SIZE, pendingRevisionsQueryOptions, useDecideRevision } from '../api/admin.ts';
@@ -40,7 +40,7 @@ export function ClassRevisionsSection() {
   }
   const send = (revision: ClassRevision, decision: 'approve' | 'reject', reason: string) =>
     decide.mutate(
-      { id: revision._id, decision, ...(reason ? { reason } : {}) },
+      { id: revision._id, decision, version: revision.version, ...(reason ? { reason } : {}) },
       {
         onSuccess: () => {
           setReviewing(null);
@@ -50,7 +50,11 @@ export function ClassRevisionsSection() {
               : `The changes to "${revision.current.title}" were rejected.`,
           );
         },
-        onError: (error) => notify.error(errorMessage(error)),
+        onError: (error) => {
+          // Changed or decided meanwhile (decision 027): the dialog closes on the reloaded queue.
+          if (isApiError(error) && error.status === 409) setReviewing(null);
+          notify.error(errorMessage(error));
+        },
       },
     );
 

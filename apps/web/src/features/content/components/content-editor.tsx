@@ -10,6 +10,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { notify } from '../../../lib/toast.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
+import { LeaveGuard, useUnsavedEdits } from '../../../components/ui/leave-guard.tsx';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
@@ -42,10 +43,13 @@ export function ContentEditor({ classId }: { classId: string }) {
       </p>
       <QueryState query={query} what="the sessions and materials">
         {(content) => (
-          <div className="grid gap-6 lg:grid-cols-2">
-            <SessionsPart classId={classId} sessions={content.sessions} />
-            <MaterialsPart classId={classId} materials={content.materials} />
-          </div>
+          // A form with edits not yet added or saved asks before a link takes the teacher away.
+          <LeaveGuard>
+            <div className="grid gap-6 lg:grid-cols-2">
+              <SessionsPart classId={classId} sessions={content.sessions} />
+              <MaterialsPart classId={classId} materials={content.materials} />
+            </div>
+          </LeaveGuard>
         )}
       </QueryState>
     </section>
@@ -258,7 +262,7 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
     handleSubmit,
     reset,
     setError,
-    formState: { errors },
+    formState: { errors, isDirty },
   } = useForm<SessionFormInput, unknown, SessionFormBody>({
     resolver: sessionResolver,
     defaultValues: session
@@ -273,6 +277,7 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
       : { title: '', startsAt: '', timeZone: viewerTimeZone(), durationMinutes: 60, meetingUrl: '', location: '' },
   });
 
+  useUnsavedEdits(isDirty);
   const submit = handleSubmit((body) => {
     setFormError(null);
     const onError = (error: unknown) => {
@@ -359,11 +364,12 @@ function LinkForm({ classId }: { classId: string }) {
     register,
     handleSubmit,
     reset,
-    formState: { errors },
+    formState: { errors, isDirty },
   } = useForm<LinkFormInput, unknown, LinkMaterialFormBody>({
     resolver: linkResolver,
     defaultValues: { title: '', url: '' },
   });
+  useUnsavedEdits(isDirty);
   const submit = handleSubmit((body) => {
     setFormError(null);
     create.mutate(body, {
@@ -416,11 +422,12 @@ function UploadForm({ classId }: { classId: string }) {
     register,
     handleSubmit,
     reset,
-    formState: { errors },
+    formState: { errors, isDirty },
   } = useForm<UploadFormInput, unknown, UploadFormValues>({
     resolver: uploadResolver,
     defaultValues: { title: '', file: null },
   });
+  useUnsavedEdits(isDirty);
   const submit = handleSubmit(({ title, file }) => {
     setFormError(null);
     upload.mutate(

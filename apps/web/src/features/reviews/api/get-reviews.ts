@@ -9,7 +9,7 @@ export const reviewKeys = {
   latest: (count: number) => [...reviewKeys.all, 'latest', count] as const,
 };
 
-/** The home page's reviews request (preloaded with the page, src/app/route-data.ts). */
+/** The home page's reviews request (preloaded with the page, decision 008). */
 export const latestReviewsRequest = { path: '/reviews', query: { page: 1, limit: REVIEWS_SHOWN } } as const;
 
 /** GET /api/reviews: the latest reviews plus the total count (X-Total-Count). */

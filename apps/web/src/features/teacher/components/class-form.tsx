@@ -9,6 +9,7 @@ import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { useSubmitError } from '../../../lib/form-errors.ts';
 import { Form } from '../../../components/ui/form-message.tsx';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useLeaveGuard } from '../../../components/ui/leave-guard.tsx';
 
 const classResolver = zodResolver(CreateClassBody);
 
@@ -35,7 +36,7 @@ export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFor
     handleSubmit,
     setValue,
     setError,
-    formState: { errors, isSubmitting },
+    formState: { errors, isSubmitting, isDirty },
   } = useForm<ClassFormInput, unknown, CreateClassBody>({
     resolver: classResolver,
     defaultValues: {
@@ -49,6 +50,8 @@ export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFor
 
   const { formError, attempt } = useSubmitError(setError, FIELDS, 'The class could not be saved. Please try again.');
   const submit = handleSubmit((values) => attempt(() => onSubmit(values)));
+  // Edits not yet saved ask before a link takes the teacher away; a save that navigates does not.
+  const leaveDialog = useLeaveGuard(isDirty && !isSubmitting);
 
   const alert = formError ?? errors.root?.message;
 
@@ -104,13 +107,16 @@ export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFor
         currentUrl={defaults?.image}
         error={errors.image?.message}
         onBusyChange={setUploading}
-        onUploaded={(url) => setValue('image', url ?? '', { shouldValidate: Boolean(url) || Boolean(errors.image) })}
+        onUploaded={(url) =>
+          setValue('image', url ?? '', { shouldDirty: true, shouldValidate: Boolean(url) || Boolean(errors.image) })
+        }
       />
       <div>
         <BusyButton type="submit" className="btn-primary" busy={isSubmitting} disabled={uploading}>
           {uploading ? 'Uploading image…' : submitLabel}
         </BusyButton>
       </div>
+      {leaveDialog}
     </Form>
   );
 }

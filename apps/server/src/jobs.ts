@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from './db/client.ts';
+import type { Env } from './env.ts';
+import { createSessionReminders } from './modules/content/session-reminders.ts';
+import { createSmtpSender } from './modules/mail/mail.transport.ts';
+import { createMailWorker } from './modules/mail/mail.worker.ts';
+import type { PaymentGateway } from './modules/gateways/gateway.public.ts';
+import { createReconciler } from './modules/checkout/reconciler.ts';
+import { createImageCollector } from './modules/uploads/image-collector.ts';
+import type { ImageStorage } from './modules/uploads/storage.ts';
+
+/**
+ * Every interval job of the server, in one place: each starts when the app is ready and is
+ * stopped (waiting for a run in progress) when it closes. Each is safe on several instances.
+ */
+export function registerJobs(
+  app: FastifyInstance,
+  deps: { env: Env; db: Db; storage: ImageStorage; gateway: PaymentGateway; now: () => Date },
+) {
+  const { env, db, now } = deps;
+  const log = app.log;
+  const jobs: { start(): void; stop(): Promise<void> }[] = [];
+  // Unused images are removed after a grace period, on every instance in turn (advisory lock).
+  const imageCollector = createImageCollector({
+    db,
+    storage: deps.storage,
+    now,
+    graceHours: env.UPLOAD_GC_GRACE_HOURS,
+    intervalMs: env.UPLOAD_GC_INTERVAL_MINUTES * 60_000,
+    log,
+  });
+  // Reminders of sessions starting soon, through the outbox (decision 021).
+  const sessionReminders = createSessionReminders({
+    db,
+    now,
+    publicUrl: env.publicUrl,
+    reminderMinutes: env.SESSION_REMINDER_MINUTES,
+    intervalMs: env.SESSION_REMINDER_INTERVAL_SECONDS * 1000,
+    log,
+  });
+  jobs.push(imageCollector, sessionReminders);
+  // The outbox is sent only where there is somewhere to send it; without SMTP, mail waits there.
+  if (env.SMTP_URL) {
+    const smtp = createSmtpSender(env.SMTP_URL, env.MAIL_FROM, new URL(env.publicUrl).hostname);
+    const mailWorker = createMailWorker({ db, send: smtp.send, log, intervalMs: env.MAIL_WORKER_INTERVAL_MS, now });
+    jobs.push({
+      start: () => mailWorker.start(),
+      stop: async () => {
+        await mailWorker.stop();
+        smtp.close();
+      },
+    });
+  }
+  // Settles charges nobody came back for (decision 010).
+  const reconciler = createReconciler({
+    db,
+    gateway: deps.gateway,
+    now,
+    publicUrl: env.publicUrl,
+    log,
+    intervalSeconds: env.RECONCILE_INTERVAL_SECONDS,
+  });
+  jobs.push(reconciler);
+  app.addHook('onReady', async () => {
+    for (const job of jobs) job.start();
+  });
+  app.addHook('onClose', async () => {
+    for (const job of jobs) await job.stop();
+  });
+  return { reconciler, sessionReminders };
+}
