@@ -8,9 +8,10 @@ import { UPLOAD_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
-import type { ImageStorage } from './modules/uploads/storage.ts';
+import type { ImageStorage } from './modules/uploads/storage.public.ts';
 import { createLimiter, tryAgainIn } from './lib/rate-limit.ts';
 import { registerJobs } from './jobs.ts';
+import { registerAccess } from './lib/authorize.ts';
 import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -108,6 +109,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // While closing, lifecyclePlugin answers new requests with 503 in our error envelope.
     return503OnClosing: false,
   });
+  // Before any route: every route is recorded and its declared access enforced (decision 025).
+  registerAccess(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {

@@ -208,7 +208,7 @@ describe('a write cut short', () => {
   it('leaves no partial file in the storage directory (a real file size limit, EFBIG)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'skillhive-partial-'));
     try {
-      const storageModule = fileURLToPath(new URL('../src/modules/uploads/storage.ts', import.meta.url));
+      const storageModule = fileURLToPath(new URL('../src/modules/uploads/storage.public.ts', import.meta.url));
       const child = `
         import { createLocalStorage } from ${JSON.stringify(storageModule)};
         const storage = createLocalStorage(process.argv[1]);

@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
+import { declareAccess } from '../lib/authorize.ts';
 
 /**
  * Written by the web build beside index.html (apps/web/first-load-report.ts): for each public
@@ -213,15 +214,19 @@ export const staticWebPlugin = fp(async function staticWeb(
     app.log.warn(`web app not built (${index} missing): run "npm run build"`);
     return;
   }
-  await app.register(fastifyStatic, {
-    root: opts.root,
-    wildcard: false,
-    index: false,
-    cacheControl: false,
-    setHeaders(reply, filePath) {
-      const isHashed = filePath.startsWith(path.join(opts.root, 'assets') + path.sep);
-      reply.header('cache-control', isHashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
+  // The files of the web app are public (decision 025): one route each, declared here.
+  await app.register(async (files) => {
+    declareAccess(files, 'public');
+    await files.register(fastifyStatic, {
+      root: opts.root,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      setHeaders(reply, filePath) {
+        const isHashed = filePath.startsWith(path.join(opts.root, 'assets') + path.sep);
+        reply.header('cache-control', isHashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   });
   const spaPage = spaPages(opts.root, readFileSync(index, 'utf8'), app.log, {
     pageMeta: opts.pageMeta,

@@ -6,7 +6,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
-import type { ImageStorage } from '../uploads/storage.ts';
+import type { ImageStorage } from '../uploads/storage.public.ts';
 import * as repo from './content.repository.ts';
 
 /** Serialises changes to one class's list (positions, the item cap) without locking the class row. */

@@ -4,7 +4,7 @@ import { createIntervalJob } from '../../lib/interval-job.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, sessionReminderMail } from '../mail/mail.service.ts';
-import { contactEmailOf } from '../users/contact.ts';
+import { contactEmailOf } from '../users/contact.public.ts';
 import { type ContentDeps, MINUTE_MS } from './content-access.ts';
 import * as repo from './content.repository.ts';
 import { sendOwedMoveMails } from './sessions.ts';

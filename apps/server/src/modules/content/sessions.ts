@@ -8,7 +8,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, sessionRescheduledMail } from '../mail/mail.service.ts';
-import { contactEmailOf } from '../users/contact.ts';
+import { contactEmailOf } from '../users/contact.public.ts';
 import { type ContentDeps, MINUTE_MS, loadOwnedClass, loadOwnedSession } from './content-access.ts';
 import { type ContentList, insertAtEnd, publishedAtAfter, reorder } from './content-lists.ts';
 import { teacherView, toSession } from './content-views.ts';

@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '../../lib/app-error.ts';
 import { detectImageType, isPixelLimitError, processImage, readDeclaredSize } from './image-processing.ts';
 import type { ProcessingQueue } from './processing-queue.ts';
 import { lockOwnerUploads, sumOwnerBytes, upsertUpload, uploadExists } from './uploads.repository.ts';
-import { keyFromImageUrl, type ImageStorage } from './storage.ts';
+import { keyFromImageUrl, type ImageStorage } from './storage.public.ts';
 
 const STORED_TYPE = 'image/webp';
 
