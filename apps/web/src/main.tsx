@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
-import 'sonner/dist/styles.css';
 import './index.css';
 import { AppProviders } from './app/providers.tsx';
 import { createAppRouter } from './app/router.tsx';

@@ -19,7 +19,7 @@ export function useUpdateUser() {
   const queryClient = useQueryClient();
   const userId = useUserScope()?.id ?? '';
   return useMutation({
-    mutationFn: (body: UpdateUserBody) => apiClient.post<{ status: boolean }>('/auth/update-user', body),
+    mutationFn: (body: UpdateUserBody) => apiClient.post('/auth/update-user', body),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
@@ -37,7 +37,7 @@ export const INVALID_PASSWORD = 'INVALID_PASSWORD';
  */
 export function useChangePassword() {
   return useMutation({
-    mutationFn: (body: ChangePasswordBody) => apiClient.post<unknown>('/auth/change-password', body),
+    mutationFn: (body: ChangePasswordBody) => apiClient.post('/auth/change-password', body),
   });
 }
 
@@ -48,7 +48,7 @@ export function useChangePassword() {
 export function useChangeEmail() {
   return useMutation({
     mutationFn: (input: { newEmail: string; password?: string }) =>
-      apiClient.post<{ status: boolean }>('/auth/change-email', {
+      apiClient.post('/auth/change-email', {
         ...input,
         callbackURL: paths.dashboard.profile,
       } satisfies ChangeEmailBody),
@@ -57,10 +57,10 @@ export function useChangeEmail() {
 
 /** POST /api/auth/revoke-other-sessions: every device but this one is signed out. */
 export function revokeOtherSessions(): Promise<unknown> {
-  return apiClient.post<unknown>('/auth/revoke-other-sessions', {});
+  return apiClient.post('/auth/revoke-other-sessions', {});
 }
 
 /** POST /api/auth/revoke-sessions: every device, this one included, is signed out. */
 export function revokeAllSessions(): Promise<unknown> {
-  return apiClient.post<unknown>('/auth/revoke-sessions', {});
+  return apiClient.post('/auth/revoke-sessions', {});
 }

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import type { ChangeEmailBody } from '@skillhive/shared/rules/account-forms';
+import { ChangeEmailBody } from '@skillhive/shared/rules/account-forms';
 import { ACCOUNT_MESSAGES, EMAIL_TAKEN_ERROR } from '@skillhive/shared/rules/messages';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
@@ -8,11 +8,9 @@ import { useChangeEmail } from '../../auth/api/account.ts';
 import { MAIL_RATE_LIMITED } from '../../auth/verify-email.ts';
 import { Form, FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { zodResolver } from '@hookform/resolvers/zod';
 
-const changeEmailResolver = lazyZodResolver(() =>
-  import('@skillhive/shared/rules/account-forms').then((rules) => rules.ChangeEmailBody),
-);
+const changeEmailResolver = zodResolver(ChangeEmailBody);
 
 type ChangeEmailInput = { newEmail: string; password?: string };
 
@@ -93,7 +91,7 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
         )}
       </p>
       {verified ? null : notice}
-      <Form label="Change e-mail" onSubmit={submit} onFocus={changeEmailResolver.preload} alert={alert}>
+      <Form label="Change e-mail" onSubmit={submit} alert={alert}>
         {sentTo ? (
           <FormMessage kind="success">We sent a link to {sentTo}. Your address changes when you follow it.</FormMessage>
         ) : null}

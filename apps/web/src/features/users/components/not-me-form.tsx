@@ -12,8 +12,7 @@ import { FormMessage } from '../../../components/ui/form-message.tsx';
 export function NotMeForm({ token }: { token: string | null }) {
   const [done, setDone] = useState<{ emailRestored: boolean } | null>(null);
   const undo = useMutation({
-    mutationFn: (body: NotMeBody) =>
-      apiClient.post<{ signedOut: number; emailRestored: boolean }>('/users/not-me', body),
+    mutationFn: (body: NotMeBody) => apiClient.post('/users/not-me', body),
     onSuccess: (answer) => setDone(answer),
   });
   if (!token) return <FormMessage kind="error">This link is incomplete. Open it again from the mail.</FormMessage>;
