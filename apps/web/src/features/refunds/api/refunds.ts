@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RefundRequestStatus } from '@skillhive/shared/rules/constants';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient, apiRequest } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
@@ -81,12 +81,19 @@ export function useDecideRefundRequest() {
   return useMutation({
     mutationFn: (input: { id: string; decision: 'approve' } | { id: string; decision: 'decline'; reason: string }) =>
       input.decision === 'decline'
-        ? apiClient.post(
-            '/admin/refund-requests/{id}/decline',
-            { reason: input.reason },
-            { path: { id: input.id }, secured: true },
-          )
-        : apiClient.post('/admin/refund-requests/{id}/approve', undefined, { path: { id: input.id }, secured: true }),
+        ? apiClient
+            .post(
+              '/admin/refund-requests/{id}/decline',
+              { reason: input.reason },
+              { path: { id: input.id }, secured: true },
+            )
+            .then(() => ({ inProgress: false }))
+        : // 202: approved, and the refund finishes by itself (decision 031); the body is the same.
+          apiRequest('/admin/refund-requests/{id}/approve', {
+            method: 'POST',
+            path: { id: input.id },
+            secured: true,
+          }).then(({ status }) => ({ inProgress: status === 202 })),
     onSuccess: invalidate,
   });
 }
