@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../fixtures/arrange.ts';
 import { expectReady } from '../fixtures/dashboard.ts';
-import { roleAccounts } from '../fixtures/roles.ts';
+import { ROLE_STATE, roleAccounts } from '../fixtures/roles.ts';
 import { PUBLIC_PAGES } from '../../apps/web/src/app/routes.manifest.ts';
 
 /** Every public route, from the web app's route manifest (the build's first-load report reads it too). */
@@ -229,4 +229,29 @@ test.describe('routing', () => {
       [],
     );
   });
+});
+
+// Decision 030: a signed-in visitor's page is rendered for them, with their account menu in the
+// first HTML, and the browser takes it over as it is.
+test.describe('signed in, on a public page', () => {
+  test.use({ storageState: ROLE_STATE.student });
+  for (const pattern of ['/', '/allClassAllowed', '/classes/:id']) {
+    test(`${pattern} arrives with the account menu and hydrates without a warning`, async ({ page }) => {
+      const path = pattern.replace(':id', stableClass().id);
+      const { name } = roleAccounts().student;
+      const html = await (await page.request.get(path)).text();
+      expect(html).toContain(`aria-label="Account menu for ${name}"`);
+      expect(html).not.toContain('>Sign In</a>');
+      const messages: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') messages.push(message.text());
+      });
+      page.on('pageerror', (error) => messages.push(error.message));
+      await page.goto(path);
+      await expectReady(page);
+      await expect(page.getByRole('button', { name: `Account menu for ${name}` })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Sign In' })).toHaveCount(0);
+      expect(messages).toEqual([]);
+    });
+  }
 });
