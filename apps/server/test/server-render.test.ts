@@ -174,6 +174,19 @@ describe('rendered pages shared with anonymous visitors, never with signed-in on
     expect(anonymous.body).not.toContain(student.email);
   });
 
+  it('a cookie that names no session gets the shared page: a forged cookie cannot force renders', async () => {
+    const other = await createClass(shared, await createCaller(shared, 'teacher'), { title: 'Forged one' });
+    const forged = { cookie: 'better-auth.session_token=forged.value' };
+    const first = await shared.app.inject({ url: `/classes/${other.id}`, headers: forged });
+    expect(rootOf(first.body)).toContain('Forged one');
+    await shared.db.update(schema.classes).set({ title: 'Forged two' }).where(eq(schema.classes.id, other.id));
+    // Within the TTL: the bytes every anonymous visitor shares, not a render of its own.
+    const anonymous = await shared.app.inject(`/classes/${other.id}`);
+    expect(anonymous.body).toBe(first.body);
+    const again = await shared.app.inject({ url: `/classes/${other.id}`, headers: forged });
+    expect(again.body).toBe(first.body);
+  });
+
   it('compresses a shared page once and answers each encoding asked for', async () => {
     const br = await shared.app.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
     expect(br.headers['content-encoding']).toBe('br');

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { getSessionCookie } from 'better-auth/cookies';
@@ -195,6 +195,26 @@ function spaPages(
   };
 }
 
+/**
+ * Whether the request is a signed-in visitor's: a session cookie that names a session. A cookie
+ * alone does not do (anyone can send one), or a forged cookie would make every request a render
+ * of its own instead of the shared page.
+ */
+async function hasSession(app: FastifyInstance, request: FastifyRequest): Promise<boolean> {
+  const headers = forwardedHeaders(request);
+  if (getSessionCookie(new Headers(headers)) === null) return false;
+  const answer = await app.inject({ method: 'GET', url: SESSION_PATH, headers, remoteAddress: request.ip });
+  if (answer.statusCode !== 200) return false;
+  try {
+    return answer.json() !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** better-auth's session read, under our API (decision 004). */
+const SESSION_PATH = '/api/auth/get-session';
+
 /** A GET or HEAD of a path that is not the API's nor a file's: a page of the web app. */
 function isPageRequest(method: string, pathname: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
@@ -264,7 +284,7 @@ export const staticWebPlugin = fp(async function staticWeb(
       try {
         // An anonymous visitor's page is the same for every anonymous visitor: shared as the
         // catalogue is, for the same TTL. A signed-in visitor's names them: rendered for them alone.
-        const anonymous = getSessionCookie(new Headers(forwardedHeaders(request))) === null;
+        const anonymous = !(await hasSession(app, request));
         if (anonymous && opts.sharedPages)
           return await opts.sharedPages.sendHtml(request, reply, JSON.stringify(['page', request.url]), render);
         return reply.type('text/html; charset=utf-8').send(await render());
