@@ -187,6 +187,19 @@ describe('rendered pages shared with anonymous visitors, never with signed-in on
     expect(again.body).toBe(first.body);
   });
 
+  it("a signed-in visitor's page renews their session cookie as the browser's own session read did", async () => {
+    const visitor = await createUser(shared, 'student', { name: 'Returning Student' });
+    // Signed in two days ago: the session is past better-auth's update age (a day).
+    await shared.db
+      .update(schema.sessions)
+      .set({ expiresAt: new Date(Date.now() + 5 * 24 * 3600 * 1000) })
+      .where(eq(schema.sessions.userId, visitor.id));
+    const res = await shared.app.inject({ url: '/allClassAllowed', headers: visitor.headers });
+    expect(rootOf(res.body)).toContain('Account menu for Returning Student');
+    const cookies = [res.headers['set-cookie'] ?? []].flat();
+    expect(cookies.some((cookie) => /session_token=/.test(cookie) && /Max-Age=604800/i.test(cookie))).toBe(true);
+  });
+
   it('compresses a shared page once and answers each encoding asked for', async () => {
     const br = await shared.app.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
     expect(br.headers['content-encoding']).toBe('br');

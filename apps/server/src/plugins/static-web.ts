@@ -200,13 +200,23 @@ function spaPages(
  * alone does not do (anyone can send one), or a forged cookie would make every request a render
  * of its own instead of the shared page.
  */
-async function hasSession(app: FastifyInstance, request: FastifyRequest): Promise<boolean> {
+async function readSession(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<{ signedIn: boolean; setCookie: string[] }> {
   const headers = forwardedHeaders(request);
-  if (getSessionCookie(new Headers(headers)) === null) return false;
+  if (getSessionCookie(new Headers(headers)) === null) return { signedIn: false, setCookie: [] };
   const answer = await app.inject({ method: 'GET', url: SESSION_PATH, headers, remoteAddress: request.ip });
-  if (answer.statusCode !== 200) return false;
+  // better-auth renews a session past its update age (or clears a dead one) with Set-Cookie on
+  // this read; the browser made it itself before decision 030, so the page passes it on.
+  const setCookie = [answer.headers['set-cookie'] ?? []].flat().map(String);
+  return { signedIn: answer.statusCode === 200 && sessionIn(answer.body), setCookie };
+}
+
+/** Whether a session read's body names a session (it is `null` without one). */
+function sessionIn(body: string): boolean {
   try {
-    return answer.json() !== null;
+    return JSON.parse(body) !== null;
   } catch {
     return false;
   }
@@ -284,7 +294,9 @@ export const staticWebPlugin = fp(async function staticWeb(
       try {
         // An anonymous visitor's page is the same for every anonymous visitor: shared as the
         // catalogue is, for the same TTL. A signed-in visitor's names them: rendered for them alone.
-        const anonymous = !(await hasSession(app, request));
+        const session = await readSession(app, request);
+        if (session.setCookie.length > 0) reply.header('set-cookie', session.setCookie);
+        const anonymous = !session.signedIn;
         if (anonymous && opts.sharedPages)
           return await opts.sharedPages.sendHtml(request, reply, JSON.stringify(['page', request.url]), render);
         return reply.type('text/html; charset=utf-8').send(await render());
