@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../apps/server/src/app.ts';
 import { openPglite } from '../apps/server/src/db/client.ts';
 import { loadEnv } from '../apps/server/src/env.ts';
-import { createLocalStorage } from '../apps/server/src/modules/uploads/storage.ts';
+import { createLocalStorage } from '../apps/server/src/modules/uploads/storage.public.ts';
 import { buy, createCaller, createClass, FAST_SIGNUP_ENV } from '../apps/server/test/commerce-fixtures.ts';
 
 const SERVER = fileURLToPath(new URL('../apps/server/src/server.ts', import.meta.url));

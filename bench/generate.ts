@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { CATEGORIES } from '@skillhive/shared/rules/constants';
 import { openPglite, openPostgres, type Database } from '../apps/server/src/db/client.ts';
 import { processImage } from '../apps/server/src/modules/uploads/image-processing.ts';
-import { createLocalStorage } from '../apps/server/src/modules/uploads/storage.ts';
+import { createLocalStorage } from '../apps/server/src/modules/uploads/storage.public.ts';
 
 /**
  * Fills a migrated SkillHive database with a large, consistent catalogue: users (teachers,

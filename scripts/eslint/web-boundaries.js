@@ -4,7 +4,7 @@ import { dirs } from './dirs.js';
 /**
  * Web import boundaries (STYLE.md): imports flow shared → features → app, and a feature does not
  * reach into another feature's internals. Web features may use another feature's `api/` (its
- * public data layer) but not its components.
+ * public data layer) and its top-level files (auth/auth-context.ts), nothing in its other folders.
  */
 const webFeatures = dirs('../../apps/web/src/features');
 
@@ -19,8 +19,9 @@ const featureBoundaries = webFeatures.map((feature) => ({
             .filter((other) => other !== feature)
             .map((other) => ({
               // Relative imports name the other feature's folder without `features/` (../../auth/…).
-              group: [`**/${other}/components/**`, `**/${other}/hooks/**`],
-              message: `Feature "${feature}" may use "${other}" only through its api/ folder.`,
+              // An allow-list: any folder of the other feature but api/ is its own.
+              group: [`**/${other}/*/**`, `!**/${other}/api/**`],
+              message: `Feature "${feature}" may use "${other}" only through its api/ folder and its top-level files, not its components, hooks or other folders.`,
             })),
           {
             group: ['**/app/**', '!**/app-*'],

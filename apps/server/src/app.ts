@@ -9,9 +9,10 @@ import { UPLOAD_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
-import type { ImageStorage } from './modules/uploads/storage.ts';
+import type { ImageStorage } from './modules/uploads/storage.public.ts';
 import { createLimiter, tryAgainIn } from './lib/rate-limit.ts';
 import { registerJobs } from './jobs.ts';
+import { registerAccess } from './lib/authorize.ts';
 import { createAuth, type Auth } from './modules/auth/auth.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -112,6 +113,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // While closing, lifecyclePlugin answers new requests with 503 in our error envelope.
     return503OnClosing: false,
   });
+  // Before any route: every route is recorded and its declared access enforced (decision 025).
+  registerAccess(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
@@ -271,6 +274,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       publicUrl: env.publicUrl,
       meetingLinkOpenMinutes: env.MEETING_LINK_OPEN_MINUTES,
       materialMaxBytes: Math.round(env.MATERIAL_MAX_MB * 1024 * 1024),
+      materialQuotaBytes: env.MATERIAL_QUOTA_MB * 1024 * 1024,
+      materialUploadsPerUser: createLimiter({
+        name: 'material-uploads',
+        points: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
+        durationSeconds: 60,
+        redis: deps.redis,
+        message: UPLOAD_MESSAGES.materialRateLimited,
+      }),
     },
   });
   await app.register(usersRoutes, { db, now, passwordFailures: loginFailures });

@@ -145,6 +145,8 @@ const EnvSchema = z
     MEETING_LINK_OPEN_MINUTES: z.coerce.number().int().min(0).max(1_440).default(15),
     /** The largest class material (PDF or image) a teacher may upload, in MB. */
     MATERIAL_MAX_MB: z.coerce.number().positive().max(100).default(10),
+    /** Stored class-material megabytes per teacher (decision 027); the upload that crosses it is the last accepted. */
+    MATERIAL_QUOTA_MB: z.coerce.number().positive().default(200),
     /** How long before a session its paid students are e-mailed a reminder. */
     SESSION_REMINDER_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
     /** How often the reminder job looks for sessions starting soon; 0 disables it. */

@@ -7,7 +7,7 @@ import { createMailWorker } from './modules/mail/mail.worker.ts';
 import type { PaymentGateway } from './modules/gateways/gateway.public.ts';
 import { createReconciler } from './modules/checkout/reconciler.ts';
 import { createImageCollector } from './modules/uploads/image-collector.ts';
-import type { ImageStorage } from './modules/uploads/storage.ts';
+import type { ImageStorage } from './modules/uploads/storage.public.ts';
 
 /**
  * Every interval job of the server, in one place: each starts when the app is ready and is
@@ -42,7 +42,7 @@ export function registerJobs(
   // The outbox is sent only where there is somewhere to send it; without SMTP, mail waits there.
   if (env.SMTP_URL) {
     const smtp = createSmtpSender(env.SMTP_URL, env.MAIL_FROM, new URL(env.publicUrl).hostname);
-    const mailWorker = createMailWorker({ db, send: smtp.send, log, intervalMs: env.MAIL_WORKER_INTERVAL_MS, now });
+    const mailWorker = createMailWorker({ db, send: smtp.send, log, intervalMs: env.MAIL_WORKER_INTERVAL_MS });
     jobs.push({
       start: () => mailWorker.start(),
       stop: async () => {

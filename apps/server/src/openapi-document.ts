@@ -4,7 +4,7 @@ import path from 'node:path';
 import { buildApp } from './app.ts';
 import { openPglite } from './db/client.ts';
 import { loadEnv } from './env.ts';
-import { createLocalStorage } from './modules/uploads/storage.ts';
+import { createLocalStorage } from './modules/uploads/storage.public.ts';
 
 /** The origin the published document names as its server (an integrator replaces it with theirs). */
 export const PUBLISHED_SERVER_URL = 'http://localhost:3000';

@@ -620,6 +620,61 @@ describe('editing, ordering and notifying', () => {
     await call(teacher, 'PATCH', `/api/class-sessions/${draft._id}`, sessionForm({ startsAt: '2026-05-07T10:00' }));
     expect(await mailCount('session-rescheduled')).toBe(before + 1);
   });
+  it('moves within the hour of the last mail are coalesced: one mail, then the outcome once the hour is over', async () => {
+    const start = clock;
+    const at = (minutes: number) => new Date(start.getTime() + minutes * 60_000);
+    const movesTo = async (minutes: number, startsAt: string) => {
+      clock = at(minutes);
+      const res = await call(
+        teacher,
+        'PATCH',
+        `/api/class-sessions/${session._id}`,
+        sessionForm({ title: 'Busy session', startsAt }),
+      );
+      expect(res.statusCode).toBe(200);
+    };
+    const mailsToPaid = async () =>
+      (
+        await ctx.db
+          .select()
+          .from(schema.mailOutbox)
+          .where(and(eq(schema.mailOutbox.to, paid.email), eq(schema.mailOutbox.kind, 'session-rescheduled')))
+      ).filter((m) => m.subject.includes('Busy session'));
+    const pass = async (minutes: number) => {
+      clock = at(minutes);
+      await ctx.sessionReminders.runOnce();
+    };
+    const session = await addSession({ title: 'Busy session', startsAt: '2026-05-10T18:00' });
+    try {
+      await movesTo(0, '2026-05-10T19:00');
+      expect(await mailsToPaid()).toHaveLength(1);
+      await movesTo(10, '2026-05-10T20:00');
+      await movesTo(20, '2026-05-10T21:00');
+      await pass(30);
+      expect(await mailsToPaid()).toHaveLength(1);
+
+      // The hour is over: one mail, from the time last told to the time now.
+      await pass(61);
+      const mails = await mailsToPaid();
+      expect(mails).toHaveLength(2);
+      const owed = mails.find((m) => m.text.includes('21:00'))!;
+      expect(owed.text).toMatch(/It was: .*19:00/);
+      await pass(62);
+      expect(await mailsToPaid()).toHaveLength(2);
+
+      // Moved and moved back within the hour: nothing to tell.
+      await movesTo(70, '2026-05-10T22:00');
+      await movesTo(80, '2026-05-10T21:00');
+      await pass(125);
+      expect(await mailsToPaid()).toHaveLength(2);
+
+      // Past the hour a move is mailed at once again.
+      await movesTo(200, '2026-05-10T23:00');
+      expect(await mailsToPaid()).toHaveLength(3);
+    } finally {
+      clock = start;
+    }
+  });
 });
 
 async function mailCount(kind: string): Promise<number> {

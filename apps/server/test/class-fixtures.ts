@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { schema } from '../src/db/client.ts';
-import { keyFromImageUrl } from '../src/modules/uploads/storage.ts';
+import { keyFromImageUrl } from '../src/modules/uploads/storage.public.ts';
 import { createUser, type TestContext, type TestUser } from './harness.ts';
 import { uploadPicture } from './upload-fixtures.ts';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/db/client.ts';
-import { keyFromImageUrl } from '../src/modules/uploads/storage.ts';
+import { keyFromImageUrl } from '../src/modules/uploads/storage.public.ts';
 import { buy } from './commerce-fixtures.ts';
 import {
   type ClassActors,

@@ -8,7 +8,7 @@ import { ErrorBody } from '@skillhive/shared/contracts/errors';
 import { buildApp } from '../src/app.ts';
 import { openPostgres, type Database } from '../src/db/client.ts';
 import { loadEnv } from '../src/env.ts';
-import { createLocalStorage } from '../src/modules/uploads/storage.ts';
+import { createLocalStorage } from '../src/modules/uploads/storage.public.ts';
 import { hasPostgresBinaries, sleep, startPgCluster, waitFor, type PgCluster } from './fault-helpers.ts';
 import { rawRows, signUp } from './harness.ts';
 

@@ -45,6 +45,14 @@ export interface FakeStripe {
   webhookDeliveries: { type: string; intentId: string; status: number | 'held' | 'failed' }[];
   /** While true, webhook events wait until `releaseWebhooks()` (a slow Stripe). */
   holdWebhooks: boolean;
+  /**
+   * Stripe failing on POST /v1/refunds: `before` answers 500 and refunds nothing, `after` makes the
+   * refund (once per idempotency key) and answers 500; `hang-before` and `hang-after` do the same
+   * but never answer (the caller is killed while it waits); null answers as usual.
+   */
+  failRefunds: 'before' | 'after' | 'hang-before' | 'hang-after' | null;
+  /** Answers the refunds `hang-after` made and held, as Stripe would have (a slow answer, not a lost one). */
+  releaseRefunds(): void;
   releaseWebhooks(): Promise<void>;
   close(): Promise<void>;
 }
@@ -145,7 +153,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const intents = new Map<string, Stripe.PaymentIntent>();
   const webhookDeliveries: FakeStripe['webhookDeliveries'] = [];
   const heldEvents: (() => Promise<void>)[] = [];
-  const control = { holdWebhooks: false };
+  const heldRefunds: (() => void)[] = [];
+  const control: { holdWebhooks: boolean; failRefunds: FakeStripe['failRefunds'] } = {
+    holdWebhooks: false,
+    failRefunds: null,
+  };
 
   /** Sends the event as Stripe does: JSON, signed with the endpoint's secret, after answering the caller. */
   const sendWebhook = (
@@ -347,8 +359,15 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     }
     if (request.method === 'POST' && path === '/v1/refunds') {
       const form = await readForm(request);
+      const failure = control.failRefunds;
+      const hang = failure === 'hang-before' || failure === 'hang-after';
+      const fail = (made?: Stripe.Refund) => {
+        if (!hang) return send(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+        if (made) heldRefunds.push(() => send(200, made));
+      };
+      if (failure === 'before' || failure === 'hang-before') return fail();
       const known = idempotencyKey ? refundByIdempotencyKey.get(idempotencyKey) : undefined;
-      if (known) return send(200, known);
+      if (known) return failure ? fail(known) : send(200, known);
       const id = form.get('payment_intent') ?? '';
       const intent = intents.get(id);
       if (!intent) return missing(id);
@@ -381,7 +400,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const refund = newRefund(intent, amount, metadata);
       refunds.push(refund);
       if (idempotencyKey) refundByIdempotencyKey.set(idempotencyKey, refund);
-      return send(200, refund);
+      return failure ? fail(refund) : send(200, refund);
     }
     if (request.method === 'GET' && path === '/v1/refunds') {
       const query = new URLSearchParams((request.url ?? '').split('?')[1] ?? '');
@@ -413,6 +432,15 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     },
     set holdWebhooks(value: boolean) {
       control.holdWebhooks = value;
+    },
+    get failRefunds() {
+      return control.failRefunds;
+    },
+    set failRefunds(value: FakeStripe['failRefunds']) {
+      control.failRefunds = value;
+    },
+    releaseRefunds() {
+      for (const answer of heldRefunds.splice(0)) answer();
     },
     async releaseWebhooks() {
       for (const deliver of heldEvents.splice(0)) await deliver();

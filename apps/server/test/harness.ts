@@ -29,7 +29,7 @@ import {
 import { pgliteTemplateDir } from '../src/db/pglite-template.ts';
 import { loadEnv, type Env } from '../src/env.ts';
 import type { Reconciler } from '../src/modules/checkout/reconciler.ts';
-import { createLocalStorage, type ImageStorage } from '../src/modules/uploads/storage.ts';
+import { createLocalStorage, type ImageStorage } from '../src/modules/uploads/storage.public.ts';
 import { checkResponsesAgainstDocument } from './contract.ts';
 
 /**

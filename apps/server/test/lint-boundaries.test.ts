@@ -54,6 +54,42 @@ describe('server modules own their tables', () => {
     expect(await errorsOf(code, REVIEWS_FILE)).toEqual([]);
   });
 
+  it('fails on any file of another module but its *.service.ts and *.public.ts (an allow-list)', async () => {
+    for (const target of ['../uploads/image-processing.ts', '../classes/classes.routes.ts', '../auth/password.ts']) {
+      expect(await errorsOf(`export * from '${target}';\n`, REVIEWS_FILE), target).toEqual([
+        expect.objectContaining({ ruleId: 'no-restricted-imports', message: expect.stringContaining('*.public.ts') }),
+      ]);
+    }
+  });
+
+  it('fails on a write through a join helper, and allows joining with it', async () => {
+    const prelude = [
+      "import type { Db } from '../../db/client.ts';",
+      "import { classJoin } from '../classes/classes.public.ts';",
+      'declare const db: Db;',
+      '',
+    ].join('\n');
+    const writes = [
+      'export const w = db.insert(classJoin.table).values({} as never);\n',
+      'export const lent = classJoin.table;\nexport { db };\n',
+    ];
+    for (const write of writes) {
+      expect(await errorsOf(prelude + write, REVIEWS_FILE), write).toEqual([
+        expect.objectContaining({ ruleId: 'no-restricted-syntax', message: expect.stringContaining('join helper') }),
+      ]);
+    }
+    const join = 'export const r = db.select().from(classJoin.table).innerJoin(classJoin.table, undefined as never);\n';
+    expect(await errorsOf(prelude + join, REVIEWS_FILE)).toEqual([]);
+  });
+
+  it('keeps db/ below the modules, but for the seed and the export/import', async () => {
+    const code = "export { pendingEnrollmentOf } from '../modules/enrollments/enrollments.service.ts';\n";
+    expect(await errorsOf(code, 'apps/server/src/db/lint-probe.ts')).toEqual([
+      expect.objectContaining({ ruleId: 'no-restricted-imports', message: expect.stringContaining('Lower layers') }),
+    ]);
+    expect(await errorsOf(code, 'apps/server/src/db/seed.ts')).toEqual([]);
+  });
+
   it('lets the stats read model read every table', async () => {
     expect(
       await errorsOf("export { schema } from '../../db/client.ts';\n", 'apps/server/src/modules/stats/lint-probe.ts'),
@@ -68,6 +104,27 @@ describe('web components do not import features', () => {
       'apps/web/src/components/layout/lint-probe.ts',
     );
     expect(errors).toEqual([expect.objectContaining({ ruleId: 'no-restricted-imports' })]);
+  });
+});
+
+describe('web features reach another feature only through its api/ folder and top-level files', () => {
+  const PROBE = 'apps/web/src/features/users/components/lint-probe.ts';
+
+  it('fails on any other folder of another feature: its components, hooks or a folder the message does not name', async () => {
+    for (const target of [
+      '../../auth/components/sign-in-page.tsx',
+      '../../auth/hooks/use-anything.ts',
+      '../../auth/lib/anything.ts',
+    ]) {
+      expect(await errorsOf(`export * from '${target}';\n`, PROBE), target).toEqual([
+        expect.objectContaining({ ruleId: 'no-restricted-imports', message: expect.stringContaining('api/ folder') }),
+      ]);
+    }
+  });
+
+  it('allows its api/ folder and its top-level files', async () => {
+    const code = ["export * from '../../auth/api/get-session.ts';", "export * from '../../auth/auth-context.ts';", ''];
+    expect(await errorsOf(code.join('\n'), PROBE)).toEqual([]);
   });
 });
 

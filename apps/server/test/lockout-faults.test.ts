@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.ts';
 import { openPostgres, type Database } from '../src/db/client.ts';
 import { loadEnv } from '../src/env.ts';
 import { createRedis } from '../src/lib/redis.ts';
-import { createLocalStorage } from '../src/modules/uploads/storage.ts';
+import { createLocalStorage } from '../src/modules/uploads/storage.public.ts';
 import {
   hasPostgresBinaries,
   hasRedisServer,

@@ -7,7 +7,7 @@ import { ErrorBody } from '@skillhive/shared/contracts/errors';
 import { buildApp } from '../src/app.ts';
 import { openPglite, type Database, type PgliteOptions } from '../src/db/client.ts';
 import { loadEnv } from '../src/env.ts';
-import { createLocalStorage } from '../src/modules/uploads/storage.ts';
+import { createLocalStorage } from '../src/modules/uploads/storage.public.ts';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { sleep } from './fault-helpers.ts';

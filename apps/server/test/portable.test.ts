@@ -8,7 +8,7 @@ import { openPglite, type Database, type Db } from '../src/db/client.ts';
 import { exportDatabase, importDatabase, tablesInDependencyOrder, type ExportManifest } from '../src/db/portable.ts';
 import { DEMO_PASSWORD, seedIfEmpty, type SeedResult } from '../src/db/seed.ts';
 import { loadEnv } from '../src/env.ts';
-import { createLocalStorage } from '../src/modules/uploads/storage.ts';
+import { createLocalStorage } from '../src/modules/uploads/storage.public.ts';
 import { createTestDatabase, rawRows } from './harness.ts';
 
 /**

@@ -9,6 +9,8 @@ export interface TestSmtpServer {
   port: number;
   url: string;
   messages: ParsedMail[];
+  /** Messages whose data started to arrive (the slow server counts them before it answers). */
+  receiving(): number;
   /** Resolves once `count` messages have arrived (or rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
   /** Resolves with the first message to `to` whose subject starts with `subject`, once it arrives. */
@@ -16,15 +18,19 @@ export interface TestSmtpServer {
   close(): Promise<void>;
 }
 
-export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
+/** `delayMs`: a slow server, which answers each message's data that long after it arrived. */
+export async function startSmtpServer(port = 0, options: { delayMs?: number } = {}): Promise<TestSmtpServer> {
   const messages: ParsedMail[] = [];
+  let receiving = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, _session, callback) {
+      receiving += 1;
       simpleParser(stream)
-        .then((mail) => {
+        .then(async (mail) => {
+          if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
           messages.push(mail);
           callback();
         })
@@ -41,6 +47,7 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
     port: actualPort,
     url: `smtp://127.0.0.1:${actualPort}`,
     messages,
+    receiving: () => receiving,
     async waitFor(count, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;
       while (messages.length < count) {

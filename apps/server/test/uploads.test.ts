@@ -9,7 +9,7 @@ import { schema } from '../src/db/client.ts';
 import { loadEnv } from '../src/env.ts';
 import { createStorage } from '../src/modules/uploads/create-storage.ts';
 import { objectKeyFor, s3PublicUrl } from '../src/modules/uploads/s3-storage.ts';
-import { IMAGE_KEY_PATTERN, keyFromImageUrl, UPLOAD_ROUTE_PREFIX } from '../src/modules/uploads/storage.ts';
+import { IMAGE_KEY_PATTERN, keyFromImageUrl, UPLOAD_ROUTE_PREFIX } from '../src/modules/uploads/storage.public.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
 import { multipartBody } from './upload-fixtures.ts';
 

@@ -1,3 +1,7 @@
+/*
+ * Above the modules, unlike the rest of db/ (decision 015): an export carries the images with the
+ * rows, so it reads the storage and the thumbnail width of the uploads module.
+ */
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile, appendFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -5,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { THUMB_WIDTH } from '../modules/uploads/image-processing.ts';
-import { IMAGE_KEY_PATTERN, MATERIAL_KEY_PATTERN, type ImageStorage } from '../modules/uploads/storage.ts';
+import { IMAGE_KEY_PATTERN, MATERIAL_KEY_PATTERN, type ImageStorage } from '../modules/uploads/storage.public.ts';
 
 /**
  * A portable copy of a SkillHive database and its images (docs/OPERATIONS.md "Back up and

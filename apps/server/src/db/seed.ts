@@ -1,10 +1,15 @@
+/*
+ * Above the modules, unlike the rest of db/ (decision 015): the demo data is made as the product
+ * makes it — passwords hashed by auth, enrolments copied by enrollments, images processed by
+ * uploads — so a seeded database is one the app could have written.
+ */
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, like, notInArray, sql } from 'drizzle-orm';
 import { CATEGORIES, CATEGORY_LABELS, type Category } from '@skillhive/shared/rules/constants';
 import { hashPassword } from '../modules/auth/password.ts';
 import { pendingEnrollmentOf } from '../modules/enrollments/enrollments.service.ts';
 import { processImage } from '../modules/uploads/image-processing.ts';
-import type { ImageStorage } from '../modules/uploads/storage.ts';
+import type { ImageStorage } from '../modules/uploads/storage.public.ts';
 import { DEMO_ADMIN_EMAIL } from '../env.ts';
 import type { Db } from './client.ts';
 import { schema } from './client.ts';

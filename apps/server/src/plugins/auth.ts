@@ -4,9 +4,9 @@ import { fromNodeHeaders } from 'better-auth/node';
 import type { Db } from '../db/client.ts';
 import type { Viewer } from '../lib/authorize.ts';
 import type { Auth } from '../modules/auth/auth.ts';
-import { findTokenViewer } from '../modules/auth/sessions.ts';
+import { findTokenViewer } from '../modules/auth/sessions.public.ts';
 import type { TokenService } from '../modules/auth/token.ts';
-import { findViewerUser } from '../modules/users/contact.ts';
+import { findViewerUser } from '../modules/users/contact.public.ts';
 
 /**
  * Who is calling: `Authorization: Bearer <token>` (spec §7) or the better-auth session cookie.

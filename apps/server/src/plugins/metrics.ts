@@ -105,7 +105,7 @@ export const metricsPlugin = fp(async function metrics(app: FastifyInstance, opt
 
   const token = opts.token;
   if (token) processMetrics();
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/metrics', { schema: { hide: true }, config: { access: 'metrics-token' } }, async (request, reply) => {
     // Without METRICS_TOKEN the endpoint does not exist (and must not fall back to the web app).
     if (!token) throw new AppError(ErrorCode.NOT_FOUND, 'No route for GET /metrics');
     const header = request.headers.authorization ?? '';

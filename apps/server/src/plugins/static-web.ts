@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { getSessionCookie } from 'better-auth/cookies';
+import { declareAccess } from '../lib/authorize.ts';
 import type { CatalogueCache } from './catalogue-cache.ts';
 import { forwardedHeaders, inProcessFetch, type ServerRenderer } from './server-render.ts';
 
@@ -255,15 +256,19 @@ export const staticWebPlugin = fp(async function staticWeb(
     app.log.warn(`web app not built (${index} missing): run "npm run build"`);
     return;
   }
-  await app.register(fastifyStatic, {
-    root: opts.root,
-    wildcard: false,
-    index: false,
-    cacheControl: false,
-    setHeaders(reply, filePath) {
-      const isHashed = filePath.startsWith(path.join(opts.root, 'assets') + path.sep);
-      reply.header('cache-control', isHashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
+  // The files of the web app are public (decision 025): one route each, declared here.
+  await app.register(async (files) => {
+    declareAccess(files, 'public');
+    await files.register(fastifyStatic, {
+      root: opts.root,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      setHeaders(reply, filePath) {
+        const isHashed = filePath.startsWith(path.join(opts.root, 'assets') + path.sep);
+        reply.header('cache-control', isHashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   });
   const spaPage = spaPages(opts.root, readFileSync(index, 'utf8'), app.log, {
     pageMeta: opts.pageMeta,

@@ -3,10 +3,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { declareAccess, type DeclaredRoute } from '../lib/authorize.ts';
 import {
   applyContract,
   ERROR_RESPONSE_SCHEMA,
-  OPERATIONS,
   operationKey,
   PATH_ALIASES,
   USER_PATH_PARAM_DESCRIPTION,
@@ -43,23 +43,22 @@ function mergeAliasedPaths(paths: Record<string, PathItem>): void {
 }
 
 /**
- * The generated document completed from the contract table: who may call each operation, its
- * error responses, list headers, the better-auth endpoints, servers (decision 012). A route with
- * no row in OPERATIONS makes the document fail, so it cannot be published undescribed.
+ * The generated document completed from each route's declared access (decision 025): who may call
+ * each operation, its error responses, list headers; then the better-auth endpoints and servers
+ * (decision 012). A route declaring no access makes the document fail: it cannot be published.
  */
-export function completeDocument(document: Json, publicUrl: string): Json {
+export function completeDocument(document: Json, publicUrl: string, routes: readonly DeclaredRoute[]): Json {
   const paths = (document.paths ??= {}) as Record<string, PathItem>;
-  mergeAliasedPaths(paths);
+  const declared = new Map(routes.map((route) => [operationKey(route.method, route.url), route.config]));
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (!METHODS.includes(method)) continue;
-      const contract = OPERATIONS[operationKey(method, path)];
-      if (!contract) {
-        throw new Error(`${operationKey(method, path)} has no row in apps/server/src/plugins/openapi-access.ts`);
-      }
-      applyContract(operation, contract, method);
+      const config = declared.get(operationKey(method, path));
+      if (!config?.access) throw new Error(`${operationKey(method, path)} declares no access in its route config`);
+      applyContract(operation, { ...config, access: config.access }, method);
     }
   }
+  mergeAliasedPaths(paths);
   const image = paths['/api/uploads/images/{key}']?.get;
   if (image) {
     (image.responses as Json)['200'] = {
@@ -110,7 +109,7 @@ export function completeDocument(document: Json, publicUrl: string): Json {
   return document;
 }
 
-/** OpenAPI from the routes' Zod schemas and the contract table, with its UI at /api/docs. */
+/** OpenAPI from the routes' Zod schemas and declared access, with its UI at /api/docs. */
 export const swaggerPlugin = fp(async function swaggerDocs(app: FastifyInstance, opts: { publicUrl: string }) {
   await app.register(swagger, {
     openapi: {
@@ -147,7 +146,15 @@ export const swaggerPlugin = fp(async function swaggerDocs(app: FastifyInstance,
     transform: jsonSchemaTransform,
     // openapi mode: the object is always { openapiObject } (the swagger 2 form is never built).
     transformObject: (input) =>
-      completeDocument(structuredClone((input as { openapiObject: Json }).openapiObject), opts.publicUrl),
+      completeDocument(
+        structuredClone((input as { openapiObject: Json }).openapiObject),
+        opts.publicUrl,
+        app.declaredRoutes,
+      ),
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  // The document and its UI are public (decision 025).
+  await app.register(async (docs) => {
+    declareAccess(docs, 'public');
+    await docs.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  });
 });

@@ -311,7 +311,7 @@ export interface paths {
          * Approve a pending refund request: the enrolment is refunded at once (admins only)
          * @description Who may call: admins only.
          *
-         *     409 when the request was decided already or the enrolment is refunded already.
+         *     202 when the approval is recorded but the gateway step did not finish: the refund is in progress and completes by itself (decision 031); approving again resumes it. 409 when the request was declined, or approved and refunded already.
          */
         post: operations["approveRefundRequest"];
         delete?: never;
@@ -1116,7 +1116,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload a PDF or an image (PNG, JPEG, WebP, GIF) as a draft material: multipart with the field "title" first and the file in "file"; the type is read from the bytes (a program renamed .pdf is refused, 415), at most MATERIAL_MAX_MB (413) (its teacher only)
+         * Upload a PDF or an image (PNG, JPEG, WebP, GIF) as a draft material: multipart with the field "title" first and the file in "file"; the type is read from the bytes (a program renamed .pdf is refused, 415), at most MATERIAL_MAX_MB (413); per teacher a rate limit (429) and a storage quota (413); refused before anything is stored (its teacher only)
          * @description Who may call: the teacher of the class only.
          */
         post: operations["uploadMaterialFile"];
@@ -3391,6 +3391,29 @@ export interface operations {
         responses: {
             /** @description Success */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        enrollmentId: string;
+                        paymentId: string;
+                        studentEmail: string;
+                        title: string;
+                        priceCents: number;
+                        reason: string;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "declined";
+                        decisionReason: string | null;
+                        decidedAt: string | null;
+                        paidAt: string | null;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Approved; the refund is in progress */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8070,6 +8093,15 @@ export interface operations {
             };
             /** @description unsupported_media_type: the body is not of a type this call reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description rate_limited: too many attempts; try again later */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -106,6 +106,11 @@ export const UPLOAD_MESSAGES = {
     'You have used all your image storage. Images that no class or profile uses are removed after a day; please try again later.',
   /** Per-user upload rate limit (RATE_LIMIT_UPLOADS_PER_MINUTE). */
   rateLimited: 'You are uploading images too quickly. Please wait a minute and try again.',
+  /** Per-teacher storage quota of class materials' files (MATERIAL_QUOTA_MB) used up. */
+  materialQuotaExceeded:
+    'You have used all your storage for class files. Delete materials you no longer need; their files are removed after a day.',
+  /** Per-user upload rate limit, for class materials' files. */
+  materialRateLimited: 'You are uploading files too quickly. Please wait a minute and try again.',
   /** The server's image-processing queue is full. */
   busy: 'The server is busy processing other images. Please try again in a few seconds.',
 } as const;

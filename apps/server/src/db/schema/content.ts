@@ -122,3 +122,34 @@ export const sessionReminders = pgTable(
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.studentId, t.startsAt] })],
 );
+
+/**
+ * What each paid student was last mailed about a moved session (decision 027): reschedule mails
+ * are coalesced to one per session and student per hour. A move within the hour of the last mail
+ * only marks one as owed; the reminder job sends it when the hour is over, from the time last told
+ * to the session's time then (nothing when it moved back).
+ */
+export const sessionMoveNotices = pgTable(
+  'session_move_notices',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => classSessions.id, { onDelete: 'cascade' }),
+    studentId: text('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The start, zone and length the last mail gave. */
+    toldStartsAt: timestamp('told_starts_at', { withTimezone: true }).notNull(),
+    toldTimeZone: text('told_time_zone').notNull(),
+    toldDurationMinutes: integer('told_duration_minutes').notNull(),
+    mailedAt: timestamp('mailed_at', { withTimezone: true }).notNull(),
+    /** The session moved again after that mail: one more is due once the hour is over. */
+    owedSince: timestamp('owed_since', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.studentId] }),
+    index('session_move_notices_owed_idx')
+      .on(t.mailedAt)
+      .where(sql`${t.owedSince} is not null`),
+  ],
+);

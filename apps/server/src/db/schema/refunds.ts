@@ -36,12 +36,22 @@ export const refunds = pgTable(
     status: text('status', { enum: REFUND_STATUSES }).notNull().default('pending'),
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /**
+     * When the reconciler may take over a pending refund whose call was cut short (decision 031):
+     * a short grace after it was written, then later after each failed attempt.
+     */
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The reconciler's claim, so several instances never ask the gateway for one refund at once. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('refunds_enrollment_idx')
       .on(t.enrollmentId)
       .where(sql`${t.status} <> 'failed'`),
     index('refunds_payment_idx').on(t.paymentId),
+    index('refunds_due_idx')
+      .on(t.nextCheckAt)
+      .where(sql`${t.status} = 'pending'`),
     check('refunds_amount_positive', sql`${t.amountCents} > 0`),
     check('refunds_status', sql`${t.status} in (${inList(REFUND_STATUSES)})`),
   ],

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PageQuery } from '@skillhive/shared/contracts/common';
 import { AuditEntry } from '@skillhive/shared/contracts/users';
 import type { Db } from '../../db/client.ts';
-import { requireAdmin } from '../../lib/authorize.ts';
+
 import { replyWithPage } from '../../lib/paging.ts';
 import { listAudit } from './audit.service.ts';
 
@@ -12,6 +12,7 @@ export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/audit',
     {
+      config: { access: 'admin', list: true },
       schema: {
         tags: ['audit'],
         operationId: 'listAuditEntries',
@@ -20,9 +21,6 @@ export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
         response: { 200: z.array(AuditEntry) },
       },
     },
-    async (request, reply) => {
-      await requireAdmin(request);
-      return replyWithPage(reply, await listAudit(opts.db, request.query));
-    },
+    async (request, reply) => replyWithPage(reply, await listAudit(opts.db, request.query)),
   );
 }

@@ -12,7 +12,7 @@ import { users } from '../../db/schema/users.ts';
 import { checkIdentityBody, findEndpointByTemplate, findForeignCallback } from './identity-gate.ts';
 import { changeEmailMail, queueMail, resetPasswordMail, verifyEmailMail } from '../mail/mail.service.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
-import { contactEmailOf } from '../users/contact.ts';
+import { contactEmailOf } from '../users/contact.public.ts';
 import { grantAdminToVerifiedAddress, markEmailVerified } from '../users/users.service.ts';
 
 /** How long a verification link works; a reset link works one hour, since it grants the account. */

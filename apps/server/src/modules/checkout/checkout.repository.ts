@@ -11,6 +11,11 @@ export async function findPaymentByTransactionId(db: Db, transactionId: string):
 }
 
 /** Null when a payment with this transaction id exists already (unique index): the caller lost a race. */
+export async function findPaymentById(db: Db, id: string): Promise<PaymentRow | null> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id));
+  return row ?? null;
+}
+
 export async function insertPayment(db: Db, values: typeof payments.$inferInsert): Promise<string | null> {
   const [row] = await db
     .insert(payments)

@@ -14,7 +14,7 @@ import {
   PaymentListQuery,
 } from '@skillhive/shared/contracts/payments';
 import type { Db } from '../../db/client.ts';
-import { requireSelfOrAdmin, requireVerifiedViewer, requireViewer } from '../../lib/authorize.ts';
+import { viewerOf } from '../../lib/authorize.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import { isUnusableCoupon } from '../coupons/coupons.service.ts';
@@ -73,6 +73,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
   typed.post(
     '/api/create-payment-intent',
     {
+      config: { access: 'verified', errors: [403, 404, 409, 429, 503] },
       schema: {
         tags: ['payments'],
         operationId: 'createPaymentIntent',
@@ -85,7 +86,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
       },
     },
     async (request) => {
-      const viewer = await requireVerifiedViewer(request);
+      const viewer = viewerOf(request);
       if (!request.body?.couponCode?.trim()) return checkout.createPaymentIntent(deps, viewer, request.body);
       return withCouponAttempt(opts.couponFailures, { account: viewer.id, ip: request.ip }, () =>
         checkout.createPaymentIntent(deps, viewer, request.body),
@@ -96,6 +97,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
   typed.post(
     '/api/payments',
     {
+      config: { access: 'signed-in', owner: 'payer', errors: [403, 404, 409, 503] },
       schema: {
         tags: ['payments'],
         operationId: 'recordPayment',
@@ -108,7 +110,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
       },
     },
     async (request, reply) => {
-      const viewer = await requireViewer(request);
+      const viewer = viewerOf(request);
       const result = await fulfilment.recordPaymentOfViewer(deps, viewer, request.body);
       return reply.status(result.created ? 201 : 200).send({ paymentResult: { insertedId: result.insertedId } });
     },
@@ -117,6 +119,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
   typed.get(
     '/api/payments/:email',
     {
+      config: { access: 'self-or-admin', list: true },
       schema: {
         tags: ['payments'],
         operationId: 'listPayments',
@@ -126,10 +129,8 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
         response: { 200: z.array(Payment) },
       },
     },
-    async (request, reply) => {
-      await requireSelfOrAdmin(request, request.params.email);
-      return replyWithPage(reply, await history.listPaymentsOf(db, request.params.email, request.query));
-    },
+    async (request, reply) =>
+      replyWithPage(reply, await history.listPaymentsOf(db, request.params.email, request.query)),
   );
 
   if (isTestGateway(gateway)) {
@@ -138,6 +139,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
     typed.post(
       '/api/test-gateway/confirm',
       {
+        config: { access: 'signed-in', owner: 'intent-owner', errors: [402, 404, 409] },
         schema: {
           tags: ['payments'],
           operationId: 'confirmTestCard',
@@ -149,15 +151,13 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
           response: { 200: ConfirmCardResponse },
         },
       },
-      async (request) => {
-        const viewer = await requireViewer(request);
-        return testCard.confirmTestCard(testDeps, viewer, request.body);
-      },
+      async (request) => testCard.confirmTestCard(testDeps, viewerOf(request), request.body),
     );
 
     typed.post(
       '/api/test-gateway/authenticate',
       {
+        config: { access: 'signed-in', owner: 'intent-owner', errors: [402, 404, 409] },
         schema: {
           tags: ['payments'],
           operationId: 'authenticateTestCard',
@@ -168,10 +168,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
           response: { 200: ConfirmCardResponse },
         },
       },
-      async (request) => {
-        const viewer = await requireViewer(request);
-        return testCard.authenticateTestCard(testDeps, viewer, request.body);
-      },
+      async (request) => testCard.authenticateTestCard(testDeps, viewerOf(request), request.body),
     );
   }
 

@@ -68,7 +68,10 @@ export async function createPaymentIntent(
   const couponCode = body?.couponCode?.trim() || null;
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
     const pending = await enrollments.getPendingCart(deps.db, viewer.id);
-    const cart = pending.filter(enrollments.isPayable);
+    // Each line at its class's approved price now, not the price it was carted at (DESIGN §1.3).
+    const cart = pending
+      .filter(enrollments.isPayable)
+      .map((line) => ({ ...line, cartedCents: line.priceCents, priceCents: line.currentPriceCents }));
     if (cart.length === 0)
       throw conflict(pending.length > 0 ? PAYMENT_MESSAGES.nothingPayable : PAYMENT_MESSAGES.emptyCart);
     if (cart.length > MAX_CART_LINES) throw conflict(PAYMENT_MESSAGES.cartTooLarge);
@@ -124,6 +127,10 @@ export async function createPaymentIntent(
         await repo.insertIntent(tx, row);
         const held = await enrollments.reserveLines(tx, { studentId: viewer.id, ids, intentId: intent.id });
         if (held !== ids.length) throw new ReservationLost();
+        // The lines keep the price this intent charges, so its fulfilment prices them the same.
+        const repriced = cart.filter((line) => line.priceCents !== line.cartedCents);
+        const written = await enrollments.setReservedPrices(tx, { intentId: intent.id, lines: repriced });
+        if (written !== repriced.length) throw new ReservationLost();
       });
       return intentAnswer(deps, row, priced, coupon);
     } catch (error) {

@@ -8,7 +8,7 @@ import * as enrollments from '../enrollments/enrollments.service.ts';
 import type { GatewayIntent, PaymentGateway } from '../gateways/gateway.public.ts';
 import { paymentReceiptMail, queueMail } from '../mail/mail.service.ts';
 import { queueRefundMail } from '../refunds/refunds.service.ts';
-import { contactEmailOf } from '../users/contact.ts';
+import { contactEmailOf } from '../users/contact.public.ts';
 import * as repo from './checkout.repository.ts';
 import { couponIdOf, decodeCart, sameSet } from './intent-metadata.ts';
 import { NO_ADJUSTMENTS, priceCart } from './pricing.public.ts';

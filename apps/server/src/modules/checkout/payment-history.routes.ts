@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { IdParam } from '@skillhive/shared/contracts/common';
 import { PaymentHistoryEntry, PaymentHistoryQuery, PaymentReceipt } from '@skillhive/shared/contracts/payments';
 import type { Db } from '../../db/client.ts';
-import { requireViewer } from '../../lib/authorize.ts';
+import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import * as history from './payment-history.service.ts';
 
@@ -16,6 +16,7 @@ export async function paymentHistoryRoutes(app: FastifyInstance, opts: { db: Db 
   typed.get(
     '/api/payments/me',
     {
+      config: { access: 'signed-in', owner: 'own-payments', list: true },
       schema: {
         tags: ['payments'],
         operationId: 'listMyPayments',
@@ -26,15 +27,13 @@ export async function paymentHistoryRoutes(app: FastifyInstance, opts: { db: Db 
         response: { 200: z.array(PaymentHistoryEntry) },
       },
     },
-    async (request, reply) => {
-      const viewer = await requireViewer(request);
-      return replyWithPage(reply, await history.listMyPayments(db, viewer, request.query));
-    },
+    async (request, reply) => replyWithPage(reply, await history.listMyPayments(db, viewerOf(request), request.query)),
   );
 
   typed.get(
     '/api/payments/me/:id',
     {
+      config: { access: 'signed-in', owner: 'own-payment', errors: [404] },
       schema: {
         tags: ['payments'],
         operationId: 'getMyReceipt',
@@ -45,9 +44,6 @@ export async function paymentHistoryRoutes(app: FastifyInstance, opts: { db: Db 
         response: { 200: PaymentReceipt },
       },
     },
-    async (request) => {
-      const viewer = await requireViewer(request);
-      return history.getMyReceipt(db, viewer, request.params.id);
-    },
+    async (request) => history.getMyReceipt(db, viewerOf(request), request.params.id),
   );
 }

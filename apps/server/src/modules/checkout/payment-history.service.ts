@@ -12,7 +12,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { limitOffsetOf } from '../../lib/paging.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { type RefundRow, listRefundsOfPayments } from '../refunds/refunds.service.ts';
-import { findUserIdByEmail } from '../users/contact.ts';
+import { findUserIdByEmail } from '../users/contact.public.ts';
 import * as checkoutRepo from './checkout.repository.ts';
 import * as repo from './payment-history.repository.ts';
 

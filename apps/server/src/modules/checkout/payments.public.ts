@@ -4,6 +4,7 @@
  */
 export {
   type PaymentRow,
+  findPaymentById,
   findPaymentByTransactionId,
   findPaymentForUpdate,
   searchPayments,

@@ -1,3 +1,4 @@
+import { finishPendingRefunds } from '../refunds/refund-reconciler.service.ts';
 import * as repo from './checkout.repository.ts';
 import type { PaymentsDeps } from './fulfilment.service.ts';
 import * as payments from './fulfilment.service.ts';
@@ -10,7 +11,8 @@ import * as payments from './fulfilment.service.ts';
  *
  * Several instances may run it at once: each run claims a batch of due intents with FOR UPDATE
  * SKIP LOCKED plus a short lease, so no two instances work on the same intent, and a crashed
- * instance's claim lapses. Every step it takes (settleCharge) is safe to repeat.
+ * instance's claim lapses. Every step it takes (settleCharge) is safe to repeat. Each pass then
+ * finishes the admins' refunds left pending by a cut-short call (decision 031).
  */
 export interface ReconcileReport {
   checked: number;
@@ -18,6 +20,9 @@ export interface ReconcileReport {
   refunded: number;
   canceled: number;
   failed: number;
+  /** Pending refunds cut short and finished by this pass, and those that failed again (decision 031). */
+  refundsFinished: number;
+  refundsFailed: number;
 }
 
 export interface Reconciler {
@@ -73,7 +78,15 @@ export function createReconciler(deps: PaymentsDeps & { intervalSeconds: number 
   }
 
   async function pass(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { checked: 0, paid: 0, refunded: 0, canceled: 0, failed: 0 };
+    const report: ReconcileReport = {
+      checked: 0,
+      paid: 0,
+      refunded: 0,
+      canceled: 0,
+      failed: 0,
+      refundsFinished: 0,
+      refundsFailed: 0,
+    };
     const seen = new Set<string>();
     for (;;) {
       const now = deps.now();
@@ -100,7 +113,11 @@ export function createReconciler(deps: PaymentsDeps & { intervalSeconds: number 
       }
       if (rows.length < BATCH) break;
     }
-    if (report.paid + report.refunded + report.failed > 0) deps.log.info(report, 'reconciler pass');
+    const refunds = await finishPendingRefunds(deps);
+    report.refundsFinished = refunds.finished;
+    report.refundsFailed = refunds.failed;
+    if (report.paid + report.refunded + report.failed + refunds.finished + refunds.failed > 0)
+      deps.log.info(report, 'reconciler pass');
     return report;
   }
 

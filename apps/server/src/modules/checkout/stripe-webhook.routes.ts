@@ -22,6 +22,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance, opts: { deps: Pa
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/webhooks/stripe',
     {
+      config: { access: 'signature', errors: [503] },
       schema: {
         tags: ['payments'],
         operationId: 'stripeWebhook',

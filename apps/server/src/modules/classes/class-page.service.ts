@@ -3,9 +3,9 @@ import { centsToDecimal } from '@skillhive/shared/rules/money';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/app-error.ts';
 import { ratingBreakdownOf } from '../reviews/reviews.service.ts';
-import { teacherHeadlineOf } from '../teacher-requests/teacher-profile.ts';
-import type { ImageStorage } from '../uploads/storage.ts';
-import { publicImageOf } from '../users/contact.ts';
+import { teacherHeadlineOf } from '../teacher-requests/teacher-profile.public.ts';
+import type { ImageStorage } from '../uploads/storage.public.ts';
+import { publicImageOf } from '../users/contact.public.ts';
 import * as repo from './classes.repository.ts';
 
 /** How many of the teacher's other classes the page shows. */

@@ -555,4 +555,6 @@ export const classJoin = {
   title: classes.title,
   status: classes.status,
   teacherId: classes.teacherId,
+  /** The approved price on sale now: what a pending cart line is priced at (DESIGN §1.3). */
+  priceCents: classes.priceCents,
 };

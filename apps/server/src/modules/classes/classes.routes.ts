@@ -22,9 +22,9 @@ import { CreateClassBody, UpdateClassBody } from '@skillhive/shared/rules/class-
 import { DeletedCountResponse, EmailParam, IdParam, InsertedIdResponse } from '@skillhive/shared/contracts/common';
 import { TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
 import type { Db } from '../../db/client.ts';
-import { requireAdmin, requireSelfOrAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';
+import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
-import type { ImageStorage } from '../uploads/storage.ts';
+import type { ImageStorage } from '../uploads/storage.public.ts';
 import { getPublicClass } from './class-page.service.ts';
 import * as revisions from './class-revisions.service.ts';
 import * as service from './classes.service.ts';
@@ -51,6 +51,7 @@ export async function classesRoutes(
   typed.post(
     '/api/classes',
     {
+      config: { access: 'teacher' },
       schema: {
         tags: ['classes'],
         operationId: 'createClass',
@@ -60,15 +61,13 @@ export async function classesRoutes(
         response: { 200: InsertedIdResponse },
       },
     },
-    async (request) => {
-      const teacher = await requireTeacher(request);
-      return service.createClass(db, storage, teacher, request.body);
-    },
+    async (request) => service.createClass(db, storage, viewerOf(request), request.body),
   );
 
   typed.get(
     '/api/classes',
     {
+      config: { access: 'public-viewer-aware', list: true, cappedTotal: true },
       schema: {
         tags: ['classes'],
         operationId: 'listClasses',
@@ -107,6 +106,7 @@ export async function classesRoutes(
   typed.get(
     '/api/classes/suggestions',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['classes'],
         operationId: 'suggestClasses',
@@ -134,6 +134,7 @@ export async function classesRoutes(
   typed.get(
     '/api/classes/categories',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['classes'],
         operationId: 'countClassesByCategory',
@@ -151,6 +152,7 @@ export async function classesRoutes(
   typed.get(
     '/api/classes/:id/public',
     {
+      config: { access: 'public', owner: 'accepted-class', errors: [404] },
       schema: {
         tags: ['classes'],
         operationId: 'getPublicClass',
@@ -172,6 +174,7 @@ export async function classesRoutes(
   typed.get(
     '/api/classes/teacher/:email',
     {
+      config: { access: 'self-or-admin', owner: 'own-teacher-email', list: true },
       schema: {
         tags: ['classes'],
         operationId: 'listTeacherClasses',
@@ -181,15 +184,14 @@ export async function classesRoutes(
         response: { 200: z.array(ClassItem) },
       },
     },
-    async (request, reply) => {
-      await requireSelfOrAdmin(request, request.params.email);
-      return replyWithPage(reply, await service.listTeacherClasses(db, storage, request.params.email, request.query));
-    },
+    async (request, reply) =>
+      replyWithPage(reply, await service.listTeacherClasses(db, storage, request.params.email, request.query)),
   );
 
   typed.get(
     '/api/classes/:id',
     {
+      config: { access: 'public-viewer-aware', owner: 'accepted-or-teacher-or-admin' },
       schema: {
         tags: ['classes'],
         operationId: 'getClass',
@@ -207,6 +209,7 @@ export async function classesRoutes(
   typed.get(
     '/api/classes/:id/stats',
     {
+      config: { access: 'signed-in', owner: 'class-teacher-or-admin' },
       schema: {
         tags: ['classes'],
         operationId: 'getClassStats',
@@ -216,15 +219,13 @@ export async function classesRoutes(
         response: { 200: ClassStats },
       },
     },
-    async (request) => {
-      const viewer = await requireViewer(request);
-      return service.getClassStats(db, viewer, request.params.id, now());
-    },
+    async (request) => service.getClassStats(db, viewerOf(request), request.params.id, now()),
   );
 
   typed.patch(
     '/api/classes/:id',
     {
+      config: { access: 'teacher', owner: 'class-teacher', errors: [409] },
       schema: {
         tags: ['classes'],
         operationId: 'updateClass',
@@ -235,15 +236,13 @@ export async function classesRoutes(
         response: { 200: ClassModifiedResponse },
       },
     },
-    async (request) => {
-      const teacher = await requireTeacher(request);
-      return service.updateClass(db, storage, teacher, request.params.id, request.body, now());
-    },
+    async (request) => service.updateClass(db, storage, viewerOf(request), request.params.id, request.body, now()),
   );
 
   typed.delete(
     '/api/classes/:id',
     {
+      config: { access: 'signed-in', owner: 'class-teacher-or-admin', errors: [409] },
       schema: {
         tags: ['classes'],
         operationId: 'deleteClass',
@@ -252,15 +251,13 @@ export async function classesRoutes(
         response: { 200: DeletedCountResponse },
       },
     },
-    async (request) => {
-      const viewer = await requireViewer(request);
-      return service.deleteClass(db, viewer, request.params.id, now());
-    },
+    async (request) => service.deleteClass(db, viewerOf(request), request.params.id, now()),
   );
 
   typed.patch(
     '/api/classes/class-requests/:id/approve',
     {
+      config: { access: 'admin', errors: [409] },
       schema: {
         tags: ['classes'],
         operationId: 'approveClass',
@@ -272,15 +269,15 @@ export async function classesRoutes(
       },
     },
     async (request) => {
-      const admin = await requireAdmin(request);
       const decision = { status: 'accepted' as const, version: request.body.version };
-      return service.decideClass(db, admin, request.params.id, decision, now(), publicUrl);
+      return service.decideClass(db, viewerOf(request), request.params.id, decision, now(), publicUrl);
     },
   );
 
   typed.patch(
     '/api/classes/class-requests/:id/reject',
     {
+      config: { access: 'admin', errors: [409] },
       schema: {
         tags: ['classes'],
         operationId: 'rejectClass',
@@ -291,22 +288,21 @@ export async function classesRoutes(
         response: { 200: ClassModifiedResponse },
       },
     },
-    async (request) => {
-      const admin = await requireAdmin(request);
-      return service.decideClass(
+    async (request) =>
+      service.decideClass(
         db,
-        admin,
+        viewerOf(request),
         request.params.id,
         { status: 'rejected', version: request.body.version, reason: request.body.reason },
         now(),
         publicUrl,
-      );
-    },
+      ),
   );
 
   typed.get(
     '/api/classes/revisions',
     {
+      config: { access: 'admin', list: true },
       schema: {
         tags: ['classes'],
         operationId: 'listClassRevisions',
@@ -316,15 +312,13 @@ export async function classesRoutes(
         response: { 200: z.array(ClassRevision) },
       },
     },
-    async (request, reply) => {
-      await requireAdmin(request);
-      return replyWithPage(reply, await revisions.listPendingRevisions(db, storage, request.query));
-    },
+    async (request, reply) => replyWithPage(reply, await revisions.listPendingRevisions(db, storage, request.query)),
   );
 
   typed.get(
     '/api/classes/:id/revision',
     {
+      config: { access: 'signed-in', owner: 'class-teacher-or-admin' },
       schema: {
         tags: ['classes'],
         operationId: 'getClassRevision',
@@ -334,15 +328,13 @@ export async function classesRoutes(
         response: { 200: ClassRevisionResponse },
       },
     },
-    async (request) => {
-      const viewer = await requireViewer(request);
-      return revisions.getCurrentRevision(db, storage, viewer, request.params.id);
-    },
+    async (request) => revisions.getCurrentRevision(db, storage, viewerOf(request), request.params.id),
   );
 
   typed.patch(
     '/api/classes/revisions/:id/approve',
     {
+      config: { access: 'admin', errors: [409] },
       schema: {
         tags: ['classes'],
         operationId: 'approveClassRevision',
@@ -354,15 +346,15 @@ export async function classesRoutes(
       },
     },
     async (request) => {
-      const admin = await requireAdmin(request);
       const decision = { status: 'approved' as const, version: request.body.version };
-      return revisions.decideRevision(db, admin, request.params.id, decision, now(), publicUrl);
+      return revisions.decideRevision(db, viewerOf(request), request.params.id, decision, now(), publicUrl);
     },
   );
 
   typed.patch(
     '/api/classes/revisions/:id/reject',
     {
+      config: { access: 'admin', errors: [409] },
       schema: {
         tags: ['classes'],
         operationId: 'rejectClassRevision',
@@ -373,16 +365,14 @@ export async function classesRoutes(
         response: { 200: ClassModifiedResponse },
       },
     },
-    async (request) => {
-      const admin = await requireAdmin(request);
-      return revisions.decideRevision(
+    async (request) =>
+      revisions.decideRevision(
         db,
-        admin,
+        viewerOf(request),
         request.params.id,
         { status: 'rejected', version: request.body.version, reason: request.body.reason },
         now(),
         publicUrl,
-      );
-    },
+      ),
   );
 }

@@ -3,9 +3,10 @@ import { CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
 import type { Db } from '../../db/client.ts';
 import { forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
+import type { Limiter } from '../../lib/rate-limit.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
-import type { ImageStorage } from '../uploads/storage.ts';
+import type { ImageStorage } from '../uploads/storage.public.ts';
 import * as repo from './content.repository.ts';
 
 /** Serialises changes to one class's list (positions, the item cap) without locking the class row. */
@@ -23,6 +24,10 @@ export interface ContentDeps {
   meetingLinkOpenMinutes: number;
   /** MATERIAL_MAX_MB in bytes. */
   materialMaxBytes: number;
+  /** MATERIAL_QUOTA_MB in bytes: the class-material files a teacher may have stored. */
+  materialQuotaBytes: number;
+  /** Material uploads per user (RATE_LIMIT_UPLOADS_PER_MINUTE), counted before the body is read. */
+  materialUploadsPerUser: Limiter;
 }
 
 export type ClassRef = NonNullable<Awaited<ReturnType<typeof findClassForEnrollment>>>;

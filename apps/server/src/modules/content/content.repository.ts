@@ -5,6 +5,7 @@ import {
   classSessions,
   materialCompletions,
   sessionAttendance,
+  sessionMoveNotices,
   sessionReminders,
 } from '../../db/schema/content.ts';
 
@@ -257,4 +258,54 @@ export async function countHeldSessions(db: Db, classId: string, now: Date): Pro
 /** Held until the transaction ends: one change at a time to a class's list of sessions and materials. */
 export async function lockClassContent(tx: Db, classId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('skillhive:class-content'), hashtext(${classId}))`);
+}
+
+export type MoveNoticeRow = typeof sessionMoveNotices.$inferSelect;
+
+const noticeOf = (sessionId: string, studentId: string) =>
+  and(eq(sessionMoveNotices.sessionId, sessionId), eq(sessionMoveNotices.studentId, studentId));
+
+/** What a student was last mailed about a session's moves, locked until the transaction ends. */
+export async function lockMoveNotice(tx: Db, sessionId: string, studentId: string): Promise<MoveNoticeRow | null> {
+  const [row] = await tx.select().from(sessionMoveNotices).where(noticeOf(sessionId, studentId)).for('update');
+  return row ?? null;
+}
+
+/** A reschedule mail was just queued: what it told and when. */
+export async function saveMoveNotice(tx: Db, values: Omit<MoveNoticeRow, 'owedSince'>): Promise<void> {
+  const row = { ...values, owedSince: null };
+  await tx
+    .insert(sessionMoveNotices)
+    .values(row)
+    .onConflictDoUpdate({ target: [sessionMoveNotices.sessionId, sessionMoveNotices.studentId], set: row });
+}
+
+/** A move left unmailed within the hour (or, with null, one that needs no mail any more). */
+export async function setMoveOwed(tx: Db, sessionId: string, studentId: string, since: Date | null): Promise<void> {
+  await tx
+    .update(sessionMoveNotices)
+    .set({
+      owedSince:
+        since === null ? null : sql`coalesce(${sessionMoveNotices.owedSince}, ${since.toISOString()}::timestamptz)`,
+    })
+    .where(noticeOf(sessionId, studentId));
+}
+
+/**
+ * Owed notices whose last mail is older than `mailedBefore`, with their session, locked for this
+ * transaction; rows another instance holds are skipped (SKIP LOCKED).
+ */
+export async function claimOwedMoveNotices(
+  tx: Db,
+  mailedBefore: Date,
+  limit: number,
+): Promise<{ notice: MoveNoticeRow; session: SessionRow }[]> {
+  return tx
+    .select({ notice: sessionMoveNotices, session: classSessions })
+    .from(sessionMoveNotices)
+    .innerJoin(classSessions, eq(classSessions.id, sessionMoveNotices.sessionId))
+    .where(and(isNotNull(sessionMoveNotices.owedSince), lte(sessionMoveNotices.mailedAt, mailedBefore)))
+    .orderBy(asc(sessionMoveNotices.mailedAt))
+    .limit(limit)
+    .for('update', { of: sessionMoveNotices, skipLocked: true });
 }

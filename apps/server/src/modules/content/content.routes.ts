@@ -22,11 +22,11 @@ import {
   UpdateMaterialBody,
 } from '@skillhive/shared/rules/content-forms';
 import { AppError, ErrorCode } from '../../lib/app-error.ts';
-import { requireTeacher, requireViewer } from '../../lib/authorize.ts';
+import { viewerOf } from '../../lib/authorize.ts';
 import { classCalendar } from './calendar.ts';
 import * as content from './content.service.ts';
 
-/** Who may call each route is in plugins/openapi-access.ts; the checks are in content.service.ts. */
+/** Each route declares its caller (decision 025); the ownership checks are in content-access.ts, behind content.service.ts. */
 export async function contentRoutes(app: FastifyInstance, opts: { deps: content.ContentDeps }) {
   const { deps } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -35,6 +35,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
   typed.get(
     '/api/classes/:id/content',
     {
+      config: { access: 'signed-in', owner: 'content-reader', errors: [404] },
       schema: {
         tags,
         operationId: 'getClassContent',
@@ -44,12 +45,13 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 200: ClassContent },
       },
     },
-    async (request) => content.getContent(deps, await requireViewer(request), request.params.id),
+    async (request) => content.getContent(deps, viewerOf(request), request.params.id),
   );
 
   typed.get(
     '/api/classes/:id/progress',
     {
+      config: { access: 'signed-in', owner: 'class-teacher-or-admin', errors: [404] },
       schema: {
         tags,
         operationId: 'getClassProgress',
@@ -59,12 +61,13 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 200: ClassProgress },
       },
     },
-    async (request) => content.getProgress(deps, await requireViewer(request), request.params.id),
+    async (request) => content.getProgress(deps, viewerOf(request), request.params.id),
   );
 
   typed.get(
     '/api/classes/:id/calendar.ics',
     {
+      config: { access: 'signed-in', owner: 'class-member', errors: [404] },
       schema: {
         tags,
         operationId: 'getClassCalendar',
@@ -74,7 +77,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
       },
     },
     async (request, reply) => {
-      const viewer = await requireViewer(request);
+      const viewer = viewerOf(request);
       const { classTitle, sessions } = await content.calendarOf(deps, viewer, request.params.id);
       return reply
         .header('content-type', 'text/calendar; charset=utf-8')
@@ -89,6 +92,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
   typed.post(
     '/api/classes/:id/sessions',
     {
+      config: { access: 'teacher', owner: 'class-teacher', errors: [404, 409] },
       schema: {
         tags,
         operationId: 'createClassSession',
@@ -99,15 +103,14 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 201: ClassSession },
       },
     },
-    async (request, reply) => {
-      const viewer = await requireTeacher(request);
-      return reply.status(201).send(await content.createSession(deps, viewer, request.params.id, request.body));
-    },
+    async (request, reply) =>
+      reply.status(201).send(await content.createSession(deps, viewerOf(request), request.params.id, request.body)),
   );
 
   typed.put(
     '/api/classes/:id/sessions/order',
     {
+      config: { access: 'teacher', owner: 'class-teacher', errors: [404] },
       schema: {
         tags,
         operationId: 'reorderClassSessions',
@@ -117,13 +120,13 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 200: z.array(ClassSession) },
       },
     },
-    async (request) =>
-      content.reorderSessions(deps, await requireTeacher(request), request.params.id, request.body.ids),
+    async (request) => content.reorderSessions(deps, viewerOf(request), request.params.id, request.body.ids),
   );
 
   typed.patch(
     '/api/class-sessions/:id',
     {
+      config: { access: 'teacher', owner: 'class-teacher', errors: [404] },
       schema: {
         tags,
         operationId: 'updateClassSession',
@@ -134,12 +137,13 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 200: ClassSession },
       },
     },
-    async (request) => content.updateSession(deps, await requireTeacher(request), request.params.id, request.body),
+    async (request) => content.updateSession(deps, viewerOf(request), request.params.id, request.body),
   );
 
   typed.post(
     '/api/class-sessions/:id/publish',
     {
+      config: { access: 'teacher', owner: 'class-teacher', errors: [404] },
       schema: {
         tags,
         operationId: 'publishClassSession',
@@ -149,13 +153,13 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 200: ClassSession },
       },
     },
-    async (request) =>
-      content.publishSession(deps, await requireTeacher(request), request.params.id, request.body.published),
+    async (request) => content.publishSession(deps, viewerOf(request), request.params.id, request.body.published),
   );
 
   typed.delete(
     '/api/class-sessions/:id',
     {
+      config: { access: 'teacher', owner: 'class-teacher', errors: [404] },
       schema: {
         tags,
         operationId: 'deleteClassSession',
@@ -164,12 +168,13 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 200: DeletedResponse },
       },
     },
-    async (request) => content.deleteSession(deps, await requireTeacher(request), request.params.id),
+    async (request) => content.deleteSession(deps, viewerOf(request), request.params.id),
   );
 
   typed.put(
     '/api/class-sessions/:id/attendance',
     {
+      config: { access: 'signed-in', owner: 'paid-student-own-mark', errors: [404, 409] },
       schema: {
         tags,
         operationId: 'markSessionAttended',
@@ -180,7 +185,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 200: ProgressMarkResponse },
       },
     },
-    async (request) => content.markAttendance(deps, await requireViewer(request), request.params.id, request.body.done),
+    async (request) => content.markAttendance(deps, viewerOf(request), request.params.id, request.body.done),
   );
 
   // ---- Materials ----
@@ -188,6 +193,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
   typed.post(
     '/api/classes/:id/materials',
     {
+      config: { access: 'teacher', owner: 'class-teacher', errors: [404, 409] },
       schema: {
         tags,
         operationId: 'createLinkMaterial',
@@ -197,10 +203,10 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 201: ClassMaterial },
       },
     },
-    async (request, reply) => {
-      const viewer = await requireTeacher(request);
-      return reply.status(201).send(await content.createLinkMaterial(deps, viewer, request.params.id, request.body));
-    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await content.createLinkMaterial(deps, viewerOf(request), request.params.id, request.body)),
   );
 
   // Multipart only here, in a scope of its own: no other route of this module accepts it.
@@ -213,19 +219,22 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
     scoped.post(
       '/api/classes/:id/materials/file',
       {
+        config: { access: 'teacher', owner: 'class-teacher', errors: [404, 409, 413, 415, 429, 503] },
         schema: {
           tags,
           operationId: 'uploadMaterialFile',
-          summary: `Upload a PDF or an image (PNG, JPEG, WebP, GIF) as a draft material: multipart with the field "title" first and the file in "${MATERIAL_FILE_FIELD}"; the type is read from the bytes (a program renamed .pdf is refused, 415), at most MATERIAL_MAX_MB (413) (its teacher only)`,
+          summary: `Upload a PDF or an image (PNG, JPEG, WebP, GIF) as a draft material: multipart with the field "title" first and the file in "${MATERIAL_FILE_FIELD}"; the type is read from the bytes (a program renamed .pdf is refused, 415), at most MATERIAL_MAX_MB (413); per teacher a rate limit (429) and a storage quota (413); refused before anything is stored (its teacher only)`,
           consumes: ['multipart/form-data'],
           params: IdParam,
           response: { 201: ClassMaterial },
         },
       },
       async (request, reply) => {
-        const viewer = await requireTeacher(request);
+        const viewer = viewerOf(request);
         // Refused before a byte of the file is read.
         await content.assertTeachesClass(deps, viewer, request.params.id);
+        // Counted before the body is read, as for images (decision 027).
+        await deps.materialUploadsPerUser.consume(viewer.id);
         if (!request.isMultipart()) {
           throw new AppError(
             ErrorCode.UNSUPPORTED_MEDIA_TYPE,
@@ -273,6 +282,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
   typed.put(
     '/api/classes/:id/materials/order',
     {
+      config: { access: 'teacher', owner: 'class-teacher', errors: [404] },
       schema: {
         tags,
         operationId: 'reorderClassMaterials',
@@ -282,13 +292,13 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 200: z.array(ClassMaterial) },
       },
     },
-    async (request) =>
-      content.reorderMaterials(deps, await requireTeacher(request), request.params.id, request.body.ids),
+    async (request) => content.reorderMaterials(deps, viewerOf(request), request.params.id, request.body.ids),
   );
 
   typed.patch(
     '/api/materials/:id',
     {
+      config: { access: 'teacher', owner: 'class-teacher', errors: [404] },
       schema: {
         tags,
         operationId: 'updateMaterial',
@@ -298,12 +308,13 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 200: ClassMaterial },
       },
     },
-    async (request) => content.updateMaterial(deps, await requireTeacher(request), request.params.id, request.body),
+    async (request) => content.updateMaterial(deps, viewerOf(request), request.params.id, request.body),
   );
 
   typed.post(
     '/api/materials/:id/publish',
     {
+      config: { access: 'teacher', owner: 'class-teacher', errors: [404] },
       schema: {
         tags,
         operationId: 'publishMaterial',
@@ -313,13 +324,13 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 200: ClassMaterial },
       },
     },
-    async (request) =>
-      content.publishMaterial(deps, await requireTeacher(request), request.params.id, request.body.published),
+    async (request) => content.publishMaterial(deps, viewerOf(request), request.params.id, request.body.published),
   );
 
   typed.delete(
     '/api/materials/:id',
     {
+      config: { access: 'teacher', owner: 'class-teacher', errors: [404] },
       schema: {
         tags,
         operationId: 'deleteMaterial',
@@ -329,12 +340,13 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 200: DeletedResponse },
       },
     },
-    async (request) => content.deleteMaterial(deps, await requireTeacher(request), request.params.id),
+    async (request) => content.deleteMaterial(deps, viewerOf(request), request.params.id),
   );
 
   typed.get(
     '/api/materials/:id/file',
     {
+      config: { access: 'signed-in', owner: 'material-reader', errors: [404, 503] },
       schema: {
         tags,
         operationId: 'downloadMaterial',
@@ -345,7 +357,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
       },
     },
     async (request, reply) => {
-      const viewer = await requireViewer(request);
+      const viewer = viewerOf(request);
       const file = await content.openMaterialFile(deps, viewer, request.params.id);
       const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
       reply
@@ -364,6 +376,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
   typed.put(
     '/api/materials/:id/completion',
     {
+      config: { access: 'signed-in', owner: 'paid-student-own-mark', errors: [404] },
       schema: {
         tags,
         operationId: 'markMaterialDone',
@@ -374,6 +387,6 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         response: { 200: ProgressMarkResponse },
       },
     },
-    async (request) => content.markCompletion(deps, await requireViewer(request), request.params.id, request.body.done),
+    async (request) => content.markCompletion(deps, viewerOf(request), request.params.id, request.body.done),
   );
 }

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import type { ClassMaterial } from '@skillhive/shared/contracts/content';
-import { ACCEPTED_MATERIAL_TYPES, CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
+import { ACCEPTED_MATERIAL_TYPES, CONTENT_ITEMS_MAX, CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
 import type { LinkMaterialFormBody, UpdateMaterialBody } from '@skillhive/shared/rules/content-forms';
-import { AppError, ErrorCode, notFound } from '../../lib/app-error.ts';
+import { AppError, ErrorCode, conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
+import { recordMaterialUpload } from '../uploads/uploads.service.ts';
 import { type ContentDeps, loadOwnedClass, loadOwnedMaterial, loadViewableClass } from './content-access.ts';
 import { type ContentList, insertAtEnd, publishedAtAfter, reorder } from './content-lists.ts';
 import { toMaterial } from './content-views.ts';
@@ -82,8 +83,11 @@ export function safeFileName(name: string | undefined, mime: (typeof ACCEPTED_MA
 }
 
 /**
- * POST /api/classes/:id/materials/file: the route has read at most MATERIAL_MAX_MB; the type is
- * sniffed, the bytes stored under their content address, and the material added as a draft.
+ * POST /api/classes/:id/materials/file: the route has counted the upload against the teacher's
+ * rate and read at most MATERIAL_MAX_MB. Everything that can refuse it does so before a byte is
+ * stored (decision 027): the sniffed type, the class's item cap, the teacher's storage quota
+ * (recorded as their upload, which makes the file collectable when no material uses it). Then the
+ * bytes are stored under their content address and the material added as a draft.
  */
 export async function createFileMaterial(
   deps: ContentDeps,
@@ -93,8 +97,20 @@ export async function createFileMaterial(
 ): Promise<ClassMaterial> {
   await loadOwnedClass(deps.db, viewer, classId);
   const mime = await sniffMaterial(input.bytes);
+  // Checked again under the list's lock when the row is added; a file stored by an upload that
+  // then loses that race is collected with the unused uploads.
+  if ((await repo.countMaterials(deps.db, classId)).n >= CONTENT_ITEMS_MAX) throw conflict(CONTENT_MESSAGES.tooMany);
   const fileKey = `m-${createHash('sha256').update(input.bytes).digest('hex')}.${EXTENSION_OF[mime]}`;
-  // The bytes first: a row never points at a file that is not there (network I/O outside any transaction).
+  await recordMaterialUpload(deps.db, {
+    key: fileKey,
+    ownerId: viewer.id,
+    contentType: mime,
+    bytes: input.bytes.length,
+    quotaBytes: deps.materialQuotaBytes,
+    now: deps.now(),
+  });
+  // The bytes before the material: a row never points at a file that is not there (network I/O
+  // outside any transaction).
   try {
     await deps.storage.put(fileKey, input.bytes, mime);
   } catch (error) {

@@ -6,7 +6,7 @@ import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
-import { contactEmailOf } from '../users/contact.ts';
+import { contactEmailOf } from '../users/contact.public.ts';
 import { type ContentDeps, loadItem } from './content-access.ts';
 import * as repo from './content.repository.ts';
 

@@ -4,9 +4,10 @@ import { createIntervalJob } from '../../lib/interval-job.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, sessionReminderMail } from '../mail/mail.service.ts';
-import { contactEmailOf } from '../users/contact.ts';
+import { contactEmailOf } from '../users/contact.public.ts';
 import { type ContentDeps, MINUTE_MS } from './content-access.ts';
 import * as repo from './content.repository.ts';
+import { sendOwedMoveMails } from './sessions.ts';
 
 /**
  * The reminder job buildApp starts when the app is ready (decision 021): every
@@ -23,9 +24,14 @@ export function createSessionReminders(options: {
   intervalMs: number;
   log?: FastifyBaseLogger;
 }) {
-  const runOnce = () => sendDueReminders(options, options.reminderMinutes);
+  const runOnce = async () => {
+    const reminded = await sendDueReminders(options, options.reminderMinutes);
+    // Reschedule mails owed since a move within the hour of the last one (decision 027).
+    await sendOwedMoveMails(options);
+    return reminded;
+  };
   return {
-    /** One pass now; answers how many reminders it queued (tests call it instead of waiting). */
+    /** One pass now (reminders, then owed reschedule mails); answers how many reminders it queued (tests call it instead of waiting). */
     runOnce,
     ...createIntervalJob({
       intervalMs: options.intervalMs,

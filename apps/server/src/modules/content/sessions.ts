@@ -8,8 +8,8 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, sessionRescheduledMail } from '../mail/mail.service.ts';
-import { contactEmailOf } from '../users/contact.ts';
-import { type ContentDeps, loadOwnedClass, loadOwnedSession } from './content-access.ts';
+import { contactEmailOf } from '../users/contact.public.ts';
+import { type ContentDeps, MINUTE_MS, loadOwnedClass, loadOwnedSession } from './content-access.ts';
 import { type ContentList, insertAtEnd, publishedAtAfter, reorder } from './content-lists.ts';
 import { teacherView, toSession } from './content-views.ts';
 import * as repo from './content.repository.ts';
@@ -79,26 +79,100 @@ export async function updateSession(
   return toSession(row, teacherView(deps));
 }
 
+/** Reschedule mails are coalesced to one per session and student within this time (decision 027). */
+export const MOVE_MAIL_EVERY_MS = 60 * MINUTE_MS;
+
+type Told = { startsAt: Date; timeZone: string };
+
+/** Queues one reschedule mail, from what the student was last told to the session as it is, and records it. */
+async function mailMove(
+  tx: Db,
+  deps: Pick<ContentDeps, 'publicUrl' | 'now'>,
+  mail: { studentId: string; classTitle: string; told: Told; session: repo.SessionRow },
+): Promise<boolean> {
+  const { session } = mail;
+  const contact = await contactEmailOf(tx, mail.studentId);
+  if (!contact) return false;
+  await queueMail(
+    tx,
+    contact.email,
+    sessionRescheduledMail({
+      publicUrl: deps.publicUrl,
+      name: contact.name,
+      classId: session.classId,
+      classTitle: mail.classTitle,
+      sessionTitle: session.title,
+      before: mail.told,
+      after: { startsAt: session.startsAt, timeZone: session.timeZone, durationMinutes: session.durationMinutes },
+    }),
+  );
+  await repo.saveMoveNotice(tx, {
+    sessionId: session.id,
+    studentId: mail.studentId,
+    toldStartsAt: session.startsAt,
+    toldTimeZone: session.timeZone,
+    toldDurationMinutes: session.durationMinutes,
+    mailedAt: deps.now(),
+  });
+  return true;
+}
+
+/**
+ * Every paid student hears of a move, at most once per session per MOVE_MAIL_EVERY_MS: within
+ * that time of their last mail the move is only marked owed, and sendOwedMoveMails tells the
+ * outcome when the time is over (decision 027).
+ */
 async function notifyRescheduled(tx: Db, deps: ContentDeps, before: repo.SessionRow, after: repo.SessionRow) {
   const cls = await findClassForEnrollment(tx, after.classId);
   if (!cls) return;
+  const now = deps.now();
   for (const studentId of await enrollments.listPaidStudentIdsOfClass(tx, after.classId)) {
-    const contact = await contactEmailOf(tx, studentId);
-    if (!contact) continue;
-    await queueMail(
-      tx,
-      contact.email,
-      sessionRescheduledMail({
-        publicUrl: deps.publicUrl,
-        name: contact.name,
-        classId: after.classId,
-        classTitle: cls.title,
-        sessionTitle: after.title,
-        before: { startsAt: before.startsAt, timeZone: before.timeZone },
-        after: { startsAt: after.startsAt, timeZone: after.timeZone, durationMinutes: after.durationMinutes },
-      }),
-    );
+    const notice = await repo.lockMoveNotice(tx, after.id, studentId);
+    if (notice && now.getTime() - notice.mailedAt.getTime() < MOVE_MAIL_EVERY_MS) {
+      await repo.setMoveOwed(tx, after.id, studentId, now);
+      continue;
+    }
+    const told = notice ? { startsAt: notice.toldStartsAt, timeZone: notice.toldTimeZone } : before;
+    await mailMove(tx, deps, { studentId, classTitle: cls.title, told, session: after });
   }
+}
+
+/**
+ * The reminder job's second pass: owed reschedule mails whose hour is over, each telling the
+ * session's time now against the one last mailed; none when it moved back, was unpublished, or the
+ * student no longer has paid for the class. Safe on several instances (SKIP LOCKED).
+ */
+export async function sendOwedMoveMails(deps: Pick<ContentDeps, 'db' | 'now' | 'publicUrl'>): Promise<number> {
+  const now = deps.now();
+  return deps.db.transaction(async (tx) => {
+    let sent = 0;
+    for (const { notice, session } of await repo.claimOwedMoveNotices(
+      tx,
+      new Date(now.getTime() - MOVE_MAIL_EVERY_MS),
+      200,
+    )) {
+      const moved =
+        session.startsAt.getTime() !== notice.toldStartsAt.getTime() ||
+        session.durationMinutes !== notice.toldDurationMinutes;
+      const cls = await findClassForEnrollment(tx, session.classId);
+      const stillDue =
+        moved &&
+        session.publishedAt !== null &&
+        cls !== null &&
+        cls.status !== 'archived' &&
+        (await enrollments.hasPaidFor(tx, notice.studentId, session.classId));
+      const told = { startsAt: notice.toldStartsAt, timeZone: notice.toldTimeZone };
+      if (
+        stillDue &&
+        (await mailMove(tx, deps, { studentId: notice.studentId, classTitle: cls.title, told, session }))
+      ) {
+        sent++;
+      } else {
+        await repo.setMoveOwed(tx, notice.sessionId, notice.studentId, null);
+      }
+    }
+    return sent;
+  });
 }
 
 export async function publishSession(

@@ -5,7 +5,7 @@ import { IdParam, PageQuery } from '@skillhive/shared/contracts/common';
 import { Coupon } from '@skillhive/shared/contracts/coupons';
 import { CreateCouponBody } from '@skillhive/shared/rules/coupon-form';
 import type { Db } from '../../db/client.ts';
-import { requireAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';
+import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import * as coupons from './coupons.service.ts';
 
@@ -20,6 +20,7 @@ export async function couponsRoutes(app: FastifyInstance, opts: { db: Db; now: (
   typed.post(
     '/api/admin/coupons',
     {
+      config: { access: 'admin', errors: [409] },
       schema: {
         tags: ['coupons'],
         operationId: 'createSiteCoupon',
@@ -30,7 +31,7 @@ export async function couponsRoutes(app: FastifyInstance, opts: { db: Db; now: (
       },
     },
     async (request, reply) => {
-      const admin = await requireAdmin(request);
+      const admin = viewerOf(request);
       reply.code(201);
       return coupons.createCoupon(deps, admin, { teacherId: null }, request.body);
     },
@@ -39,6 +40,7 @@ export async function couponsRoutes(app: FastifyInstance, opts: { db: Db; now: (
   typed.get(
     '/api/admin/coupons',
     {
+      config: { access: 'admin', list: true },
       schema: {
         tags: ['coupons'],
         operationId: 'listSiteCoupons',
@@ -47,15 +49,14 @@ export async function couponsRoutes(app: FastifyInstance, opts: { db: Db; now: (
         response: { 200: z.array(Coupon) },
       },
     },
-    async (request, reply) => {
-      await requireAdmin(request);
-      return replyWithPage(reply, await coupons.listCoupons(deps.db, { teacherId: null }, request.query));
-    },
+    async (request, reply) =>
+      replyWithPage(reply, await coupons.listCoupons(deps.db, { teacherId: null }, request.query)),
   );
 
   typed.post(
     '/api/teachers/me/coupons',
     {
+      config: { access: 'teacher', errors: [409] },
       schema: {
         tags: ['coupons'],
         operationId: 'createMyCoupon',
@@ -66,7 +67,7 @@ export async function couponsRoutes(app: FastifyInstance, opts: { db: Db; now: (
       },
     },
     async (request, reply) => {
-      const teacher = await requireTeacher(request);
+      const teacher = viewerOf(request);
       reply.code(201);
       return coupons.createCoupon(deps, teacher, { teacherId: teacher.id }, request.body);
     },
@@ -75,6 +76,7 @@ export async function couponsRoutes(app: FastifyInstance, opts: { db: Db; now: (
   typed.get(
     '/api/teachers/me/coupons',
     {
+      config: { access: 'teacher', list: true },
       schema: {
         tags: ['coupons'],
         operationId: 'listMyCoupons',
@@ -83,15 +85,14 @@ export async function couponsRoutes(app: FastifyInstance, opts: { db: Db; now: (
         response: { 200: z.array(Coupon) },
       },
     },
-    async (request, reply) => {
-      const teacher = await requireTeacher(request);
-      return replyWithPage(reply, await coupons.listCoupons(deps.db, { teacherId: teacher.id }, request.query));
-    },
+    async (request, reply) =>
+      replyWithPage(reply, await coupons.listCoupons(deps.db, { teacherId: viewerOf(request).id }, request.query)),
   );
 
   typed.post(
     '/api/coupons/:id/disable',
     {
+      config: { access: 'signed-in', owner: 'coupon-teacher-or-admin', errors: [404] },
       schema: {
         tags: ['coupons'],
         operationId: 'disableCoupon',
@@ -101,9 +102,6 @@ export async function couponsRoutes(app: FastifyInstance, opts: { db: Db; now: (
         response: { 200: Coupon },
       },
     },
-    async (request) => {
-      const viewer = await requireViewer(request);
-      return coupons.disableCoupon(deps, viewer, request.params.id);
-    },
+    async (request) => coupons.disableCoupon(deps, viewerOf(request), request.params.id),
   );
 }

@@ -4,10 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { withTotal } from '../../db/paging.ts';
 import { enrollments } from '../../db/schema/enrollments.ts';
 import { type ClassForEnrollment, classJoin } from '../classes/classes.public.ts';
-import { userJoin } from '../users/contact.ts';
-
-const classes = classJoin.table;
-const users = userJoin.table;
+import { userJoin } from '../users/contact.public.ts';
 
 /**
  * What was paid for a line: `paid_cents`, which the database requires on every paid or refunded
@@ -60,6 +57,8 @@ export type EnrollmentRow = {
   createdAt: Date;
   /** The class's status now: a pending line is payable only while it is accepted (decision 010). */
   classStatus: ClassForEnrollment['status'] | null;
+  /** The class's approved price now: what a pending line costs (it is priced again at checkout). */
+  classPriceCents: number | null;
 };
 
 const enrollmentColumns = {
@@ -95,9 +94,9 @@ export async function listEnrollmentsOfStudent(
   );
   return withTotal(
     db
-      .select({ ...enrollmentColumns, classStatus: classJoin.status })
+      .select({ ...enrollmentColumns, classStatus: classJoin.status, classPriceCents: classJoin.priceCents })
       .from(enrollments)
-      .leftJoin(classes, eq(classJoin.id, enrollments.classId))
+      .leftJoin(classJoin.table, eq(classJoin.id, enrollments.classId))
       .where(where)
       .orderBy(desc(enrollments.createdAt), desc(enrollments.id))
       .limit(options.limit)
@@ -107,7 +106,10 @@ export async function listEnrollmentsOfStudent(
 }
 
 /** The row, locked against a concurrent payment or removal until the transaction ends. */
-export async function findEnrollmentForUpdate(db: Db, id: string): Promise<Omit<EnrollmentRow, 'classStatus'> | null> {
+export async function findEnrollmentForUpdate(
+  db: Db,
+  id: string,
+): Promise<Omit<EnrollmentRow, 'classStatus' | 'classPriceCents'> | null> {
   const [row] = await db.select(enrollmentColumns).from(enrollments).where(eq(enrollments.id, id)).for('update');
   return row ?? null;
 }
@@ -132,6 +134,8 @@ export type CartLine = {
   reservedBy: string | null;
   /** Who teaches the class (a teacher's coupon applies only to their classes). */
   teacherId: string;
+  /** The class's approved price now; a pending line is priced at it when its intent is created. */
+  currentPriceCents: number;
 };
 
 const cartColumns = {
@@ -142,6 +146,7 @@ const cartColumns = {
   classStatus: classJoin.status,
   reservedBy: enrollments.reservedBy,
   teacherId: classJoin.teacherId,
+  currentPriceCents: classJoin.priceCents,
 };
 
 /** The student's cart: pending enrolments, oldest first, with their class's status. */
@@ -149,7 +154,7 @@ export async function listPendingOfStudent(db: Db, studentId: string): Promise<C
   return db
     .select(cartColumns)
     .from(enrollments)
-    .innerJoin(classes, eq(classJoin.id, enrollments.classId))
+    .innerJoin(classJoin.table, eq(classJoin.id, enrollments.classId))
     .where(and(eq(enrollments.studentId, studentId), eq(enrollments.status, 'pending')))
     .orderBy(asc(enrollments.createdAt), asc(enrollments.id));
 }
@@ -180,7 +185,7 @@ export async function findEnrollmentsOfStudent(
   const query = db
     .select(cartColumns)
     .from(enrollments)
-    .innerJoin(classes, eq(classJoin.id, enrollments.classId))
+    .innerJoin(classJoin.table, eq(classJoin.id, enrollments.classId))
     .where(mine)
     .orderBy(asc(enrollments.id));
   return lock ? query.for('update', { of: enrollments }) : query;
@@ -207,6 +212,32 @@ export async function reserveLines(
     )
     .returning({ id: enrollments.id });
   return rows.length;
+}
+
+/**
+ * Writes the price an intent was created at into the lines it just reserved (their class's price
+ * changed since they were carted), so its fulfilment prices them the same way. Answers how many.
+ */
+export async function setReservedPrices(
+  db: Db,
+  options: { intentId: string; lines: { id: string; priceCents: number }[] },
+): Promise<number> {
+  let updated = 0;
+  for (const line of options.lines) {
+    const rows = await db
+      .update(enrollments)
+      .set({ priceCents: line.priceCents })
+      .where(
+        and(
+          eq(enrollments.id, line.id),
+          eq(enrollments.status, 'pending'),
+          eq(enrollments.reservedBy, options.intentId),
+        ),
+      )
+      .returning({ id: enrollments.id });
+    updated += rows.length;
+  }
+  return updated;
 }
 
 /** Frees every line an intent held (it was cancelled or refunded). */
@@ -351,7 +382,7 @@ export async function listRosterOfClass(
         paidAt: enrollments.paidAt,
       })
       .from(enrollments)
-      .leftJoin(users, eq(userJoin.id, enrollments.studentId))
+      .leftJoin(userJoin.table, eq(userJoin.id, enrollments.studentId))
       .where(where)
       .orderBy(desc(enrollments.createdAt), desc(enrollments.id))
       .limit(options.limit)
@@ -394,7 +425,7 @@ export async function teachesPaidEnrollments(db: Db, userId: string): Promise<bo
   const [row] = await db
     .select({ id: enrollments.id })
     .from(enrollments)
-    .innerJoin(classes, eq(classJoin.id, enrollments.classId))
+    .innerJoin(classJoin.table, eq(classJoin.id, enrollments.classId))
     .where(and(eq(classJoin.teacherId, userId), eq(enrollments.status, 'paid'), ne(enrollments.studentId, userId)))
     .limit(1);
   return row !== undefined;

@@ -11,9 +11,9 @@ import {
   EnrollmentListQuery,
 } from '@skillhive/shared/contracts/enrollments';
 import type { Db } from '../../db/client.ts';
-import { requireSelfOrAdmin, requireTeacher, requireViewer } from '../../lib/authorize.ts';
+import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
-import type { ImageStorage } from '../uploads/storage.ts';
+import type { ImageStorage } from '../uploads/storage.public.ts';
 import * as enrollments from './enrollments.service.ts';
 
 /** Enrolment records of spec §3/§7: the student's cart (pending) and classes taken (paid). */
@@ -24,6 +24,7 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
   typed.post(
     '/api/enrolled',
     {
+      config: { access: 'signed-in', owner: 'not-own-class', errors: [403, 404, 409] },
       schema: {
         tags: ['enrollments'],
         operationId: 'enrollInClass',
@@ -36,7 +37,7 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
       },
     },
     async (request, reply) => {
-      const viewer = await requireViewer(request);
+      const viewer = viewerOf(request);
       const result = await enrollments.enrol(db, viewer, request.body.enrollId);
       return reply.status(result.created ? 201 : 200).send(result);
     },
@@ -45,6 +46,7 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
   typed.get(
     '/api/enrolled/:email',
     {
+      config: { access: 'self-or-admin', list: true },
       schema: {
         tags: ['enrollments'],
         operationId: 'listEnrollments',
@@ -55,18 +57,14 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
         response: { 200: z.array(Enrollment) },
       },
     },
-    async (request, reply) => {
-      await requireSelfOrAdmin(request, request.params.email);
-      return replyWithPage(
-        reply,
-        await enrollments.listEnrollmentsOf(db, storage, request.params.email, request.query),
-      );
-    },
+    async (request, reply) =>
+      replyWithPage(reply, await enrollments.listEnrollmentsOf(db, storage, request.params.email, request.query)),
   );
 
   typed.get(
     '/api/teachers/me/classes/:id/roster',
     {
+      config: { access: 'teacher', owner: 'own-class-roster', list: true },
       schema: {
         tags: ['enrollments'],
         operationId: 'listMyClassRoster',
@@ -78,15 +76,17 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
         response: { 200: z.array(ClassRosterEntry) },
       },
     },
-    async (request, reply) => {
-      const teacher = await requireTeacher(request);
-      return replyWithPage(reply, await enrollments.listRosterOfClass(db, teacher, request.params.id, request.query));
-    },
+    async (request, reply) =>
+      replyWithPage(
+        reply,
+        await enrollments.listRosterOfClass(db, viewerOf(request), request.params.id, request.query),
+      ),
   );
 
   typed.delete(
     '/api/enrolled/:id',
     {
+      config: { access: 'signed-in', owner: 'enrolment-student', errors: [409] },
       schema: {
         tags: ['enrollments'],
         operationId: 'removeEnrollment',
@@ -95,9 +95,6 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
         response: { 200: DeletedCountResponse },
       },
     },
-    async (request) => {
-      const viewer = await requireViewer(request);
-      return enrollments.removeEnrollment(db, viewer, request.params.id);
-    },
+    async (request) => enrollments.removeEnrollment(db, viewerOf(request), request.params.id),
   );
 }

@@ -7,8 +7,8 @@ import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { limitOffsetOf } from '../../lib/paging.ts';
 import * as classes from '../classes/classes.public.ts';
-import type { ImageStorage } from '../uploads/storage.ts';
-import { findUserIdByEmail } from '../users/contact.ts';
+import type { ImageStorage } from '../uploads/storage.public.ts';
+import { findUserIdByEmail } from '../users/contact.public.ts';
 import * as repo from './enrollments.repository.ts';
 
 export type { CartLine } from './enrollments.repository.ts';
@@ -28,7 +28,10 @@ export function toEnrollment(row: repo.EnrollmentRow, storage: ImageStorage): En
     name: row.teacherName,
     title: row.title,
     image: storage.publicUrl(row.imageKey),
-    price: centsToDecimal(row.priceCents),
+    // A pending line costs what its class costs now (it is priced again at checkout).
+    price: centsToDecimal(
+      row.status === 'pending' && row.classPriceCents !== null ? row.classPriceCents : row.priceCents,
+    ),
     description: row.description,
     status: row.status,
     createdAt: row.createdAt.toISOString(),
@@ -185,6 +188,13 @@ export async function getCartLines(
 /** Reserves the lines for one payment intent; the count tells whether it holds all of them. */
 export function reserveLines(db: Db, options: { studentId: string; ids: string[]; intentId: string }): Promise<number> {
   return repo.reserveLines(db, options);
+}
+
+export function setReservedPrices(
+  db: Db,
+  options: { intentId: string; lines: { id: string; priceCents: number }[] },
+): Promise<number> {
+  return repo.setReservedPrices(db, options);
 }
 
 export function releaseLines(db: Db, intentId: string): Promise<void> {

@@ -5,7 +5,6 @@ import { PageQuery } from '@skillhive/shared/contracts/common';
 import { MailboxEntry } from '@skillhive/shared/contracts/mail';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/app-error.ts';
-import { requireAdmin } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import { listMailbox } from './mail.service.ts';
 
@@ -17,6 +16,7 @@ export async function mailRoutes(app: FastifyInstance, opts: { db: Db; mailboxEn
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/admin/mailbox',
     {
+      config: { access: 'admin', owner: 'mailbox-enabled', errors: [404], list: true },
       schema: {
         tags: ['mail'],
         operationId: 'listMailbox',
@@ -27,7 +27,6 @@ export async function mailRoutes(app: FastifyInstance, opts: { db: Db; mailboxEn
       },
     },
     async (request, reply) => {
-      await requireAdmin(request);
       if (!opts.mailboxEnabled) throw notFound('Mailbox');
       return replyWithPage(reply, await listMailbox(opts.db, request.query));
     },

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, lte, ne, or } from 'drizzle-orm';
 import type { RefundRequestStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
 import { withTotal } from '../../db/paging.ts';
@@ -49,10 +49,40 @@ export async function settleRefund(
 ): Promise<boolean> {
   const rows = await db
     .update(refunds)
-    .set(values)
+    .set({ ...values, leaseUntil: null })
     .where(and(eq(refunds.id, id), eq(refunds.status, 'pending')))
     .returning({ id: refunds.id });
   return rows.length > 0;
+}
+
+/**
+ * The reconciler's claim (decision 031): up to `limit` pending refunds due (`next_check_at`
+ * passed) and not claimed by another instance, FOR UPDATE SKIP LOCKED then leased until
+ * `leaseUntil`, in one statement, so no transaction is held while the gateway is asked.
+ */
+export async function claimDueRefunds(
+  db: Db,
+  options: { now: Date; leaseUntil: Date; limit: number },
+): Promise<RefundRow[]> {
+  const due = db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.status, 'pending'),
+        lte(refunds.nextCheckAt, options.now),
+        or(isNull(refunds.leaseUntil), lt(refunds.leaseUntil, options.now)),
+      ),
+    )
+    .orderBy(asc(refunds.nextCheckAt))
+    .limit(options.limit)
+    .for('update', { skipLocked: true });
+  return db.update(refunds).set({ leaseUntil: options.leaseUntil }).where(inArray(refunds.id, due)).returning();
+}
+
+/** After an attempt that did not settle it: look again at `nextCheckAt`, and free the claim. */
+export async function deferRefund(db: Db, id: string, nextCheckAt: Date): Promise<void> {
+  await db.update(refunds).set({ nextCheckAt, leaseUntil: null }).where(eq(refunds.id, id));
 }
 
 /** A refund made at the gateway (Stripe's dashboard); null when its gateway id is recorded already. */

@@ -11,8 +11,9 @@ import {
   RefundRequestListQuery,
 } from '@skillhive/shared/contracts/refunds';
 import { CreateRefundBody, CreateRefundRequestBody, RefundReasonForm } from '@skillhive/shared/rules/refunds';
-import { requireAdmin, requireViewer } from '../../lib/authorize.ts';
+import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
+import * as requests from './refund-requests.service.ts';
 import * as refunds from './refunds.service.ts';
 
 /** Refunds (DESIGN §4): an admin's refunds and a student's requests, which an admin decides. */
@@ -23,6 +24,7 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
   typed.get(
     '/api/admin/payments',
     {
+      config: { access: 'admin', list: true },
       schema: {
         tags: ['refunds'],
         operationId: 'searchPayments',
@@ -32,15 +34,13 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: z.array(AdminPayment) },
       },
     },
-    async (request, reply) => {
-      await requireAdmin(request);
-      return replyWithPage(reply, await refunds.searchPayments(deps.db, request.query));
-    },
+    async (request, reply) => replyWithPage(reply, await refunds.searchPayments(deps.db, request.query)),
   );
 
   typed.post(
     '/api/admin/payments/:id/refunds',
     {
+      config: { access: 'admin', errors: [404, 409, 503] },
       schema: {
         tags: ['refunds'],
         operationId: 'refundPayment',
@@ -53,15 +53,13 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: CreateRefundResponse },
       },
     },
-    async (request) => {
-      const admin = await requireAdmin(request);
-      return refunds.refundPayment(deps, admin, request.params.id, request.body);
-    },
+    async (request) => refunds.refundPayment(deps, viewerOf(request), request.params.id, request.body),
   );
 
   typed.get(
     '/api/admin/refund-requests',
     {
+      config: { access: 'admin', list: true },
       schema: {
         tags: ['refunds'],
         operationId: 'listRefundRequests',
@@ -70,33 +68,37 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: z.array(RefundRequest) },
       },
     },
-    async (request, reply) => {
-      await requireAdmin(request);
-      return replyWithPage(reply, await refunds.listRefundRequests(deps.db, request.query));
-    },
+    async (request, reply) => replyWithPage(reply, await requests.listRefundRequests(deps.db, request.query)),
   );
 
   typed.post(
     '/api/admin/refund-requests/:id/approve',
     {
+      config: { access: 'admin', errors: [404, 409, 503] },
       schema: {
         tags: ['refunds'],
         operationId: 'approveRefundRequest',
         summary: 'Approve a pending refund request: the enrolment is refunded at once (admins only)',
-        description: '409 when the request was decided already or the enrolment is refunded already.',
+        description:
+          '202 when the approval is recorded but the gateway step did not finish: the refund is in progress and completes by itself (decision 031); approving again resumes it. 409 when the request was declined, or approved and refunded already.',
         params: IdParam,
-        response: { 200: RefundRequest },
+        response: { 200: RefundRequest, 202: RefundRequest.describe('Approved; the refund is in progress') },
       },
     },
-    async (request) => {
-      const admin = await requireAdmin(request);
-      return refunds.approveRefundRequest(deps, admin, request.params.id);
+    async (request, reply) => {
+      const { request: answer, inProgress } = await requests.approveRefundRequest(
+        deps,
+        viewerOf(request),
+        request.params.id,
+      );
+      return reply.status(inProgress ? 202 : 200).send(answer);
     },
   );
 
   typed.post(
     '/api/admin/refund-requests/:id/decline',
     {
+      config: { access: 'admin', errors: [404, 409] },
       schema: {
         tags: ['refunds'],
         operationId: 'declineRefundRequest',
@@ -107,15 +109,13 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: RefundRequest },
       },
     },
-    async (request) => {
-      const admin = await requireAdmin(request);
-      return refunds.declineRefundRequest(deps, admin, request.params.id, request.body.reason);
-    },
+    async (request) => requests.declineRefundRequest(deps, viewerOf(request), request.params.id, request.body.reason),
   );
 
   typed.post(
     '/api/refund-requests',
     {
+      config: { access: 'signed-in', owner: 'enrolment-student-or-404', errors: [404, 409] },
       schema: {
         tags: ['refunds'],
         operationId: 'requestRefund',
@@ -127,15 +127,14 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 201: RefundRequest },
       },
     },
-    async (request, reply) => {
-      const viewer = await requireViewer(request);
-      return reply.status(201).send(await refunds.requestRefund(deps, viewer, request.body));
-    },
+    async (request, reply) =>
+      reply.status(201).send(await requests.requestRefund(deps, viewerOf(request), request.body)),
   );
 
   typed.get(
     '/api/refund-requests/mine',
     {
+      config: { access: 'signed-in', owner: 'own-refund-requests' },
       schema: {
         tags: ['refunds'],
         operationId: 'listMyRefundRequests',
@@ -143,9 +142,6 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: MyRefundRequests },
       },
     },
-    async (request) => {
-      const viewer = await requireViewer(request);
-      return refunds.listMyRefundRequests(deps, viewer);
-    },
+    async (request) => requests.listMyRefundRequests(deps, viewerOf(request)),
   );
 }

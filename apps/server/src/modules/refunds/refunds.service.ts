@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AdminPayment, Refund, RefundRequest } from '@skillhive/shared/contracts/refunds';
-import type { RefundRequestStatus } from '@skillhive/shared/rules/constants';
-import { REFUND_MESSAGES, isWithinRefundWindow } from '@skillhive/shared/rules/refunds';
+import type { AdminPayment, Refund } from '@skillhive/shared/contracts/refunds';
+import { REFUND_MESSAGES } from '@skillhive/shared/rules/refunds';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
@@ -10,7 +9,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, refundMail } from '../mail/mail.service.ts';
 import * as reviews from '../reviews/reviews.service.ts';
-import { contactEmailOf } from '../users/contact.ts';
+import { contactEmailOf } from '../users/contact.public.ts';
 import * as checkout from '../checkout/payments.public.ts';
 import type { GatewayRefund, PaymentGateway } from '../gateways/gateway.public.ts';
 import * as repo from './refunds.repository.ts';
@@ -35,6 +34,13 @@ export interface RefundsDeps {
 type Actor = Pick<Viewer, 'id' | 'email'>;
 
 const idempotencyKeyOf = (refundId: string) => `skillhive-refund-${refundId}`;
+
+/**
+ * How long a pending refund is left to the call that wrote it before the reconciler takes it over
+ * (decision 031): longer than that call's gateway step with its retries, short enough that a
+ * refund cut short by a crash, a stop or an outage finishes within minutes.
+ */
+export const REFUND_GRACE_MS = 2 * 60_000;
 
 const sum = (values: readonly number[]) => values.reduce((total, n) => total + n, 0);
 
@@ -179,10 +185,31 @@ export async function refundPayment(
   actor: Actor,
   paymentId: string,
   input: { enrollmentId?: string | undefined; reason: string },
-  request?: { id: string },
 ): Promise<{ refunds: Refund[]; refundedCents: number }> {
+  const plan = await planRefund(deps, actor, paymentId, input);
+  return answerOf(deps.db, await askGateway(deps, plan.payment, plan.rows));
+}
+
+export interface RefundPlan {
+  payment: checkout.PaymentRow;
+  /** The pending refunds to ask the gateway for: new ones and ones a cut-short call left. */
+  rows: repo.RefundRow[];
+}
+
+/**
+ * The decision, in one transaction: the payment locked, the lines checked, a pending refund row
+ * per line written (its id the idempotency key) and, for a student's request, the request marked
+ * approved with it. Nothing is asked of the gateway here.
+ */
+export async function planRefund(
+  deps: RefundsDeps,
+  actor: Actor,
+  paymentId: string,
+  input: { enrollmentId?: string | undefined; reason: string },
+  request?: { id: string },
+): Promise<RefundPlan> {
   if (!enrollments.isUuid(paymentId)) throw notFound('Payment');
-  const plan = await deps.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const payment = await checkout.findPaymentForUpdate(tx, paymentId);
     if (!payment) throw notFound('Payment');
     if (payment.gateway !== deps.gateway.name) throw conflict(REFUND_MESSAGES.otherGateway);
@@ -230,6 +257,8 @@ export async function refundPayment(
         reason: input.reason,
         refundedBy: actor.id,
         requestId: request?.id ?? null,
+        // Left to this call for a short grace, then to the reconciler (decision 031).
+        nextCheckAt: new Date(deps.now().getTime() + REFUND_GRACE_MS),
       })),
     );
     // We hold the payment's lock, so nobody else can have recorded a refund of these lines.
@@ -237,20 +266,34 @@ export async function refundPayment(
     if (request && inserted[0]) await repo.setRequestRefund(tx, request.id, inserted[0].id);
     return { payment, rows: [...pending, ...inserted] };
   });
+}
 
-  // Outside any transaction (DESIGN §2): a failure leaves the refund pending; a retry resumes it.
+/**
+ * Asks the gateway for each pending refund, outside any transaction (DESIGN §2), with the refund's
+ * own idempotency key, so asking again after a cut-short call refunds once; each answer is settled
+ * at once. A failure leaves the refund pending for a retry or the reconciler.
+ */
+export async function askGateway(
+  deps: Omit<RefundsDeps, 'refundWindowDays'>,
+  payment: checkout.PaymentRow,
+  rows: readonly repo.RefundRow[],
+): Promise<repo.RefundRow[]> {
   const done: repo.RefundRow[] = [];
-  for (const row of plan.rows) {
+  for (const row of rows) {
     const answer = await deps.gateway.refundAmount({
-      intentId: plan.payment.transactionId,
+      intentId: payment.transactionId,
       amountCents: row.amountCents,
       metadata: { refund_id: row.id },
       idempotencyKey: idempotencyKeyOf(row.id),
     });
     done.push(await completeRefund(deps, row.id, answer));
   }
+  return done;
+}
+
+async function answerOf(db: Db, done: repo.RefundRow[]): Promise<{ refunds: Refund[]; refundedCents: number }> {
   const emails = await emailsOf(
-    deps.db,
+    db,
     done.map((row) => row.refundedBy),
   );
   return {
@@ -305,129 +348,6 @@ export async function recordGatewayRefunds(
       if (refund) await applyRefund(tx, deps, { payment: locked, lines: matched, refund, actor: null });
     });
   }
-}
-
-// ---- A student's request, an admin's decision --------------------------------------------------
-
-function toRequest(row: repo.RefundRequestRow, line: enrollments.PaidLine | undefined): RefundRequest {
-  return {
-    _id: row.id,
-    enrollmentId: row.enrollmentId,
-    paymentId: row.paymentId,
-    studentEmail: line?.studentEmail ?? '',
-    title: line?.title ?? '',
-    priceCents: line?.paidCents ?? 0,
-    reason: row.reason,
-    status: row.status,
-    decisionReason: row.decisionReason,
-    decidedAt: row.decidedAt ? row.decidedAt.toISOString() : null,
-    paidAt: line?.paidAt ? line.paidAt.toISOString() : null,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-/** A student asks for the refund of one of their paid lines, within the window, once per line. */
-export async function requestRefund(
-  deps: RefundsDeps,
-  viewer: Viewer,
-  body: { enrollmentId: string; reason: string },
-): Promise<RefundRequest> {
-  const [line] = await enrollments.getLinesByIds(deps.db, [body.enrollmentId]);
-  if (!line || line.studentId !== viewer.id) throw notFound('Enrolment');
-  if (line.status === 'refunded') throw conflict(REFUND_MESSAGES.alreadyRefunded);
-  if (line.status !== 'paid' || !line.paymentId || !line.paidAt) throw conflict(REFUND_MESSAGES.notPaid);
-  if (!isWithinRefundWindow(line.paidAt, deps.now(), deps.refundWindowDays)) {
-    throw conflict(REFUND_MESSAGES.outsideWindow);
-  }
-  const row = await repo.insertRefundRequest(deps.db, {
-    enrollmentId: line.id,
-    paymentId: line.paymentId,
-    studentId: viewer.id,
-    reason: body.reason,
-  });
-  if (!row) throw conflict(REFUND_MESSAGES.alreadyRequested);
-  return toRequest(row, line);
-}
-
-async function withLines(db: Db, rows: repo.RefundRequestRow[]): Promise<RefundRequest[]> {
-  const lines = await enrollments.getLinesByIds(
-    db,
-    rows.map((row) => row.enrollmentId),
-  );
-  return rows.map((row) =>
-    toRequest(
-      row,
-      lines.find((line) => line.id === row.enrollmentId),
-    ),
-  );
-}
-
-export async function listRefundRequests(
-  db: Db,
-  query: { status?: RefundRequestStatus | undefined; page: number; limit: number },
-): Promise<{ items: RefundRequest[]; total: number }> {
-  const { rows, total } = await repo.listRefundRequests(db, {
-    status: query.status,
-    ...limitOffsetOf(query),
-  });
-  return { items: await withLines(db, rows), total };
-}
-
-/** The caller's own requests (a student has at most one per paid line) and the window. */
-export async function listMyRefundRequests(
-  deps: RefundsDeps,
-  viewer: Viewer,
-): Promise<{ windowDays: number; requests: RefundRequest[] }> {
-  const { rows } = await repo.listRefundRequests(deps.db, { studentId: viewer.id, limit: 1000, offset: 0 });
-  return { windowDays: deps.refundWindowDays, requests: await withLines(deps.db, rows) };
-}
-
-async function pendingRequest(db: Db, id: string): Promise<repo.RefundRequestRow> {
-  if (!enrollments.isUuid(id)) throw notFound('Refund request');
-  const row = await repo.findRefundRequest(db, id);
-  if (!row) throw notFound('Refund request');
-  if (row.status !== 'pending') throw conflict(REFUND_MESSAGES.requestDecided);
-  return row;
-}
-
-/** Approving refunds the line (refundPayment); the request and the refund commit together. */
-export async function approveRefundRequest(deps: RefundsDeps, actor: Actor, id: string): Promise<RefundRequest> {
-  const row = await pendingRequest(deps.db, id);
-  await refundPayment(
-    deps,
-    actor,
-    row.paymentId,
-    { enrollmentId: row.enrollmentId, reason: `Requested by the student: ${row.reason}` },
-    { id: row.id },
-  );
-  const after = await repo.findRefundRequest(deps.db, id);
-  return (await withLines(deps.db, after ? [after] : [row]))[0]!;
-}
-
-export async function declineRefundRequest(
-  deps: RefundsDeps,
-  actor: Actor,
-  id: string,
-  reason: string,
-): Promise<RefundRequest> {
-  await pendingRequest(deps.db, id);
-  const decided = await deps.db.transaction(async (tx) => {
-    const row = await repo.decideRefundRequest(tx, id, {
-      status: 'declined',
-      decidedBy: actor.id,
-      decisionReason: reason,
-      decidedAt: deps.now(),
-    });
-    if (!row) throw conflict(REFUND_MESSAGES.requestDecided);
-    await recordAudit(tx, actor, {
-      action: 'refund_request.decline',
-      targetType: 'refund_request',
-      targetId: id,
-      details: { enrollmentId: row.enrollmentId, paymentId: row.paymentId, reason },
-    });
-    return row;
-  });
-  return (await withLines(deps.db, [decided]))[0]!;
 }
 
 // ---- The admin's search -------------------------------------------------------------------------

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { withTotal } from '../../db/paging.ts';
 import { reviews } from '../../db/schema/reviews.ts';
 import { classJoin } from '../classes/classes.public.ts';
-import { userJoin } from '../users/contact.ts';
+import { userJoin } from '../users/contact.public.ts';
 
 export type ReviewListRow = {
   id: string;

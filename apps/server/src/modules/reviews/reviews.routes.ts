@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CreateReviewResponse, Review, ReviewListQuery } from '@skillhive/shared/contracts/reviews';
 import { CreateReviewBody } from '@skillhive/shared/rules/review-form';
 import type { Db } from '../../db/client.ts';
-import { requireViewer } from '../../lib/authorize.ts';
+import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import * as reviews from './reviews.service.ts';
 
@@ -16,6 +16,7 @@ export async function reviewsRoutes(app: FastifyInstance, opts: { db: Db; now: (
   typed.get(
     '/api/reviews',
     {
+      config: { access: 'public', list: true },
       schema: {
         tags: ['reviews'],
         operationId: 'listReviews',
@@ -25,14 +26,13 @@ export async function reviewsRoutes(app: FastifyInstance, opts: { db: Db; now: (
         response: { 200: z.array(Review) },
       },
     },
-    async (request, reply) => {
-      return replyWithPage(reply, await reviews.listReviews(db, request.query));
-    },
+    async (request, reply) => replyWithPage(reply, await reviews.listReviews(db, request.query)),
   );
 
   typed.post(
     '/api/reviews',
     {
+      config: { access: 'signed-in', owner: 'paid-student', errors: [404, 409] },
       schema: {
         tags: ['reviews'],
         operationId: 'saveReview',
@@ -45,7 +45,7 @@ export async function reviewsRoutes(app: FastifyInstance, opts: { db: Db; now: (
       },
     },
     async (request, reply) => {
-      const viewer = await requireViewer(request);
+      const viewer = viewerOf(request);
       const result = await reviews.saveReview(db, viewer, request.body, opts.now);
       return reply.status(result.created ? 201 : 200).send(result);
     },

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AdminStats, TeacherStats } from '@skillhive/shared/contracts/stats';
 import type { Db } from '../../db/client.ts';
-import { requireAdmin, requireTeacher } from '../../lib/authorize.ts';
+import { viewerOf } from '../../lib/authorize.ts';
 import * as stats from './stats.service.ts';
 
 /** Earnings and revenue computed by the database, not the browser: the teacher and admin homes read these. */
@@ -13,6 +13,7 @@ export async function statsRoutes(app: FastifyInstance, opts: { db: Db; now: () 
   typed.get(
     '/api/teachers/me/stats',
     {
+      config: { access: 'teacher', owner: 'own-classes' },
       schema: {
         tags: ['stats'],
         operationId: 'getMyTeachingStats',
@@ -21,15 +22,13 @@ export async function statsRoutes(app: FastifyInstance, opts: { db: Db; now: () 
         response: { 200: TeacherStats },
       },
     },
-    async (request) => {
-      const teacher = await requireTeacher(request);
-      return stats.getTeacherStats(db, teacher, now());
-    },
+    async (request) => stats.getTeacherStats(db, viewerOf(request), now()),
   );
 
   typed.get(
     '/api/admin/stats',
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['stats'],
         operationId: 'getPlatformStats',
@@ -38,9 +37,6 @@ export async function statsRoutes(app: FastifyInstance, opts: { db: Db; now: () 
         response: { 200: AdminStats },
       },
     },
-    async (request) => {
-      await requireAdmin(request);
-      return stats.getAdminStats(db, now());
-    },
+    async () => stats.getAdminStats(db, now()),
   );
 }

@@ -15,7 +15,7 @@ import {
 } from '@skillhive/shared/contracts/teacher-requests';
 import { CreateTeacherRequestBody } from '@skillhive/shared/rules/teach-form';
 import type { Db } from '../../db/client.ts';
-import { requireAdmin, requireVerifiedViewer, requireViewer } from '../../lib/authorize.ts';
+import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import * as service from './teacher-requests.service.ts';
 
@@ -30,6 +30,7 @@ export async function teacherRequestsRoutes(
   typed.post(
     '/api/teachers/teacher-requests',
     {
+      config: { access: 'verified', owner: 'not-a-teacher', errors: [403, 409] },
       schema: {
         tags: ['teacher-requests'],
         operationId: 'applyToTeach',
@@ -39,15 +40,13 @@ export async function teacherRequestsRoutes(
         response: { 200: InsertedIdResponse },
       },
     },
-    async (request) => {
-      const viewer = await requireVerifiedViewer(request);
-      return service.applyToTeach(db, viewer, request.body);
-    },
+    async (request) => service.applyToTeach(db, viewerOf(request), request.body),
   );
 
   typed.get(
     '/api/teachers/teacher-requests',
     {
+      config: { access: 'admin', list: true },
       schema: {
         tags: ['teacher-requests'],
         operationId: 'listTeacherRequests',
@@ -57,15 +56,13 @@ export async function teacherRequestsRoutes(
         response: { 200: z.array(TeacherRequest) },
       },
     },
-    async (request, reply) => {
-      await requireAdmin(request);
-      return replyWithPage(reply, await service.listRequests(db, request.query));
-    },
+    async (request, reply) => replyWithPage(reply, await service.listRequests(db, request.query)),
   );
 
   typed.get(
     '/api/teachers/teacher-requests/mine',
     {
+      config: { access: 'signed-in' },
       schema: {
         tags: ['teacher-requests'],
         operationId: 'getMyTeacherRequest',
@@ -73,15 +70,13 @@ export async function teacherRequestsRoutes(
         response: { 200: MyTeacherRequestResponse },
       },
     },
-    async (request) => {
-      const viewer = await requireViewer(request);
-      return service.getMyLatestRequest(db, viewer);
-    },
+    async (request) => service.getMyLatestRequest(db, viewerOf(request)),
   );
 
   typed.patch(
     '/api/teachers/teacher-requests/:id/approve',
     {
+      config: { access: 'admin', errors: [409] },
       schema: {
         tags: ['teacher-requests'],
         operationId: 'approveTeacherRequest',
@@ -90,15 +85,13 @@ export async function teacherRequestsRoutes(
         response: { 200: ModifiedCountResponse },
       },
     },
-    async (request) => {
-      const admin = await requireAdmin(request);
-      return service.approveRequest(db, admin, request.params.id, now(), publicUrl);
-    },
+    async (request) => service.approveRequest(db, viewerOf(request), request.params.id, now(), publicUrl),
   );
 
   typed.patch(
     '/api/teachers/teacher-requests/:id/reject',
     {
+      config: { access: 'admin', errors: [409] },
       schema: {
         tags: ['teacher-requests'],
         operationId: 'rejectTeacherRequest',
@@ -110,9 +103,7 @@ export async function teacherRequestsRoutes(
         response: { 200: SuccessResponse },
       },
     },
-    async (request) => {
-      const admin = await requireAdmin(request);
-      return service.rejectRequest(db, admin, request.params.id, now(), publicUrl, request.body?.reason);
-    },
+    async (request) =>
+      service.rejectRequest(db, viewerOf(request), request.params.id, now(), publicUrl, request.body?.reason),
   );
 }

@@ -6,7 +6,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { queueMail, teacherRequestDecidedMail } from '../mail/mail.service.ts';
-import { wantsNotification } from '../users/contact.ts';
+import { wantsNotification } from '../users/contact.public.ts';
 import { grantTeacher } from '../users/users.service.ts';
 import * as repo from './teacher-requests.repository.ts';
 

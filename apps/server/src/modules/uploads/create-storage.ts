@@ -1,6 +1,6 @@
 import type { Env } from '../../env.ts';
 import { createS3Storage } from './s3-storage.ts';
-import { createLocalStorage, type ImageStorage } from './storage.ts';
+import { createLocalStorage, type ImageStorage } from './storage.public.ts';
 
 /** Local directory by default; an S3-compatible bucket when S3_BUCKET is set (DESIGN §2, §5). */
 export function createStorage(env: Env): ImageStorage {

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { createIntervalJob } from '../../lib/interval-job.ts';
 import { thumbKeyOf } from './image-processing.ts';
-import type { ImageStorage } from './storage.ts';
+import type { ImageStorage } from './storage.public.ts';
 import { deleteUnreferencedUploads, tryLockCollector } from './uploads.repository.ts';
 
 /** Uploads removed per run; a larger backlog is worked off over the next runs. */

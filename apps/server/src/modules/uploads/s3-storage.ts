@@ -14,7 +14,7 @@ import {
   MATERIAL_KEY_PATTERN,
   UPLOAD_ROUTE_PREFIX,
   type ImageStorage,
-} from './storage.ts';
+} from './storage.public.ts';
 
 export interface S3StorageOptions {
   bucket: string;

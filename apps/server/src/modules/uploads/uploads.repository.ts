@@ -26,12 +26,16 @@ export async function uploadExists(db: Db, key: string): Promise<boolean> {
   return Boolean(row);
 }
 
-/** Bytes of the stored uploads a user owns (uploads_owner_idx). */
-export async function sumOwnerBytes(db: Db, ownerId: string): Promise<number> {
+/**
+ * Bytes of the stored uploads of one kind a user owns (uploads_owner_idx): images and class
+ * materials' files ("m-" keys) have quotas of their own (UPLOAD_QUOTA_MB, MATERIAL_QUOTA_MB).
+ */
+export async function sumOwnerBytes(db: Db, ownerId: string, kind: 'image' | 'material'): Promise<number> {
+  const isMaterial = sql`${schema.uploads.key} like 'm-%'`;
   const [row] = await db
     .select({ total: sum(schema.uploads.bytes) })
     .from(schema.uploads)
-    .where(eq(schema.uploads.ownerId, ownerId));
+    .where(and(eq(schema.uploads.ownerId, ownerId), kind === 'material' ? isMaterial : sql`not ${isMaterial}`));
   return Number(row?.total ?? 0);
 }
 
@@ -49,6 +53,8 @@ export async function lockOwnerUploads(tx: Db, ownerId: string): Promise<void> {
  */
 const IMAGE_REFERENCES: readonly { column: AnyPgColumn; holds: 'key' | 'url' }[] = [
   { column: schema.classes.imageKey, holds: 'key' },
+  // A class material's file (decision 027): collected like an image once no material uses it.
+  { column: schema.classMaterials.fileKey, holds: 'key' },
   { column: schema.enrollments.imageKey, holds: 'key' },
   { column: schema.teacherRequests.image, holds: 'url' },
   { column: schema.users.image, holds: 'url' },

@@ -7,9 +7,9 @@ import { UploadResponse } from '@skillhive/shared/contracts/uploads';
 import { UPLOAD_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, notFound } from '../../lib/app-error.ts';
-import { requireViewer } from '../../lib/authorize.ts';
+import { viewerOf } from '../../lib/authorize.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
-import { IMAGE_KEY_PATTERN, IMMUTABLE_CACHE_CONTROL, type ImageStorage } from './storage.ts';
+import { IMAGE_KEY_PATTERN, IMMUTABLE_CACHE_CONTROL, type ImageStorage } from './storage.public.ts';
 import { openImage, uploadImage, type UploadLimits } from './uploads.service.ts';
 
 /** Image uploads and our image route (DESIGN §1.11, §2). */
@@ -30,6 +30,7 @@ export async function uploadsRoutes(
   typed.post(
     '/api/uploads/images',
     {
+      config: { access: 'signed-in', errors: [400, 413, 415, 429, 503] },
       schema: {
         tags: ['uploads'],
         operationId: 'uploadImage',
@@ -39,7 +40,7 @@ export async function uploadsRoutes(
       },
     },
     async (request) => {
-      const viewer = await requireViewer(request);
+      const viewer = viewerOf(request);
       // Counted before the body is read: every attempt costs the server, accepted or not.
       await uploadsPerUser.consume(viewer.id);
       if (!request.isMultipart()) {
@@ -75,6 +76,7 @@ export async function uploadsRoutes(
   typed.get(
     '/api/uploads/images/:key',
     {
+      config: { access: 'public', errors: [503] },
       schema: {
         tags: ['uploads'],
         operationId: 'getImage',

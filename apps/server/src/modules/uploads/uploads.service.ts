@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '../../lib/app-error.ts';
 import { detectImageType, isPixelLimitError, processImage, readDeclaredSize } from './image-processing.ts';
 import type { ProcessingQueue } from './processing-queue.ts';
 import { lockOwnerUploads, sumOwnerBytes, upsertUpload, uploadExists } from './uploads.repository.ts';
-import { keyFromImageUrl, type ImageStorage } from './storage.ts';
+import { keyFromImageUrl, type ImageStorage } from './storage.public.ts';
 
 const STORED_TYPE = 'image/webp';
 
@@ -50,7 +50,7 @@ export async function uploadImage(
   }
   if (declared.width * declared.height > UPLOAD_MAX_PIXELS) throw tooManyPixels();
   // Cheap refusal before any CPU is spent; the check that counts is repeated under a lock below.
-  if ((await sumOwnerBytes(db, ownerId)) >= limits.quotaBytes) throw overQuota();
+  if ((await sumOwnerBytes(db, ownerId, 'image')) >= limits.quotaBytes) throw overQuota();
 
   const image = await limits.queue.run(async () => {
     try {
@@ -67,7 +67,7 @@ export async function uploadImage(
   // see each other's rows, so the quota is overshot by at most the one image that crosses it.
   await db.transaction(async (tx) => {
     await lockOwnerUploads(tx, ownerId);
-    if ((await sumOwnerBytes(tx, ownerId)) >= limits.quotaBytes) throw overQuota();
+    if ((await sumOwnerBytes(tx, ownerId, 'image')) >= limits.quotaBytes) throw overQuota();
     await upsertUpload(tx, {
       key: image.key,
       ownerId,
@@ -90,6 +90,34 @@ export async function uploadImage(
     width: image.width,
     height: image.height,
   };
+}
+
+/**
+ * Records a class material's file as its teacher's upload before its bytes are stored (decision
+ * 027), under the same rules as an image: refused with 413 once the teacher's stored materials
+ * reach MATERIAL_QUOTA_MB (checked under the owner's lock, so concurrent uploads overshoot it by at
+ * most the one file that crosses it); the row makes the file collectable once no material uses it.
+ */
+export async function recordMaterialUpload(
+  db: Db,
+  file: { key: string; ownerId: string; contentType: string; bytes: number; quotaBytes: number; now: Date },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockOwnerUploads(tx, file.ownerId);
+    if ((await sumOwnerBytes(tx, file.ownerId, 'material')) >= file.quotaBytes) {
+      throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, UPLOAD_MESSAGES.materialQuotaExceeded);
+    }
+    await upsertUpload(tx, {
+      key: file.key,
+      ownerId: file.ownerId,
+      contentType: file.contentType,
+      // A document has no pixel size; the columns are the image's.
+      width: 0,
+      height: 0,
+      bytes: file.bytes,
+      createdAt: file.now,
+    });
+  });
 }
 
 /**

@@ -22,10 +22,10 @@ import { DeleteOwnAccountBody } from '@skillhive/shared/rules/account-forms';
 import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, forbidden } from '../../lib/app-error.ts';
-import { requireAdmin, requireSelfOrAdmin, requireViewer, type Viewer } from '../../lib/authorize.ts';
+import { type Viewer, viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
-import { checkOwnPassword, hasPassword } from '../auth/credentials.ts';
+import { checkOwnPassword, hasPassword } from '../auth/credentials.public.ts';
 import * as users from './users.service.ts';
 
 export interface UsersRoutesOptions {
@@ -57,6 +57,7 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
   typed.get(
     '/api/users/admin/:user',
     {
+      config: { access: 'self-or-admin' },
       schema: {
         tags: ['users'],
         operationId: 'getAdminFlag',
@@ -67,7 +68,7 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
     },
     async (request) => {
       const email = request.params.user;
-      const viewer = await requireSelfOrAdmin(request, email);
+      const viewer = viewerOf(request);
       return { admin: (await flagsFor(db, viewer, email)).isAdmin };
     },
   );
@@ -75,6 +76,7 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
   typed.get(
     '/api/users/teacher/:email',
     {
+      config: { access: 'self-or-admin' },
       schema: {
         tags: ['users'],
         operationId: 'getTeacherFlag',
@@ -83,15 +85,13 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
         response: { 200: TeacherFlagResponse },
       },
     },
-    async (request) => {
-      const viewer = await requireSelfOrAdmin(request, request.params.email);
-      return { teacher: (await flagsFor(db, viewer, request.params.email)).isTeacher };
-    },
+    async (request) => ({ teacher: (await flagsFor(db, viewerOf(request), request.params.email)).isTeacher }),
   );
 
   typed.get(
     '/api/users/profile/:email',
     {
+      config: { access: 'self-or-admin' },
       schema: {
         tags: ['users'],
         operationId: 'getUserProfile',
@@ -100,15 +100,13 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
         response: { 200: UserProfile },
       },
     },
-    async (request) => {
-      await requireSelfOrAdmin(request, request.params.email);
-      return users.getProfile(db, request.params.email);
-    },
+    async (request) => users.getProfile(db, request.params.email),
   );
 
   typed.post(
     '/api/users',
     {
+      config: { access: 'signed-in' },
       schema: {
         tags: ['users'],
         operationId: 'saveOwnProfile',
@@ -118,15 +116,13 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
         response: { 200: InsertedIdResponse },
       },
     },
-    async (request) => {
-      const viewer = await requireViewer(request);
-      return users.saveOwnProfile(db, viewer, request.body);
-    },
+    async (request) => users.saveOwnProfile(db, viewerOf(request), request.body),
   );
 
   typed.get(
     '/api/users',
     {
+      config: { access: 'admin', list: true },
       schema: {
         tags: ['users'],
         operationId: 'listUsers',
@@ -135,15 +131,13 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
         response: { 200: z.array(UserListItem) },
       },
     },
-    async (request, reply) => {
-      await requireAdmin(request);
-      return replyWithPage(reply, await users.listUsers(db, request.query));
-    },
+    async (request, reply) => replyWithPage(reply, await users.listUsers(db, request.query)),
   );
 
   typed.patch(
     '/api/users/admin/:user',
     {
+      config: { access: 'admin', errors: [409] },
       schema: {
         tags: ['users'],
         operationId: 'promoteUserToAdmin',
@@ -152,15 +146,13 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
         response: { 200: ModifiedCountResponse },
       },
     },
-    async (request) => {
-      const actor = await requireAdmin(request);
-      return users.promoteToAdmin(db, actor, request.params.user);
-    },
+    async (request) => users.promoteToAdmin(db, viewerOf(request), request.params.user),
   );
 
   typed.delete(
     '/api/users/:id',
     {
+      config: { access: 'admin', owner: 'not-self-not-last-admin', errors: [409] },
       schema: {
         tags: ['users'],
         operationId: 'deleteUser',
@@ -169,15 +161,13 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
         response: { 200: DeletedCountResponse },
       },
     },
-    async (request) => {
-      const actor = await requireAdmin(request);
-      return users.deleteUser(db, actor, request.params.id);
-    },
+    async (request) => users.deleteUser(db, viewerOf(request), request.params.id),
   );
 
   typed.get(
     '/api/users/me/notifications',
     {
+      config: { access: 'signed-in', owner: 'own' },
       schema: {
         tags: ['users'],
         operationId: 'getNotificationPreferences',
@@ -185,12 +175,13 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
         response: { 200: NotificationPreferences },
       },
     },
-    async (request) => users.getNotificationPreferences(db, await requireViewer(request)),
+    async (request) => users.getNotificationPreferences(db, viewerOf(request)),
   );
 
   typed.put(
     '/api/users/me/notifications',
     {
+      config: { access: 'signed-in', owner: 'own' },
       schema: {
         tags: ['users'],
         operationId: 'setNotificationPreferences',
@@ -200,12 +191,13 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
         response: { 200: NotificationPreferences },
       },
     },
-    async (request) => users.setNotificationPreferences(db, await requireViewer(request), request.body, opts.now()),
+    async (request) => users.setNotificationPreferences(db, viewerOf(request), request.body, opts.now()),
   );
 
   typed.get(
     '/api/users/me/sessions',
     {
+      config: { access: 'signed-in', owner: 'own' },
       schema: {
         tags: ['users'],
         operationId: 'listOwnSessions',
@@ -213,12 +205,13 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
         response: { 200: z.array(SessionListItem) },
       },
     },
-    async (request) => users.listOwnSessions(db, await requireViewer(request), opts.now()),
+    async (request) => users.listOwnSessions(db, viewerOf(request), opts.now()),
   );
 
   typed.delete(
     '/api/users/me/sessions/:id',
     {
+      config: { access: 'signed-in', owner: 'own-session', errors: [404] },
       schema: {
         tags: ['users'],
         operationId: 'endOwnSession',
@@ -227,12 +220,13 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
         response: { 200: DeletedCountResponse },
       },
     },
-    async (request) => users.endOwnSession(db, await requireViewer(request), request.params.id),
+    async (request) => users.endOwnSession(db, viewerOf(request), request.params.id),
   );
 
   typed.delete(
     '/api/users/me',
     {
+      config: { access: 'signed-in', owner: 'own-account-confirmed', errors: [403, 404, 409, 429] },
       schema: {
         tags: ['users'],
         operationId: 'deleteOwnAccount',
@@ -243,7 +237,7 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
       },
     },
     async (request) => {
-      const viewer = await requireViewer(request);
+      const viewer = viewerOf(request);
       await confirmPerson(request.ip, viewer, request.body.password);
       return users.deleteOwnAccount(db, viewer);
     },

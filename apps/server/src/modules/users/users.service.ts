@@ -10,7 +10,7 @@ import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { deleteSessionOf, listSessionsOf } from '../auth/sessions.ts';
+import { deleteSessionOf, listSessionsOf } from '../auth/sessions.public.ts';
 import { forgetStudent, teachesPaidEnrollments } from '../enrollments/enrollments.service.ts';
 import { pseudonymisePaymentsOf } from '../checkout/payment-history.service.ts';
 import { deleteReviewsOf } from '../reviews/reviews.service.ts';

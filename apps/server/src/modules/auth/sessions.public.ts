@@ -1,7 +1,7 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { sessions } from '../../db/schema/auth.ts';
-import { userJoin, viewerColumns } from '../users/contact.ts';
+import { userJoin, viewerColumns } from '../users/contact.public.ts';
 
 /*
  * better-auth's sessions, for a person's device list (GET/DELETE /api/users/me/sessions in the

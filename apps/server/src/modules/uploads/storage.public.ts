@@ -43,8 +43,14 @@ export function createLocalStorage(dir: string): ImageStorage {
       await mkdir(path.dirname(file), { recursive: true });
       // A unique temporary name: two uploads of the same picture may be written at once.
       const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(tmp, bytes);
-      await rename(tmp, file);
+      try {
+        await writeFile(tmp, bytes);
+        await rename(tmp, file);
+      } catch (error) {
+        // A write cut short (disk full, file size limit) leaves no partial file behind.
+        await rm(tmp, { force: true });
+        throw error;
+      }
     },
     async get(key) {
       if (!isStoredKey(key)) return null;
