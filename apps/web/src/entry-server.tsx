@@ -103,8 +103,8 @@ async function collect(stream: NodeJS.ReadableStream): Promise<string> {
 /**
  * The page at `url`, rendered with its data: each render has its own query cache (no visitor's
  * answers reach another's), every loader's read awaited, and the whole tree — the parts loaded on
- * demand too — rendered before anything is sent. Null when it cannot be rendered here (a redirect,
- * a loader's error): the server answers with the shell, and the browser renders the page as before.
+ * demand too — rendered before anything is sent. Null for a redirect, and an error when a route
+ * fails: the server then answers with the shell, and the browser renders the page as before.
  */
 export async function render(input: RenderInput): Promise<string | null> {
   const client = createQueryClient();
@@ -113,7 +113,10 @@ export async function render(input: RenderInput): Promise<string | null> {
   const request = new Request(input.url, { headers: input.headers });
   return requestFetch.run(input.fetch, async () => {
     const handled = await query(request, { requestContext: context });
-    if (handled instanceof Response || handled.errors) return null;
+    // A loader's redirect: the browser follows it from the shell, as before decision 030.
+    if (handled instanceof Response) return null;
+    if (handled.errors)
+      throw new AggregateError(Object.values(handled.errors), 'a route of the page failed on the server');
     const router = createStaticRouter(dataRoutes, handled);
     const errors: unknown[] = [];
     const { prelude } = await prerenderToNodeStream(

@@ -292,7 +292,7 @@ export const staticWebPlugin = fp(async function staticWeb(
           headers: forwardedHeaders(request),
           fetch: inProcessFetch(app, request),
         });
-        if (html === null) throw new Error('the page cannot be rendered on the server');
+        if (html === null) throw new Error('the page redirects: the browser follows it from the shell');
         return html;
       };
       reply.header('cache-control', 'no-cache');
@@ -307,7 +307,7 @@ export const staticWebPlugin = fp(async function staticWeb(
         return reply.type('text/html; charset=utf-8').send(await render());
       } catch (error) {
         // The browser can still render the page from the shell, as it did before decision 030.
-        request.log.error({ err: error }, 'server render failed; answering with the shell');
+        request.log.error({ err: error, page: pathname }, 'server render failed; answering with the shell');
       }
     }
     const html = await spaPage(pathname, search);
