@@ -17,6 +17,7 @@ export default tseslint.config(
       '**/data/**',
       'apps/server/src/db/migrations/**',
       'apps/server/test/generated/**',
+      'apps/web/src/generated/**',
       'e2e/test-results/**',
       'e2e/artifacts/**',
       'e2e/playwright-report/**',

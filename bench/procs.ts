@@ -173,6 +173,8 @@ export interface ServerOptions {
   logFile: string;
   /** Extra node flags (--cpu-prof, --import). */
   nodeArgs?: string[];
+  /** LOG_LEVEL; unset, the server's default (info), as production runs it. */
+  logLevel?: string;
   extraEnv?: Record<string, string>;
   readyTimeoutMs?: number;
 }
@@ -187,7 +189,10 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The production server: `node apps/server/dist/server.js` with NODE_ENV=production on loopback. */
+/**
+ * The production server: `node apps/server/dist/server.js` with NODE_ENV=production on loopback,
+ * at the default log level unless told (its lines go to `logFile` through a pipe, as under a supervisor).
+ */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const origin = `http://${HOST}:${opts.port}`;
   const env: Record<string, string> = {
@@ -199,7 +204,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     PUBLIC_URL: origin,
     DATA_DIR: opts.dataDir,
     AUTH_SECRET: opts.authSecret,
-    LOG_LEVEL: 'warn',
+    ...(opts.logLevel ? { LOG_LEVEL: opts.logLevel } : {}),
     SEED: String(opts.seed),
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...opts.extraEnv,

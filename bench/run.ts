@@ -764,6 +764,28 @@ async function benchDatabase(
             if (typeof total === 'string') headers['x-total-count'] = total;
             client.close();
             await server.stop();
+            // The same page with LOG_LEVEL=warn (no line per request): what logging costs.
+            log(`${kind}: catalogue page 1 with LOG_LEVEL=warn`);
+            const quiet = await startServer({
+              port: await freePort(),
+              dataDir: serverDataDir,
+              databaseUrl: kind === 'postgres' ? (target as { url: string }).url : undefined,
+              authSecret: randomSecret(),
+              seed: false,
+              logLevel: 'warn',
+              logFile: path.join(dir, `server-${classes}-warn.log`),
+            });
+            try {
+              const warn = await load(
+                'catalogue-page-1-warn',
+                'catalogue page 1, LOG_LEVEL=warn',
+                { paths: [catalogue.page1] },
+                { origin: quiet.origin, connections: opts.connections, durationS: opts.duration },
+              );
+              run.scenarios.push(warn);
+            } finally {
+              await quiet.stop();
+            }
             log(`${kind}: baseline — bare Fastify with the same ${page1.body.length} bytes`);
             run.baselines.fastify = await bareFastifyBaseline(page1.body, headers, dir, opts);
             run.baselines.fastifySecurity = await bareFastifyBaseline(page1.body, headers, dir, opts, 'security');

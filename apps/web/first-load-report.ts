@@ -29,6 +29,8 @@ interface ChunkInfo {
   dynamicImports: string[];
   isEntry: boolean;
   facadeModuleId: string | null;
+  /** The stylesheets Vite loads with the chunk (the entry's are linked in index.html). */
+  viteMetadata?: { importedCss: Set<string> };
 }
 
 /** The lazy modules a page's first load runs, outermost first (src/app/router.tsx nests them so). */
@@ -66,8 +68,10 @@ export function firstLoadReport(): Plugin {
     },
     generateBundle(_options, bundle) {
       const chunks = new Map<string, ChunkInfo>();
+      const stylesheets = new Map<string, string | Uint8Array>();
       for (const [fileName, output] of Object.entries(bundle)) {
         if (output.type === 'chunk') chunks.set(fileName, output);
+        else if (fileName.endsWith('.css')) stylesheets.set(fileName, output.source);
       }
       const closure = (start: string[], into = new Set<string>()) => {
         for (const file of start) {
@@ -81,6 +85,15 @@ export function firstLoadReport(): Plugin {
       const sizeOf = (file: string) => {
         if (!gzipKB.has(file)) gzipKB.set(file, gzipSync(chunks.get(file)!.code, { level: 9 }).length / 1024);
         return gzipKB.get(file)!;
+      };
+      // A page's stylesheets block its first paint: the entry's are linked in index.html, and a lazy
+      // chunk's are loaded before the chunk runs (decision 033).
+      const cssKB = (files: Set<string>) => {
+        const sheets = new Set([...files].flatMap((file) => [...(chunks.get(file)!.viteMetadata?.importedCss ?? [])]));
+        return [...sheets].reduce((sum, sheet) => {
+          const source = stylesheets.get(sheet);
+          return source === undefined ? sum : sum + gzipSync(source, { level: 9 }).length / 1024;
+        }, 0);
       };
       const chunkOf = (module: string) =>
         [...chunks].find(([, c]) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(`src/app/${module}`))?.[0];
@@ -101,6 +114,7 @@ export function firstLoadReport(): Plugin {
         const kb = [...files].reduce((sum, file) => sum + sizeOf(file), 0);
         const line =
           `  ${page.path.padEnd(34)} ${kb.toFixed(1).padStart(6)} KB gzip  ${files.size} files` +
+          `  + CSS ${cssKB(files).toFixed(1).padStart(5)} KB gzip` +
           (listFiles
             ? [...files].map((file) => `\n      ${sizeOf(file).toFixed(1).padStart(6)}  ${file}`).join('')
             : '');
@@ -131,8 +145,8 @@ export function firstLoadReport(): Plugin {
         logger?.warn('first-load report: some public pages have no route preloads');
       this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS_FILE, source: `${JSON.stringify(preloads, null, 2)}\n` });
       logger?.info(
-        `\nfirst-load JavaScript per public route (budget ${FIRST_LOAD_BUDGET_KB} KB gzip):\n${publicLines.join('\n')}` +
-          `\nfirst-load JavaScript per dashboard route (no budget):\n${guardedLines.join('\n')}`,
+        `\nfirst-load JavaScript per public route (budget ${FIRST_LOAD_BUDGET_KB} KB gzip), and its render-blocking CSS:\n${publicLines.join('\n')}` +
+          `\nfirst-load JavaScript and CSS per dashboard route (no budget):\n${guardedLines.join('\n')}`,
       );
     },
   };

@@ -1,4 +1,4 @@
-import { expect, test, uniqueStamp } from '../fixtures/arrange.ts';
+import { expect, PASSWORD, test, uniqueStamp } from '../fixtures/arrange.ts';
 import type { Page } from '@playwright/test';
 import { accessToken, accountButton, fillLogin } from '../fixtures/app.ts';
 import { expectNoAxeViolations, expectNoHorizontalOverflow, makePng } from '../fixtures/dashboard.ts';
@@ -291,10 +291,11 @@ test.describe('accounts and e-mail', () => {
     await arrange.signIn(page, user);
     await openProfile(page);
 
-    // E-mail change: a link goes to the new address.
+    // E-mail change: confirmed by the current password; a link goes to the new address.
     const newAddress = `moved-${user.email}`;
     const email = section(page, 'E-mail address');
     await email.getByLabel('New e-mail address').fill(newAddress);
+    await email.getByLabel('Current password').fill(PASSWORD);
     await email.getByRole('button', { name: 'Change e-mail' }).click();
     await expect(email.getByRole('status')).toHaveText(
       `We sent a link to ${newAddress}. Your address changes when you follow it.`,

@@ -44,7 +44,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { catalogueCachePlugin } from './plugins/catalogue-cache.ts';
-import { loggerOptions, type LogDestination } from './lib/log-redaction.ts';
+import { logEveryResponse, loggerOptions, type LogDestination } from './lib/log-redaction.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { errorHandlerPlugin, sendClientError, sendFrameworkError } from './plugins/error-handler.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
@@ -101,6 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const app = Fastify({
     logger: deps.logger === false ? false : loggerOptions(env.LOG_LEVEL, deps.logStream),
+    // One line per request instead of two, written by logEveryResponse (decision 035).
+    disableRequestLogging: true,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
@@ -115,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Before any route: every route is recorded and its declared access enforced (decision 025).
   registerAccess(app);
+  if (deps.logger !== false) logEveryResponse(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
@@ -175,6 +178,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     windowSeconds: env.RATE_LIMIT_LOGIN_WINDOW_SECONDS,
   });
   await app.register(authRoutes, {
+    db,
+    now,
     auth,
     tokens,
     publicUrl: env.publicUrl,

@@ -246,7 +246,9 @@ describe('password reset', () => {
     // Three mails to this address within the window: no endpoint sends a fourth.
     expect((await post('/api/auth/request-password-reset', { email })).statusCode).toBe(429);
     expect((await post('/api/auth/send-verification-email', { email: email.toUpperCase() })).statusCode).toBe(429);
-    expect((await post('/api/auth/change-email', { newEmail: email }, mover.headers)).statusCode).toBe(429);
+    expect(
+      (await post('/api/auth/change-email', { newEmail: email, password: TEST_PASSWORD }, mover.headers)).statusCode,
+    ).toBe(429);
   });
 
   it('proves the address: an unverified account is verified by a reset, and a listed one becomes admin', async () => {
@@ -267,7 +269,7 @@ describe('changing the e-mail address', () => {
     const newEmail = uniqueEmail('moved');
     const bad = await post('/api/auth/change-email', { newEmail: 'not-an-email' }, user.headers);
     expect(bad.statusCode).toBe(400);
-    const asked = await post('/api/auth/change-email', { newEmail }, user.headers);
+    const asked = await post('/api/auth/change-email', { newEmail, password: TEST_PASSWORD }, user.headers);
     expect(asked.statusCode).toBe(200);
     expect((await session(user.headers))?.user.email).toBe(user.email);
     const mail = await latestMail(ctx, newEmail, 'change-email');
@@ -282,7 +284,11 @@ describe('changing the e-mail address', () => {
   it('says nothing about whether the new address is taken, and changes nothing then', async () => {
     const user = await signUp(ctx);
     const taken = await signUp(ctx);
-    const asked = await post('/api/auth/change-email', { newEmail: taken.email }, user.headers);
+    const asked = await post(
+      '/api/auth/change-email',
+      { newEmail: taken.email, password: TEST_PASSWORD },
+      user.headers,
+    );
     expect(asked.statusCode).toBe(200);
     expect((await session(user.headers))?.user.email).toBe(user.email);
   });
@@ -290,7 +296,9 @@ describe('changing the e-mail address', () => {
   it('sends the link back to the profile with EMAIL_TAKEN when someone registered the address meanwhile', async () => {
     const user = await signUp(ctx);
     const newEmail = uniqueEmail('contested');
-    expect((await post('/api/auth/change-email', { newEmail }, user.headers)).statusCode).toBe(200);
+    expect((await post('/api/auth/change-email', { newEmail, password: TEST_PASSWORD }, user.headers)).statusCode).toBe(
+      200,
+    );
     const mail = await latestMail(ctx, newEmail, 'change-email');
     // Someone else signs up with the address before the link is followed.
     await signUp(ctx, { email: newEmail });
@@ -304,6 +312,108 @@ describe('changing the e-mail address', () => {
 
   it('needs a session', async () => {
     expect((await post('/api/auth/change-email', { newEmail: uniqueEmail() })).statusCode).toBe(401);
+  });
+
+  it('asks for the current password, counted by the sign-in lockout: a session alone changes nothing', async () => {
+    const user = await signUp(ctx);
+    const newEmail = uniqueEmail('thief');
+    const bare = await post('/api/auth/change-email', { newEmail }, user.headers);
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().error.fields).toHaveProperty('password');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const wrong = await post('/api/auth/change-email', { newEmail, password: `Wrong!Pass${i}` }, user.headers);
+      statuses.push(wrong.statusCode);
+    }
+    expect(statuses).toEqual([403, 403, 403, 403, 403, 429]);
+    expect((await signIn(user.email, TEST_PASSWORD)).status).toBe(429);
+    const none = await ctx.db.select().from(schema.mailOutbox).where(eq(schema.mailOutbox.to, newEmail));
+    expect(none).toEqual([]);
+  });
+
+  it('tells the current address when a change is asked for and when it completes', async () => {
+    const user = await signUp(ctx);
+    const newEmail = uniqueEmail('moving-on');
+    await post('/api/auth/change-email', { newEmail, password: TEST_PASSWORD }, user.headers);
+    const asked = await latestMail(ctx, user.email, 'email-change-requested');
+    expect(asked.text).toContain(newEmail);
+    expect(asked.link.pathname).toBe('/not-me');
+    await follow((await latestMail(ctx, newEmail, 'change-email')).link, user.headers);
+    const done = await latestMail(ctx, user.email, 'email-changed');
+    expect(done.text).toContain(newEmail);
+    expect(done.link.pathname).toBe('/not-me');
+  });
+
+  it('"this was not me" ends every session and gives the address back', async () => {
+    const user = await signUp(ctx);
+    const token = await tokenFor(ctx, user);
+    const thief = await signIn(user.email, TEST_PASSWORD);
+    const newEmail = uniqueEmail('stolen');
+    await post('/api/auth/change-email', { newEmail, password: TEST_PASSWORD }, { cookie: thief.cookie });
+    await follow((await latestMail(ctx, newEmail, 'change-email')).link, { cookie: thief.cookie });
+    expect((await session({ cookie: thief.cookie }))?.user.email).toBe(newEmail);
+
+    const notMe = (await latestMail(ctx, user.email, 'email-changed')).link.searchParams.get('token')!;
+    const undone = await post('/api/users/not-me', { token: notMe });
+    expect(undone.statusCode).toBe(200);
+    expect(undone.json()).toEqual({ signedOut: 2, emailRestored: true });
+    expect(await session({ cookie: thief.cookie })).toBeNull();
+    expect(await session(user.headers)).toBeNull();
+    const withToken = await ctx.app.inject({
+      url: '/api/users/me/sessions',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(withToken.statusCode).toBe(401);
+    expect((await signIn(newEmail, TEST_PASSWORD)).status).toBe(401);
+    expect((await signIn(user.email, TEST_PASSWORD)).status).toBe(200);
+    // The link works once.
+    expect((await post('/api/users/not-me', { token: notMe })).statusCode).toBe(400);
+    expect((await post('/api/users/not-me', { token: 'x'.repeat(43) })).statusCode).toBe(400);
+  });
+
+  it('a pending change link dies at a password change, at sign-out everywhere and at a reset', async () => {
+    const ends = {
+      'password change': async (user: TestUser) => {
+        const changed = await post(
+          '/api/auth/change-password',
+          { currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD },
+          user.headers,
+        );
+        expect(changed.statusCode).toBe(200);
+      },
+      'sign-out everywhere': async (user: TestUser) => {
+        expect((await post('/api/auth/revoke-sessions', {}, user.headers)).statusCode).toBe(200);
+      },
+      'password reset': async (user: TestUser) => {
+        await post('/api/auth/request-password-reset', { email: user.email });
+        const { link } = await latestMail(ctx, user.email, 'reset-password');
+        const resetToken = new URL((await follow(link)).location, ORIGIN).searchParams.get('token')!;
+        expect(
+          (await post('/api/auth/reset-password', { token: resetToken, newPassword: NEW_PASSWORD })).statusCode,
+        ).toBe(200);
+      },
+    };
+    for (const [what, end] of Object.entries(ends)) {
+      const user = await signUp(ctx);
+      const newEmail = uniqueEmail('pending');
+      await post('/api/auth/change-email', { newEmail, password: TEST_PASSWORD }, user.headers);
+      const { link } = await latestMail(ctx, newEmail, 'change-email');
+      await end(user);
+      const followed = await follow(link);
+      expect(followed.location, what).toBe('/dashboard/profile?error=INVALID_TOKEN');
+      const [row] = await ctx.db
+        .select({ email: schema.users.email })
+        .from(schema.users)
+        .where(eq(schema.users.id, user.id));
+      expect(row?.email, what).toBe(user.email);
+    }
+  });
+
+  it('a verification link dies at sign-out everywhere', async () => {
+    const user = await signUp(ctx, { verified: false });
+    const { link } = await latestMail(ctx, user.email, 'verify-email');
+    expect((await post('/api/auth/revoke-sessions', {}, user.headers)).statusCode).toBe(200);
+    expect((await follow(link)).location).toBe('/email-verified?error=INVALID_TOKEN');
   });
 });
 
@@ -434,7 +544,9 @@ describe('mails to an address nobody has proven yet greet no one by name', () =>
   it('the change-of-address mail to the new address', async () => {
     const user = await signUp(ctx, { name: CHOSEN });
     const newEmail = uniqueEmail('victim');
-    expect((await post('/api/auth/change-email', { newEmail }, user.headers)).statusCode).toBe(200);
+    expect((await post('/api/auth/change-email', { newEmail, password: TEST_PASSWORD }, user.headers)).statusCode).toBe(
+      200,
+    );
     const mail = await latestMail(ctx, newEmail, 'change-email');
     expect(mail.text.startsWith('Hello,\n')).toBe(true);
     expect(`${mail.text}${mail.html}`).not.toContain(CHOSEN);

@@ -136,10 +136,10 @@ describe('who may open a class’s content (permission matrix)', () => {
   const readers = () =>
     [
       ['anonymous', null, 401],
-      ['a pending (unpaid) student', pending, 403],
-      ['a refunded student', refunded, 403],
-      ['a signed-in stranger', stranger, 403],
-      ['another teacher', otherTeacher, 403],
+      ['a pending (unpaid) student', pending, 409],
+      ['a refunded student', refunded, 409],
+      ['a signed-in stranger', stranger, 409],
+      ['another teacher', otherTeacher, 409],
       ['the paid student', paid, 200],
       ['the teacher', teacher, 200],
       ['an admin', admin, 200],
@@ -153,7 +153,9 @@ describe('who may open a class’s content (permission matrix)', () => {
     for (const [who, user, status] of readers()) {
       const res = await call(user, 'GET', url());
       expect(res.statusCode, `${who}: ${res.body.slice(0, 200)}`).toBe(status);
-      if (status !== 200) expect(res.json()).toMatchObject({ error: { code: expect.any(String) } });
+      if (status === 409)
+        expect(res.json()).toMatchObject({ error: { code: 'conflict', message: CONTENT_MESSAGES.notPaid } });
+      else if (status !== 200) expect(res.json()).toMatchObject({ error: { code: expect.any(String) } });
     }
   });
 
@@ -212,16 +214,21 @@ describe('who may open a class’s content (permission matrix)', () => {
     clock = new Date('2026-03-23T17:30:00Z');
     for (const [user, status] of [
       [null, 401],
-      [pending, 403],
-      [refunded, 403],
-      [otherTeacher, 403],
-      [teacher, 403],
-      [admin, 403],
+      [pending, 409],
+      [refunded, 409],
+      [otherTeacher, 409],
+      [teacher, 409],
+      [admin, 409],
     ] as const) {
-      expect(
-        (await call(user, 'PUT', `/api/class-sessions/${session._id}/attendance`, { done: true })).statusCode,
-      ).toBe(status);
-      expect((await call(user, 'PUT', `/api/materials/${pdf._id}/completion`, { done: true })).statusCode).toBe(status);
+      const attendance = await call(user, 'PUT', `/api/class-sessions/${session._id}/attendance`, { done: true });
+      expect(attendance.statusCode).toBe(status);
+      const completion = await call(user, 'PUT', `/api/materials/${pdf._id}/completion`, { done: true });
+      expect(completion.statusCode).toBe(status);
+      if (status === 409) {
+        for (const res of [attendance, completion]) {
+          expect(res.json()).toMatchObject({ error: { code: 'conflict', message: CONTENT_MESSAGES.notPaid } });
+        }
+      }
     }
     expect(await ctx.db.select().from(schema.sessionAttendance)).toEqual([]);
     clock = new Date('2026-03-20T12:00:00Z');
@@ -291,9 +298,21 @@ describe('a refund takes access away at once', () => {
     const res = await call(admin, 'POST', `/api/admin/payments/${paymentId}/refunds`, { reason: 'Asked for it' });
     expect(res.statusCode).toBe(200);
     const after = await call(student, 'GET', `/api/classes/${other.id}/content`);
-    expect(after.statusCode).toBe(403);
+    expect(after.statusCode).toBe(409);
     expect(after.json().error.message).toBe(CONTENT_MESSAGES.notPaid);
-    expect((await call(student, 'GET', `/api/classes/${other.id}/calendar.ics`)).statusCode).toBe(403);
+    expect((await call(student, 'GET', `/api/classes/${other.id}/calendar.ics`)).statusCode).toBe(409);
+  });
+
+  it('"not paid" answers the same status and code for the content as for a review (DESIGN §3)', async () => {
+    const student = await createUser(ctx, 'student');
+    const other = await createClass(ctx, teacher);
+    await enrolOk(ctx, student, other.id);
+    const content = await call(student, 'GET', `/api/classes/${other.id}/content`);
+    const review = await call(student, 'POST', '/api/reviews', { classId: other.id, rating: 5 });
+    expect(review.json().error.message).toBe(REVIEW_MESSAGES.notPaid);
+    expect(content.json().error.message).toBe(CONTENT_MESSAGES.notPaid);
+    expect([content.statusCode, content.json().error.code]).toEqual([409, 'conflict']);
+    expect([review.statusCode, review.json().error.code]).toEqual([content.statusCode, content.json().error.code]);
   });
 });
 

@@ -82,6 +82,7 @@ const DECLARED: Record<string, string> = {
   'GET /api/users/teacher/:email': 'self-or-admin',
   'GET /api/users/profile/:email': 'self-or-admin',
   'POST /api/users': 'signed-in',
+  'POST /api/users/not-me': 'public not-me-token',
   'GET /api/users': 'admin',
   'PATCH /api/users/admin/:user': 'admin',
   'DELETE /api/users/:id': 'admin not-self-not-last-admin',

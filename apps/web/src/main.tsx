@@ -2,7 +2,6 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { hydrate } from '@tanstack/react-query';
-import 'sonner/dist/styles.css';
 import './index.css';
 import { AppProviders } from './app/providers.tsx';
 import { createAppRouter, hydrateAppRouter } from './app/router.tsx';

@@ -72,20 +72,16 @@ export const OWNERSHIP_RULES = {
   'class-teacher': { who: 'the teacher of the class only' },
   'class-teacher-or-admin': { who: 'the teacher of the class, or an admin', forbidden: true },
   'paid-student-own-mark': {
-    who: 'a student whose enrolment in the class is paid, for their own mark',
-    forbidden: true,
+    who: 'a student whose enrolment in the class is paid, for their own mark (409 for anyone else)',
   },
   'content-reader': {
-    who: 'a student whose enrolment in the class is paid (published items), its teacher, or an admin',
-    forbidden: true,
+    who: 'a student whose enrolment in the class is paid (published items), its teacher, or an admin (409 for anyone else)',
   },
   'class-member': {
-    who: 'a student whose enrolment in the class is paid, its teacher, or an admin',
-    forbidden: true,
+    who: 'a student whose enrolment in the class is paid, its teacher, or an admin (409 for anyone else)',
   },
   'material-reader': {
-    who: 'a student whose enrolment in the class is paid (published materials), its teacher, or an admin',
-    forbidden: true,
+    who: 'a student whose enrolment in the class is paid (published materials), its teacher, or an admin (409 for anyone else)',
   },
   own: { who: 'any signed-in user, their own' },
   'own-session': { who: 'any signed-in user, their own sessions only (404 for another)' },
@@ -97,6 +93,7 @@ export const OWNERSHIP_RULES = {
   'own-class-roster': {
     who: "the class's own teacher only (404 for another teacher's class, whoever asks; 403 for non-teachers)",
   },
+  'not-me-token': { who: 'anyone holding the token of a "this was not me" mail' },
   'mailbox-enabled': { who: 'admins only, where mail waits in the outbox (no SMTP_URL, not production; else 404)' },
 } as const satisfies Record<string, { who: string; forbidden?: true }>;
 

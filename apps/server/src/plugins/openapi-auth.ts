@@ -402,7 +402,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
       summary:
         "Change the signed-in user's e-mail: a link goes to the new address, and the change happens when it is followed",
       description:
-        'The same answer when the new address belongs to another account (nothing is sent then). 429 after RATE_LIMIT_MAIL_REQUESTS requests for one new address in the window.',
+        'Confirmed by `password` (403 when wrong, counted by the sign-in lockout, 429 when locked), or, for an account without one, a sign-in within the last 15 minutes. The current address is told, with a "this was not me" link (POST /api/users/not-me), when the change is asked for and when it completes. The same answer when the new address belongs to another account (nothing is sent there then). 429 after RATE_LIMIT_MAIL_REQUESTS mails to the new address in the window, all endpoints together.',
       requestBody: body(jsonSchemaOf(ChangeEmailBody)),
       responses: { 200: ok(STATUS_TRUE, 'Sent') },
     },

@@ -23,7 +23,10 @@ export const FIRST_RENDER_URLS: Record<FirstRenderRead, string> = {
   latestReviews: buildApiUrl(latestReviewsRequest.path, latestReviewsRequest.query),
   catalogue: buildApiUrl(firstCatalogue.path, firstCatalogue.query),
   // A pattern: the server fills `:id` with the page's own (apps/server/src/plugins/static-web.ts).
-  publicClass: buildApiUrl(publicClassRequest(ID_PARAM).path).replace(encodeURIComponent(ID_PARAM), ID_PARAM),
+  publicClass: buildApiUrl(publicClassRequest(ID_PARAM).path, undefined, publicClassRequest(ID_PARAM).params).replace(
+    encodeURIComponent(ID_PARAM),
+    ID_PARAM,
+  ),
 };
 
 /**

@@ -124,6 +124,14 @@ export const SITE_PAGES = {
     title: 'E-mail verified — SkillHive',
     firstRender: [],
   },
+  // The "this was not me" link of the mails about a change of address (decision 028).
+  notMe: {
+    path: '/not-me',
+    module: 'routes/not-me.tsx',
+    access: 'public',
+    title: 'This was not me — SkillHive',
+    firstRender: [],
+  },
 } as const satisfies Record<string, PublicPage>;
 
 /**

@@ -22,7 +22,7 @@ describe('apiClient', () => {
   it('sends the bearer token and cookies on secured calls only', async () => {
     window.localStorage.setItem(ACCESS_TOKEN_KEY, 'tok');
     fetchMock.mockResolvedValue(jsonResponse({ admin: true }));
-    await apiClient.get('/users/admin/a%40b.test', { secured: true });
+    await apiClient.get('/users/admin/{user}', { path: { user: 'a@b.test' }, secured: true });
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('/api/users/admin/a%40b.test');
     expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer tok');
@@ -32,6 +32,13 @@ describe('apiClient', () => {
     await apiClient.get('/classes');
     const [, publicInit] = fetchMock.mock.calls[1]!;
     expect(new Headers(publicInit?.headers).get('Authorization')).toBeNull();
+  });
+
+  it('fills path parameters encoded, and refuses a template without its value', async () => {
+    fetchMock.mockImplementation(async () => jsonResponse({ deletedCount: 1 }));
+    await apiClient.delete('/enrolled/{emailOrId}', { path: { emailOrId: 'a/b?c' }, secured: true });
+    expect(fetchMock.mock.calls[0]![0]).toBe('/api/enrolled/a%2Fb%3Fc');
+    await expect(apiClient.get('/classes/{id}', { path: {} as { id: string } })).rejects.toThrow('no value for {id}');
   });
 
   it('reads lists with X-Total-Count and drops empty query values', async () => {
@@ -62,7 +69,9 @@ describe('apiClient', () => {
         { status: 400 },
       ),
     );
-    const error = await apiClient.post('/teachers/teacher-requests', {}).catch((e: unknown) => e);
+    const error = await apiClient
+      .post('/teachers/teacher-requests', { title: '', experience: 'beginner', category: 'web-development' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 400,
@@ -85,7 +94,9 @@ describe('apiClient', () => {
         { status: 400 },
       ),
     );
-    const error = await apiClient.post('/auth/change-password', {}).catch((e: unknown) => e);
+    const error = await apiClient
+      .post('/auth/change-password', { currentPassword: 'wrong', newPassword: 'N3w-password!' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400, code: 'validation_error', authCode: 'INVALID_PASSWORD' });
   });
 
@@ -98,8 +109,8 @@ describe('apiClient', () => {
     );
 
     const results = await Promise.allSettled([
-      apiClient.get('/users/profile/a', { secured: true }),
-      apiClient.get('/users/admin/a', { secured: true }),
+      apiClient.get('/users/profile/{email}', { path: { email: 'a' }, secured: true }),
+      apiClient.get('/users/admin/{user}', { path: { user: 'a' }, secured: true }),
     ]);
     expect(
       results.every((r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.status === 401),
@@ -141,7 +152,7 @@ describe('apiClient', () => {
         { status: 422 },
       ),
     );
-    await expect(apiClient.post('/reviews', {}, { secured: true })).rejects.toMatchObject({
+    await expect(apiClient.post('/reviews', { classId: 'c1' }, { secured: true })).rejects.toMatchObject({
       status: 422,
       fields: { rating: 'Pick a rating' },
     });
@@ -157,11 +168,19 @@ describe('apiClient', () => {
     fetchMock.mockImplementation(async () =>
       jsonResponse({ error: { code: 'invalid_password', message: 'Wrong password' }, requestId: 'r' }, { status: 401 }),
     );
-    await expect(apiClient.post('/users/me/check', {}, { secured: true })).rejects.toMatchObject({ status: 401 });
+    await expect(
+      apiClient.post(
+        '/auth/change-password',
+        { currentPassword: 'wrong', newPassword: 'N3w-password!' },
+        { secured: true },
+      ),
+    ).rejects.toMatchObject({ status: 401 });
     expect(handler).not.toHaveBeenCalled();
 
     fetchMock.mockImplementation(async () => new Response('Unauthorized', { status: 401 }));
-    await expect(apiClient.get('/enrolled/a', { secured: true })).rejects.toMatchObject({
+    await expect(
+      apiClient.get('/enrolled/{emailOrId}', { path: { emailOrId: 'a' }, secured: true }),
+    ).rejects.toMatchObject({
       status: 401,
       code: 'unauthenticated',
       message: 'Please sign in to continue.',

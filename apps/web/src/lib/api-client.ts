@@ -1,6 +1,7 @@
 import { ACCESS_TOKEN_KEY } from '@skillhive/shared/rules/constants';
 import type { ErrorBody } from '@skillhive/shared/contracts/errors';
 import { type ErrorCode, TOTAL_COUNT_CAPPED_HEADER, TOTAL_COUNT_HEADER } from '@skillhive/shared/rules/http';
+import type { paths } from '../generated/api.ts';
 
 /** Every API route lives under /api on the same origin (DESIGN §2). */
 export const API_BASE = '/api';
@@ -110,9 +111,62 @@ async function handleUnauthorized(): Promise<void> {
 
 type QueryValue = string | number | boolean | null | undefined;
 
+/*
+ * The calls are typed by the server's OpenAPI document (decision 033): `paths` is what
+ * openapi-typescript generates from it (src/generated/api.ts, written by `npm run api:types`
+ * before every typecheck, never committed). A path is written as the document's template without
+ * the /api prefix ('/classes/{id}'), its parameters go in `path`, and the query, the body and the
+ * answer take the document's types, so a route renamed or removed on the server, a query
+ * parameter it no longer reads or a field it no longer sends fails the web typecheck. Types only:
+ * nothing of the document reaches the build.
+ */
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Defined<T> = Exclude<T, undefined>;
+
+/** The document's paths under /api that answer `M`, without the prefix. */
+export type ApiPath<M extends Method> = {
+  [K in keyof paths]: K extends `/api${infer P}` ? ([Defined<paths[K][M]>] extends [never] ? never : P) : never;
+}[keyof paths];
+
+type Operation<P extends string, M extends Method> = `/api${P}` extends keyof paths
+  ? Defined<paths[`/api${P}`][M]>
+  : never;
+
+type PathParamsOf<Op> = Op extends { parameters: { path: infer T } } ? T : never;
+type QueryOf<Op> = Op extends { parameters: { query?: infer T } } ? Defined<T> : never;
+/** A body the document requires; one it makes optional, or undefined; none: nothing, or `{}`. */
+type BodyOf<Op> = Op extends { requestBody?: infer B }
+  ? [Defined<B>] extends [never]
+    ? Record<string, never> | undefined
+    : Defined<B> extends { content: infer C }
+      ? C[keyof C] | (Op extends { requestBody: unknown } ? never : undefined)
+      : never
+  : never;
+type JsonOf<R> = R extends { content: { 'application/json': infer T } } ? T : null;
+type SuccessStatus = 200 | 201 | 202 | 204;
+/** The answer's body on success (a 204 has none: null). */
+export type ApiAnswer<P extends string, M extends Method> =
+  Operation<P, M> extends { responses: infer R }
+    ? { [S in keyof R & SuccessStatus]: JsonOf<R[S]> }[keyof R & SuccessStatus]
+    : never;
+/** The request body the document describes for the call. */
+export type ApiBody<P extends string, M extends Method> = BodyOf<Operation<P, M>>;
+/** The query parameters the document describes for the call. */
+export type ApiQuery<P extends string, M extends Method> = QueryOf<Operation<P, M>>;
+
+type CallOptions<P extends string, M extends Method> = Omit<RequestOptions, 'method' | 'body' | 'query' | 'path'> &
+  ([PathParamsOf<Operation<P, M>>] extends [never] ? { path?: never } : { path: PathParamsOf<Operation<P, M>> }) &
+  ([ApiQuery<P, M>] extends [never] ? { query?: never } : { query?: ApiQuery<P, M> });
+/** The options argument: required when the path has parameters. */
+type OptionsArg<P extends string, M extends Method> = [PathParamsOf<Operation<P, M>>] extends [never]
+  ? [options?: CallOptions<P, M>]
+  : [options: CallOptions<P, M>];
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
+  /** Values of the path template's `{name}` segments (encoded here). */
+  path?: Record<string, string | number>;
   query?: Record<string, QueryValue>;
   /** Secured calls carry the bearer token and cookies, and trip the 401 interceptor. */
   secured?: boolean;
@@ -128,14 +182,24 @@ export interface ApiResponse<T> {
   status: number;
 }
 
-export function buildApiUrl(path: string, query?: Record<string, QueryValue>): string {
+/** `/api` + the path with its `{name}` segments filled (encoded) + the query without empty values. */
+export function buildApiUrl(
+  path: string,
+  query?: Record<string, QueryValue>,
+  pathParams?: Record<string, string | number>,
+): string {
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = pathParams?.[name];
+    if (value === undefined) throw new Error(`${path}: no value for {${name}}`);
+    return encodeURIComponent(String(value));
+  });
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null || value === '') continue;
     search.set(key, String(value));
   }
   const qs = search.toString();
-  return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
+  return `${API_BASE}${filled}${qs ? `?${qs}` : ''}`;
 }
 
 function isErrorBody(value: unknown): value is ErrorBody {
@@ -189,7 +253,7 @@ export function setApiFetch(send: typeof fetch): void {
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-  const { method = 'GET', body, query, secured = false, signal } = options;
+  const { method = 'GET', body, path: pathParams, query, secured = false, signal } = options;
   const headers = new Headers({ Accept: 'application/json' });
   const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
   if (body !== undefined && !isForm) headers.set('Content-Type', 'application/json');
@@ -198,9 +262,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     if (token) headers.set('Authorization', `Bearer ${token}`);
   }
 
+  const url = buildApiUrl(path, query, pathParams);
   let response: Response;
   try {
-    response = await sendRequest(buildApiUrl(path, query), {
+    response = await sendRequest(url, {
       method,
       headers,
       credentials: secured ? 'include' : 'same-origin',
@@ -237,29 +302,51 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   return { data: data as T, total, totalCapped, status: response.status };
 }
 
-type NoMethod = Omit<RequestOptions, 'method' | 'body'>;
+type Options = Omit<RequestOptions, 'method' | 'body'>;
+type ListItem<T> = T extends readonly (infer I)[] ? I : never;
 
-/** The one API client of the web app. */
+/** The one API client of the web app, typed by the OpenAPI document (decision 033). */
 export const apiClient = {
-  async get<T>(path: string, options?: NoMethod): Promise<T> {
-    return (await apiRequest<T>(path, { ...options, method: 'GET' })).data;
+  async get<P extends ApiPath<'get'>>(path: P, ...[options]: OptionsArg<P, 'get'>): Promise<ApiAnswer<P, 'get'>> {
+    return (await apiRequest<ApiAnswer<P, 'get'>>(path, { ...(options as Options), method: 'GET' })).data;
   },
   /** A paginated list: the array body plus X-Total-Count (and whether that total is a floor). */
-  async list<T>(path: string, options?: NoMethod): Promise<{ items: T[]; total: number; totalCapped: boolean }> {
-    const { data, total, totalCapped } = await apiRequest<T[]>(path, { ...options, method: 'GET' });
+  async list<P extends ApiPath<'get'>>(
+    path: P,
+    ...[options]: OptionsArg<P, 'get'>
+  ): Promise<{ items: ListItem<ApiAnswer<P, 'get'>>[]; total: number; totalCapped: boolean }> {
+    const { data, total, totalCapped } = await apiRequest<ListItem<ApiAnswer<P, 'get'>>[]>(path, {
+      ...(options as Options),
+      method: 'GET',
+    });
     const items = Array.isArray(data) ? data : [];
     return { items, total: total ?? items.length, totalCapped };
   },
-  async post<T>(path: string, body?: unknown, options?: NoMethod): Promise<T> {
-    return (await apiRequest<T>(path, { ...options, method: 'POST', body })).data;
+  async post<P extends ApiPath<'post'>>(
+    path: P,
+    body: ApiBody<P, 'post'>,
+    ...[options]: OptionsArg<P, 'post'>
+  ): Promise<ApiAnswer<P, 'post'>> {
+    return (await apiRequest<ApiAnswer<P, 'post'>>(path, { ...(options as Options), method: 'POST', body })).data;
   },
-  async patch<T>(path: string, body?: unknown, options?: NoMethod): Promise<T> {
-    return (await apiRequest<T>(path, { ...options, method: 'PATCH', body })).data;
+  async patch<P extends ApiPath<'patch'>>(
+    path: P,
+    body: ApiBody<P, 'patch'>,
+    ...[options]: OptionsArg<P, 'patch'>
+  ): Promise<ApiAnswer<P, 'patch'>> {
+    return (await apiRequest<ApiAnswer<P, 'patch'>>(path, { ...(options as Options), method: 'PATCH', body })).data;
   },
-  async put<T>(path: string, body?: unknown, options?: NoMethod): Promise<T> {
-    return (await apiRequest<T>(path, { ...options, method: 'PUT', body })).data;
+  async put<P extends ApiPath<'put'>>(
+    path: P,
+    body: ApiBody<P, 'put'>,
+    ...[options]: OptionsArg<P, 'put'>
+  ): Promise<ApiAnswer<P, 'put'>> {
+    return (await apiRequest<ApiAnswer<P, 'put'>>(path, { ...(options as Options), method: 'PUT', body })).data;
   },
-  async delete<T>(path: string, options?: NoMethod): Promise<T> {
-    return (await apiRequest<T>(path, { ...options, method: 'DELETE' })).data;
+  async delete<P extends ApiPath<'delete'>>(
+    path: P,
+    ...[options]: OptionsArg<P, 'delete'>
+  ): Promise<ApiAnswer<P, 'delete'>> {
+    return (await apiRequest<ApiAnswer<P, 'delete'>>(path, { ...(options as Options), method: 'DELETE' })).data;
   },
 };

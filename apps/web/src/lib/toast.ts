@@ -1,4 +1,4 @@
-import type * as SonnerModule from 'sonner';
+import type * as SonnerModule from './sonner.ts';
 import { TOAST_DURATION_MS } from '@skillhive/shared/rules/constants';
 
 /**
@@ -9,7 +9,7 @@ type Sonner = typeof SonnerModule;
 
 let sonner: Promise<Sonner> | null = null;
 export function loadSonner(): Promise<Sonner> {
-  sonner ??= import('sonner');
+  sonner ??= import('./sonner.ts');
   return sonner;
 }
 

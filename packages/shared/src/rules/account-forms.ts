@@ -24,8 +24,16 @@ export const ChangePasswordBody = z.object({
 });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 
-/** POST /api/auth/change-email: the new address gets a link; the change happens when it is followed. */
-export const ChangeEmailBody = z.object({ newEmail: Email, callbackURL: z.optional(LocalCallbackPath) });
+/**
+ * POST /api/auth/change-email: the new address gets a link; the change happens when it is followed.
+ * The current password confirms the person (an account with none leaves it empty and must have
+ * signed in within the last 15 minutes), as for deleting the account.
+ */
+export const ChangeEmailBody = z.object({
+  newEmail: Email,
+  callbackURL: z.optional(LocalCallbackPath),
+  password: z.optional(z.string().check(z.maxLength(128))),
+});
 export type ChangeEmailBody = z.infer<typeof ChangeEmailBody>;
 
 /**
@@ -35,3 +43,7 @@ export type ChangeEmailBody = z.infer<typeof ChangeEmailBody>;
  */
 export const DeleteOwnAccountBody = z.object({ password: z.optional(z.string().check(z.maxLength(128))) });
 export type DeleteOwnAccountBody = z.infer<typeof DeleteOwnAccountBody>;
+
+/** POST /api/users/not-me: the token of a "this was not me" link mailed to the account's address. */
+export const NotMeBody = z.object({ token: z.string().check(z.minLength(1), z.maxLength(200)) });
+export type NotMeBody = z.infer<typeof NotMeBody>;

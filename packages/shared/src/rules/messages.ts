@@ -53,6 +53,9 @@ export const ACCOUNT_MESSAGES = {
   passwordField: 'Enter your password',
   wrongPassword: 'The password is not right',
   signInAgain: 'Your account has no password: sign in again, then delete it within 15 minutes',
+  emailPasswordRequired: 'Enter your password to change your e-mail address',
+  emailSignInAgain: 'Your account has no password: sign in again, then change your e-mail address within 15 minutes',
+  notMeLinkFailed: 'This link did not work: it may have expired or been used already.',
 } as const;
 
 export const CLASS_MESSAGES = {

@@ -5,9 +5,14 @@ import { z } from 'zod';
 import { JwtBody, JwtResponse } from '@skillhive/shared/contracts/auth';
 import type { ErrorBody } from '@skillhive/shared/contracts/errors';
 import { ACCOUNT_MESSAGES, EMAIL_TAKEN_ERROR, TEXT_MESSAGES } from '@skillhive/shared/rules/messages';
+import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, forbidden, unauthenticated } from '../../lib/app-error.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
+import { emailChangedMail, emailChangeRequestedMail, queueMail } from '../mail/mail.service.ts';
+import { contactEmailOf } from '../users/contact.public.ts';
+import { CHANGE_EMAIL_MESSAGES, confirmPerson } from '../users/users.service.ts';
 import { CLIENT_IP_HEADER, type Auth } from './auth.ts';
+import { findEmailLink, issueNotMeToken, revokeEmailLinks } from './email-links.public.ts';
 import {
   AUTH_BASE_PATH,
   checkIdentityBody,
@@ -15,11 +20,17 @@ import {
   isNestedDeeperThan,
   MAX_BODY_DEPTH,
   resolveIdentityRoute,
+  type IdentityEndpoint,
   type PasswordLockout,
 } from './identity-gate.ts';
+
+/** Where a "this was not me" link lands in the web app (decision 028). */
+export const NOT_ME_PATH = '/not-me';
 import type { TokenService } from './token.ts';
 
 export interface AuthRoutesOptions {
+  db: Db;
+  now: () => Date;
   auth: Auth;
   tokens: TokenService;
   publicUrl: string;
@@ -138,6 +149,11 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     reply: FastifyReply,
     url: URL,
     body: unknown,
+    /**
+     * Runs once better-auth has answered with a success (below 400), before the answer is sent:
+     * what it writes is in place when the client sees the answer.
+     */
+    onSuccess?: () => Promise<void>,
   ): Promise<{ sent: FastifyReply; authCode: string | null }> {
     const headers = fromNodeHeaders(request.headers);
     headers.delete('content-length');
@@ -154,6 +170,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
         body: hasBody ? JSON.stringify(body) : undefined,
       }),
     );
+    if (onSuccess && response.status < 400) await onSuccess();
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) reply.header('set-cookie', cookies);
     const text = await response.text();
@@ -206,22 +223,27 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
       }
       throw validationError(checked.error);
     }
-    if (endpoint.mailTo && checked.body) {
-      const address = checked.body[endpoint.mailTo];
-      // One count per address across every endpoint (decision 028): three endpoints with a limit
-      // each would let a stranger send an address three times the mail.
-      if (typeof address === 'string') await limits.mailRequests.consume(address.toLowerCase());
-    }
+    // A change of address counts its mail once the person is confirmed (changeEmail).
+    if (endpoint.mailTo && checked.body && !endpoint.confirmsPerson) await countMail(checked.body[endpoint.mailTo]);
+    if (endpoint.path === 'verify-email') return followEmailLink(request, reply, url);
+    if (endpoint.confirmsPerson) return changeEmail(request, reply, url, checked.body ?? {});
+    const linkOwner = endpoint.revokesLinks ? await sessionOf(request) : null;
+    const revokeLinks = linkOwner ? () => revokeEmailLinks(opts.db, linkOwner.user.id) : undefined;
+    return answer(request, reply, endpoint, url, checked.body, revokeLinks);
+  }
+
+  /** Forwards a checked request, under the password lockout when the endpoint has one. */
+  async function answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    endpoint: IdentityEndpoint,
+    url: URL,
+    body: Record<string, unknown> | undefined,
+    onSuccess: (() => Promise<void>) | undefined,
+  ) {
     const lockout = endpoint.lockout;
-    const account = lockout && checked.body ? await lockoutAccount(request, lockout, checked.body) : null;
-    if (!lockout || !account) {
-      try {
-        return (await forward(request, reply, url, checked.body)).sent;
-      } catch (error) {
-        if (endpoint.path === 'verify-email' && isUniqueViolation(error)) return answerEmailTaken(reply, url);
-        throw error;
-      }
-    }
+    const account = lockout && body ? await lockoutAccount(request, lockout, body) : null;
+    if (!lockout || !account) return (await forward(request, reply, url, body, onSuccess)).sent;
 
     // Every attempt is counted before the password is checked, so a burst of parallel guesses
     // cannot all slip past the limit; a success clears the count, any answer but a wrong password
@@ -232,7 +254,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     await limits.loginFailures.consume(failureKey);
     let forwarded: Awaited<ReturnType<typeof forward>>;
     try {
-      forwarded = await forward(request, reply, url, checked.body);
+      forwarded = await forward(request, reply, url, body, onSuccess);
     } catch (error) {
       await limits.loginFailures.refund(failureKey).catch(() => {});
       throw error;
@@ -244,6 +266,99 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
       await limits.loginFailures.refund(failureKey);
     }
     return sent;
+  }
+
+  /**
+   * One count per address across every endpoint that mails it (decision 028): a limit per endpoint
+   * would let a stranger send an address several times the mail.
+   */
+  async function countMail(address: unknown) {
+    if (typeof address === 'string') await limits.mailRequests.consume(address.toLowerCase());
+  }
+
+  /** The signed-in session of a request's cookie, or null. */
+  async function sessionOf(request: FastifyRequest) {
+    if (!request.headers.cookie) return null;
+    return auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+  }
+
+  function publicLink(path: string, token: string): string {
+    const link = new URL(path, opts.publicUrl);
+    link.searchParams.set('token', token);
+    return link.toString();
+  }
+
+  /**
+   * A change of address (decision 028): the signed-in person is confirmed first (their password
+   * under the lockout, or a recent sign-in), and the account's current address is told, with a
+   * "this was not me" link. Without a session better-auth answers 401.
+   */
+  async function changeEmail(request: FastifyRequest, reply: FastifyReply, url: URL, body: Record<string, unknown>) {
+    const { password, ...forwarded } = body;
+    const session = await sessionOf(request);
+    if (session) {
+      await confirmPerson(
+        opts.db,
+        limits.loginFailures,
+        {
+          person: { id: session.user.id, email: session.user.email, sessionCreatedAt: session.session.createdAt },
+          ip: request.ip,
+          password: typeof password === 'string' ? password : undefined,
+          now: opts.now(),
+        },
+        CHANGE_EMAIL_MESSAGES,
+      );
+    }
+    await countMail(forwarded.newEmail);
+    const newEmail = forwarded.newEmail;
+    const tellOwner = async () => {
+      if (!session || typeof newEmail !== 'string') return;
+      const token = await issueNotMeToken(opts.db, session.user.id, session.user.email, opts.now());
+      await queueMail(
+        opts.db,
+        session.user.email,
+        emailChangeRequestedMail({ newEmail, notMeUrl: publicLink(NOT_ME_PATH, token) }),
+      );
+    };
+    return (await forward(request, reply, url, forwarded, tellOwner)).sent;
+  }
+
+  /**
+   * A verification or change-of-address link: only one still on record is forwarded (decision
+   * 028); a revoked, expired or unknown one gets better-auth's own answer to a bad token. A change
+   * that completes tells the address the account had, with a "this was not me" link, and revokes
+   * the account's other links.
+   */
+  async function followEmailLink(request: FastifyRequest, reply: FastifyReply, url: URL) {
+    const userId = await findEmailLink(opts.db, url.searchParams.get('token') ?? '', opts.now());
+    if (!userId) return refuseLink(reply, url);
+    const before = await contactEmailOf(opts.db, userId);
+    const tellOldAddress = async () => {
+      const after = await contactEmailOf(opts.db, userId);
+      if (!before || !after || before.email === after.email) return;
+      await revokeEmailLinks(opts.db, userId);
+      const token = await issueNotMeToken(opts.db, userId, before.email, opts.now());
+      await queueMail(
+        opts.db,
+        before.email,
+        emailChangedMail({ newEmail: after.email, notMeUrl: publicLink(NOT_ME_PATH, token) }),
+      );
+    };
+    try {
+      return (await forward(request, reply, url, undefined, tellOldAddress)).sent;
+    } catch (error) {
+      if (isUniqueViolation(error)) return answerEmailTaken(reply, url);
+      throw error;
+    }
+  }
+
+  /** better-auth's answer to a bad verification token: back to the callback with ?error=, or 401. */
+  function refuseLink(reply: FastifyReply, url: URL) {
+    const callback = url.searchParams.get('callbackURL');
+    if (!callback) throw unauthenticated('Invalid token');
+    const target = new URL(callback, opts.publicUrl);
+    target.searchParams.set('error', 'INVALID_TOKEN');
+    return reply.redirect(`${target.pathname}${target.search}${target.hash}`, 302);
   }
 
   /**

@@ -9,6 +9,7 @@ import type { Db } from '../../db/client.ts';
 import * as identityTables from '../../db/schema/auth.ts';
 // eslint-disable-next-line no-restricted-imports -- better-auth's adapter writes its user model itself (decision 015, known exception)
 import { users } from '../../db/schema/users.ts';
+import { recordEmailLink, revokeEmailLinks } from './email-links.public.ts';
 import { checkIdentityBody, findEndpointByTemplate, findForeignCallback } from './identity-gate.ts';
 import { changeEmailMail, queueMail, resetPasswordMail, verifyEmailMail } from '../mail/mail.service.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
@@ -92,7 +93,10 @@ export function createAuth(config: AuthConfig) {
       resetPasswordTokenExpiresIn: RESET_PASSWORD_SECONDS,
       revokeSessionsOnPasswordReset: true,
       // Following the link proved the address, as a verification link does.
+      // It also revokes every link mailed before it (decision 028): a change of address asked for
+      // by whoever held a session dies with the owner's reset.
       onPasswordReset: async ({ user }) => {
+        await revokeEmailLinks(db, user.id);
         await markEmailVerified(db, user.id);
         await grantAdminIfListed(user.id);
       },
@@ -119,7 +123,9 @@ export function createAuth(config: AuthConfig) {
       expiresIn: VERIFY_EMAIL_SECONDS,
       // Both mails go to an address nobody has proven yet, so they greet no one by name: the
       // name was chosen by whoever typed that address in.
-      sendVerificationEmail: async ({ user, url }) => {
+      // Each link is recorded, so the identity gate can refuse one revoked since (decision 028).
+      sendVerificationEmail: async ({ user, url, token }) => {
+        await recordEmailLink(db, token, user.id, new Date(Date.now() + VERIFY_EMAIL_SECONDS * 1000));
         // A change of address sends this to the new address, which is not the account's yet.
         const current = await contactEmailOf(db, user.id);
         const isChange = current !== null && current.email !== user.email.toLowerCase();

@@ -48,6 +48,13 @@ export interface IdentityEndpoint {
    * checks it, a success clears the count, and any answer but a wrong password gives the point back.
    */
   readonly lockout?: PasswordLockout;
+  /**
+   * The body's `password` (not forwarded) confirms the signed-in person first, under the same
+   * lockout (decision 028); an account without one must have signed in within 15 minutes.
+   */
+  readonly confirmsPerson?: boolean;
+  /** A success revokes every link mailed about the signed-in account (decision 028). */
+  readonly revokesLinks?: boolean;
 }
 
 export interface PasswordLockout {
@@ -103,6 +110,7 @@ export const IDENTITY_ENDPOINTS: readonly IdentityEndpoint[] = [
     schemaFieldsOnly: true,
     defaults: { callbackURL: PROFILE_PATH },
     mailTo: 'newEmail',
+    confirmsPerson: true,
   },
   {
     path: 'sign-in/email',
@@ -129,11 +137,12 @@ export const IDENTITY_ENDPOINTS: readonly IdentityEndpoint[] = [
     body: ChangePasswordBody,
     force: { revokeOtherSessions: true },
     lockout: { account: 'session', wrongPassword: { status: 400, code: 'INVALID_PASSWORD' } },
+    revokesLinks: true,
   },
   // Devices are listed and ended one by one through /api/users/me/sessions, which never shows a
-  // session token to the page; these two end them in bulk.
-  { path: 'revoke-sessions', methods: ['POST'] },
-  { path: 'revoke-other-sessions', methods: ['POST'] },
+  // session token to the page; these two end them in bulk, and the links mailed before.
+  { path: 'revoke-sessions', methods: ['POST'], revokesLinks: true },
+  { path: 'revoke-other-sessions', methods: ['POST'], revokesLinks: true },
 ];
 
 const PARAM_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,7 +1,7 @@
 import type { ContentRole } from '@skillhive/shared/contracts/content';
 import { CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
 import type { Db } from '../../db/client.ts';
-import { forbidden, notFound } from '../../lib/app-error.ts';
+import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
@@ -48,7 +48,8 @@ export async function loadOwnedClass(db: Db, viewer: Viewer, classId: string): P
 
 /**
  * Why the caller may open a class's content: its teacher, an admin, or a student whose enrolment
- * is paid now (not pending, not refunded: a refund takes access away at once). Anyone else: 403.
+ * is paid now (not pending, not refunded: a refund takes access away at once). Anyone else: 409,
+ * the business refusal "not paid" answers for reviews too (DESIGN §3).
  */
 export async function loadViewableClass(
   db: Db,
@@ -61,7 +62,7 @@ export async function loadViewableClass(
   if (cls.teacherId === viewer.id) return { cls, role: 'teacher' };
   if (await enrollments.hasPaidFor(db, viewer.id, classId)) return { cls, role: 'student' };
   if (viewer.isAdmin) return { cls, role: 'admin' };
-  throw forbidden(CONTENT_MESSAGES.notPaid);
+  throw conflict(CONTENT_MESSAGES.notPaid);
 }
 
 /** A session or material by id: a 404 naming `what` for an id that is not a uuid or is unknown. */

@@ -35,7 +35,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
   typed.get(
     '/api/classes/:id/content',
     {
-      config: { access: 'signed-in', owner: 'content-reader', errors: [404] },
+      config: { access: 'signed-in', owner: 'content-reader', errors: [404, 409] },
       schema: {
         tags,
         operationId: 'getClassContent',
@@ -67,7 +67,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
   typed.get(
     '/api/classes/:id/calendar.ics',
     {
-      config: { access: 'signed-in', owner: 'class-member', errors: [404] },
+      config: { access: 'signed-in', owner: 'class-member', errors: [404, 409] },
       schema: {
         tags,
         operationId: 'getClassCalendar',
@@ -346,7 +346,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
   typed.get(
     '/api/materials/:id/file',
     {
-      config: { access: 'signed-in', owner: 'material-reader', errors: [404, 503] },
+      config: { access: 'signed-in', owner: 'material-reader', errors: [404, 409, 503] },
       schema: {
         tags,
         operationId: 'downloadMaterial',
@@ -376,7 +376,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
   typed.put(
     '/api/materials/:id/completion',
     {
-      config: { access: 'signed-in', owner: 'paid-student-own-mark', errors: [404] },
+      config: { access: 'signed-in', owner: 'paid-student-own-mark', errors: [404, 409] },
       schema: {
         tags,
         operationId: 'markMaterialDone',

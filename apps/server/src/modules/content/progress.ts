@@ -13,7 +13,7 @@ import * as repo from './content.repository.ts';
 /** Students' own marks (attendance, completion) and the class's progress figures. */
 
 /**
- * The session or material a student marks as their own: 403 unless their enrolment in its class is
+ * The session or material a student marks as their own: 409 unless their enrolment in its class is
  * paid, then a 404 for a draft as for an unknown id.
  */
 async function loadMarkable<Row extends { classId: string; publishedAt: Date | null }>(
@@ -24,7 +24,7 @@ async function loadMarkable<Row extends { classId: string; publishedAt: Date | n
   find: (db: Db, id: string) => Promise<Row | null>,
 ): Promise<Row> {
   const item = await loadItem(what, id, (itemId) => find(deps.db, itemId));
-  if (!(await enrollments.hasPaidFor(deps.db, viewer.id, item.classId))) throw forbidden(CONTENT_MESSAGES.notPaid);
+  if (!(await enrollments.hasPaidFor(deps.db, viewer.id, item.classId))) throw conflict(CONTENT_MESSAGES.notPaid);
   if (!item.publishedAt) throw notFound(what);
   return item;
 }

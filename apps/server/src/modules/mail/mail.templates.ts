@@ -178,6 +178,38 @@ export function changeEmailMail(input: { newEmail: string; url: string }): Rende
   });
 }
 
+/**
+ * To the account's current address when someone asks to move the account to another (decision
+ * 028): a stolen session must not move it quietly. The link ends every session and cancels the
+ * change. Sent to the address on the account, but it may not be proven, so it names no one.
+ */
+export function emailChangeRequestedMail(input: { newEmail: string; notMeUrl: string }): RenderedMail {
+  return layout({
+    kind: 'email-change-requested',
+    subject: 'Your e-mail address is about to change',
+    greeting: greetingFor(null),
+    paragraphs: [
+      `Someone signed in to your account asked to use ${oneLine(input.newEmail)} instead of this address. It changes when the link sent there is followed.`,
+      'If this was not you, follow the link below: it signs your account out on every device and cancels the change. Then reset your password.',
+    ],
+    action: { label: 'This was not me', url: input.notMeUrl },
+  });
+}
+
+/** To the address an account had, once a change of address is complete (decision 028). */
+export function emailChangedMail(input: { newEmail: string; notMeUrl: string }): RenderedMail {
+  return layout({
+    kind: 'email-changed',
+    subject: 'Your e-mail address was changed',
+    greeting: greetingFor(null),
+    paragraphs: [
+      `Your account now uses ${oneLine(input.newEmail)} instead of this address.`,
+      'If this was not you, follow the link below within 14 days: it signs your account out on every device and gives it this address back. Then reset your password.',
+    ],
+    action: { label: 'This was not me', url: input.notMeUrl },
+  });
+}
+
 /** Password reset: one use, one hour, since the link grants the account. */
 export function resetPasswordMail(input: { name: string | null; url: string }): RenderedMail {
   return layout({

@@ -190,6 +190,24 @@ export async function findViewerUser(db: Db, id: string) {
   return user ?? null;
 }
 
+/**
+ * Gives an account back an address it had ("this was not me", decision 028), verified (the link
+ * was mailed to it); nothing when another account holds that address now. Returns rows changed.
+ */
+export async function restoreEmail(db: Db, id: string, email: string, now: Date): Promise<number> {
+  const rows = await db
+    .update(users)
+    .set({ email, emailVerified: true, updatedAt: now })
+    .where(
+      and(
+        eq(users.id, id),
+        sql`not exists (select 1 from ${users} as holder where holder.email = ${email} and holder.id <> ${id})`,
+      ),
+    )
+    .returning({ id: users.id });
+  return rows.length;
+}
+
 /** A verification or reset link proved the address. */
 export async function setEmailVerified(db: Db, id: string): Promise<void> {
   await db.update(users).set({ emailVerified: true }).where(eq(users.id, id));

@@ -18,14 +18,11 @@ import {
   UserListQuery,
   UserProfile,
 } from '@skillhive/shared/contracts/users';
-import { DeleteOwnAccountBody } from '@skillhive/shared/rules/account-forms';
-import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
+import { DeleteOwnAccountBody, NotMeBody } from '@skillhive/shared/rules/account-forms';
 import type { Db } from '../../db/client.ts';
-import { AppError, ErrorCode, forbidden } from '../../lib/app-error.ts';
 import { type Viewer, viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
-import { checkOwnPassword, hasPassword } from '../auth/credentials.public.ts';
 import * as users from './users.service.ts';
 
 export interface UsersRoutesOptions {
@@ -36,6 +33,7 @@ export interface UsersRoutesOptions {
 }
 
 const SessionIdParam = z.object({ id: z.string().min(1).max(100) });
+const NotMeResponse = z.object({ signedOut: z.number().int(), emailRestored: z.boolean() });
 
 /** The caller's own flags come from the viewer; anyone else's from the database. */
 async function flagsFor(db: Db, viewer: Viewer, email: string): Promise<{ isAdmin: boolean; isTeacher: boolean }> {
@@ -238,36 +236,29 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
     },
     async (request) => {
       const viewer = viewerOf(request);
-      await confirmPerson(request.ip, viewer, request.body.password);
+      await users.confirmPerson(
+        db,
+        opts.passwordFailures,
+        { person: viewer, ip: request.ip, password: request.body.password, now: opts.now() },
+        users.DELETE_ACCOUNT_MESSAGES,
+      );
       return users.deleteOwnAccount(db, viewer);
     },
   );
 
-  /**
-   * The person at the keyboard is the account's owner: their password (counted by the sign-in
-   * lockout, so a stolen cookie or token is no password oracle), or, for an account that signs in
-   * only through a provider, a sign-in within the last 15 minutes.
-   */
-  async function confirmPerson(ip: string, viewer: Viewer, password: string | undefined): Promise<void> {
-    const fresh = opts.now().getTime() - viewer.sessionCreatedAt.getTime() < users.FRESH_SIGN_IN_MS;
-    if (password === undefined || password === '') {
-      if (await hasPassword(db, viewer.id)) {
-        throw new AppError(ErrorCode.VALIDATION, ACCOUNT_MESSAGES.passwordRequired, {
-          fields: { password: ACCOUNT_MESSAGES.passwordField },
-        });
-      }
-      if (fresh) return;
-      throw forbidden(ACCOUNT_MESSAGES.signInAgain);
-    }
-    const key = `${viewer.email}|${ip}`;
-    await opts.passwordFailures.consume(key);
-    const verdict = await checkOwnPassword(db, viewer.id, password);
-    if (verdict === 'wrong') throw forbidden(ACCOUNT_MESSAGES.wrongPassword);
-    if (verdict === 'ok') {
-      await opts.passwordFailures.reset(key);
-      return;
-    }
-    await opts.passwordFailures.refund(key);
-    if (!fresh) throw forbidden(ACCOUNT_MESSAGES.signInAgain);
-  }
+  typed.post(
+    '/api/users/not-me',
+    {
+      config: { access: 'public', owner: 'not-me-token' },
+      schema: {
+        tags: ['users'],
+        operationId: 'undoAsNotMe',
+        summary:
+          '"This was not me", from the link mailed about a change of address: ends every session, cancels pending links, gives the mailed address back (public; the token is the proof; works once)',
+        body: NotMeBody,
+        response: { 200: NotMeResponse },
+      },
+    },
+    async (request) => users.undoAsNotMe(db, request.body.token, opts.now()),
+  );
 }

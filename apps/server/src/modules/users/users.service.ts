@@ -6,10 +6,14 @@ import type {
 } from '@skillhive/shared/contracts/users';
 import { roleOf } from '@skillhive/shared/rules/roles';
 import type { Db } from '../../db/client.ts';
-import { conflict, notFound } from '../../lib/app-error.ts';
+import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
+import { AppError, conflict, ErrorCode, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { limitOffsetOf } from '../../lib/paging.ts';
+import type { Limiter } from '../../lib/rate-limit.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { checkOwnPassword, hasPassword } from '../auth/credentials.public.ts';
+import { endEverySession, revokeEmailLinks, takeNotMeToken } from '../auth/email-links.public.ts';
 import { deleteSessionOf, listSessionsOf } from '../auth/sessions.public.ts';
 import { forgetStudent, teachesPaidEnrollments } from '../enrollments/enrollments.service.ts';
 import { pseudonymisePaymentsOf } from '../checkout/payment-history.service.ts';
@@ -143,10 +147,100 @@ export async function deleteUser(db: Db, actor: Viewer, id: string): Promise<{ d
 /** How recent a sign-in must be to delete an account that has no password to confirm with. */
 export const FRESH_SIGN_IN_MS = 15 * 60 * 1000;
 
+/** Who is confirmed: the signed-in account and when its session began. */
+export interface PersonToConfirm {
+  id: string;
+  email: string;
+  sessionCreatedAt: Date;
+}
+
+/** What to tell a person asked for a password they did not give, or to sign in again. */
+export interface ConfirmMessages {
+  passwordRequired: string;
+  signInAgain: string;
+}
+
+/**
+ * The person at the keyboard is the account's owner, before something a stolen session must not
+ * do (deleting the account, changing its address; decision 028): their password, counted by the
+ * sign-in lockout so a stolen cookie or token is no password oracle, or, for an account that signs
+ * in only through a provider, a sign-in within the last 15 minutes. A check that fails for another
+ * reason than a wrong password (the database down) gives its lockout point back.
+ */
+export async function confirmPerson(
+  db: Db,
+  lockout: Limiter,
+  input: { person: PersonToConfirm; ip: string; password: string | undefined; now: Date },
+  messages: ConfirmMessages,
+): Promise<void> {
+  const { person, password } = input;
+  const fresh = input.now.getTime() - person.sessionCreatedAt.getTime() < FRESH_SIGN_IN_MS;
+  if (password === undefined || password === '') {
+    if (await hasPassword(db, person.id)) {
+      throw new AppError(ErrorCode.VALIDATION, messages.passwordRequired, {
+        fields: { password: ACCOUNT_MESSAGES.passwordField },
+      });
+    }
+    if (fresh) return;
+    throw forbidden(messages.signInAgain);
+  }
+  const key = `${person.email.toLowerCase()}|${input.ip}`;
+  await lockout.consume(key);
+  let verdict: Awaited<ReturnType<typeof checkOwnPassword>>;
+  try {
+    verdict = await checkOwnPassword(db, person.id, password);
+  } catch (error) {
+    await lockout.refund(key).catch(() => {});
+    throw error;
+  }
+  if (verdict === 'wrong') throw forbidden(ACCOUNT_MESSAGES.wrongPassword);
+  if (verdict === 'ok') {
+    await lockout.reset(key);
+    return;
+  }
+  await lockout.refund(key);
+  if (!fresh) throw forbidden(messages.signInAgain);
+}
+
+/** Confirming a deletion of one's own account. */
+export const DELETE_ACCOUNT_MESSAGES: ConfirmMessages = {
+  passwordRequired: ACCOUNT_MESSAGES.passwordRequired,
+  signInAgain: ACCOUNT_MESSAGES.signInAgain,
+};
+
+/** Confirming a change of one's own e-mail address. */
+export const CHANGE_EMAIL_MESSAGES: ConfirmMessages = {
+  passwordRequired: ACCOUNT_MESSAGES.emailPasswordRequired,
+  signInAgain: ACCOUNT_MESSAGES.emailSignInAgain,
+};
+
+/**
+ * "This was not me" (decision 028), from the link mailed to an account's address when a change of
+ * address was asked for or completed: every session and API token ends, every pending link dies
+ * (change, verification, reset), and the address the mail went to is the account's again unless
+ * another account holds it now. The link works once. The owner then resets the password.
+ */
+export async function undoAsNotMe(
+  db: Db,
+  token: string,
+  now: Date,
+): Promise<{ signedOut: number; emailRestored: boolean }> {
+  return db.transaction(async (tx) => {
+    const mailed = await takeNotMeToken(tx, token, now);
+    if (!mailed) throw new AppError(ErrorCode.VALIDATION, ACCOUNT_MESSAGES.notMeLinkFailed);
+    const user = await repo.findUserById(tx, mailed.userId);
+    if (!user) throw new AppError(ErrorCode.VALIDATION, ACCOUNT_MESSAGES.notMeLinkFailed);
+    const emailRestored = user.email !== mailed.email && (await repo.restoreEmail(tx, user.id, mailed.email, now)) > 0;
+    await revokeEmailLinks(tx, user.id);
+    const signedOut = await endEverySession(tx, user.id);
+    return { signedOut, emailRestored };
+  });
+}
+
 /**
  * Deletes the caller's own account (decision 014), under the same rules as an
  * admin's deletion: financial records kept, the last admin and a teacher others paid stay. The
- * route has confirmed the person first (their password, or a sign-in within 15 minutes).
+ * route has confirmed the person first (`confirmPerson`).
  */
 export async function deleteOwnAccount(db: Db, viewer: Viewer): Promise<{ deletedCount: number }> {
   return db.transaction(async (tx) => {

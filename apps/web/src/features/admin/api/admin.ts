@@ -1,12 +1,10 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ClassItem, ClassRevision } from '@skillhive/shared/contracts/classes';
 import {
   CLASS_STATUSES,
   TEACHER_REQUEST_STATUSES,
   type ClassStatus,
   type TeacherRequestStatus,
 } from '@skillhive/shared/rules/constants';
-import type { TeacherRequest } from '@skillhive/shared/contracts/teacher-requests';
 import { apiClient, isApiError } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
@@ -39,46 +37,37 @@ export const TEACHER_REQUEST_FILTERS = TEACHER_REQUEST_STATUSES;
 /** Archived classes are hidden from moderation (DESIGN §4); the filter offers the three of spec §4. */
 export const CLASS_FILTERS = CLASS_STATUSES.filter((s) => s !== 'archived');
 
+/** A moderation list's query (?page=&limit=&status=&q=): no status means every status. */
+function moderationQuery<S extends string>(params: StatusPageParams<S>) {
+  return {
+    page: params.page,
+    limit: ADMIN_PAGE_SIZE,
+    status: params.status || undefined,
+    q: params.q || undefined,
+  };
+}
+
 /**
- * A moderation list (GET <path>?page=&limit=&status=&q=, admin): one page of the filter's results,
- * the previous page kept on screen while the next one loads.
+ * GET /api/teachers/teacher-requests?page=&limit=&status=&q= (admin): one page of the filter's
+ * results, the previous page kept on screen while the next one loads.
  */
-function moderationListQueryOptions<T>(
-  queryKey: readonly unknown[],
-  path: string,
-  user: UserScope | null,
-  params: StatusPageParams<string>,
-) {
-  return queryOptions({
-    queryKey,
+export const teacherRequestsQueryOptions = (user: UserScope | null, params: StatusPageParams<TeacherRequestStatus>) =>
+  queryOptions({
+    queryKey: teacherRequestKeys.list(user?.id ?? '', params),
     queryFn: ({ signal }) =>
-      apiClient.list<T>(path, {
-        secured: true,
-        signal,
-        query: {
-          page: params.page,
-          limit: ADMIN_PAGE_SIZE,
-          status: params.status || undefined,
-          q: params.q || undefined,
-        },
-      }),
+      apiClient.list('/teachers/teacher-requests', { secured: true, signal, query: moderationQuery(params) }),
     enabled: user !== null,
     placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });
-}
 
-/** GET /api/teachers/teacher-requests?page=&limit=&status=&q= (admin). */
-export const teacherRequestsQueryOptions = (user: UserScope | null, params: StatusPageParams<TeacherRequestStatus>) =>
-  moderationListQueryOptions<TeacherRequest>(
-    teacherRequestKeys.list(user?.id ?? '', params),
-    '/teachers/teacher-requests',
-    user,
-    params,
-  );
-
-/** GET /api/classes?status=&q=&page=&limit= (admins may filter by status). */
+/** GET /api/classes?status=&q=&page=&limit= (admins may filter by status), as the list above. */
 export const adminClassesQueryOptions = (user: UserScope | null, params: StatusPageParams<ClassStatus>) =>
-  moderationListQueryOptions<ClassItem>(classKeys.moderation(user?.id ?? '', params), '/classes', user, params);
+  queryOptions({
+    queryKey: classKeys.moderation(user?.id ?? '', params),
+    queryFn: ({ signal }) => apiClient.list('/classes', { secured: true, signal, query: moderationQuery(params) }),
+    enabled: user !== null,
+    placeholderData: keepPreviousDataOf(user?.id ?? ''),
+  });
 
 export const REVISIONS_PAGE_SIZE = 5;
 
@@ -87,7 +76,7 @@ export const pendingRevisionsQueryOptions = (user: UserScope | null, page: numbe
   queryOptions({
     queryKey: classKeys.revisions(user?.id ?? '', page),
     queryFn: ({ signal }) =>
-      apiClient.list<ClassRevision>('/classes/revisions', {
+      apiClient.list('/classes/revisions', {
         secured: true,
         signal,
         query: { page, limit: REVISIONS_PAGE_SIZE },
@@ -104,11 +93,7 @@ export function useDecideTeacherRequest() {
   const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: ({ id, decision }: { id: string; decision: Decision }) =>
-      apiClient.patch<{ modifiedCount?: number; success?: boolean }>(
-        `/teachers/teacher-requests/${encodeURIComponent(id)}/${decision}`,
-        undefined,
-        { secured: true },
-      ),
+      apiClient.patch(`/teachers/teacher-requests/{id}/${decision}`, undefined, { path: { id }, secured: true }),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: teacherRequestKeys.all(userId) }),
@@ -143,10 +128,10 @@ function useDecideOnClass(resource: 'class-requests' | 'revisions') {
       version: string;
       reason?: string;
     }) =>
-      apiClient.patch<unknown>(
-        `/classes/${resource}/${encodeURIComponent(id)}/${decision}`,
+      apiClient.patch(
+        `/classes/${resource}/{id}/${decision}`,
         decision === 'reject' && reason ? { version, reason } : { version },
-        { secured: true },
+        { path: { id }, secured: true },
       ),
     onSuccess: () =>
       Promise.all([

@@ -1,5 +1,4 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AuditEntry } from '@skillhive/shared/contracts/users';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 
@@ -16,7 +15,7 @@ export const auditQueryOptions = (user: UserScope | null, page: number) =>
   queryOptions({
     queryKey: auditKeys.list(user?.id ?? '', page),
     queryFn: ({ signal }) =>
-      apiClient.list<AuditEntry>('/audit', { secured: true, signal, query: { page, limit: AUDIT_PAGE_SIZE } }),
+      apiClient.list('/audit', { secured: true, signal, query: { page, limit: AUDIT_PAGE_SIZE } }),
     enabled: user !== null,
     placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });

@@ -19,7 +19,7 @@ export function useUpdateUser() {
   const queryClient = useQueryClient();
   const userId = useUserScope()?.id ?? '';
   return useMutation({
-    mutationFn: (body: UpdateUserBody) => apiClient.post<{ status: boolean }>('/auth/update-user', body),
+    mutationFn: (body: UpdateUserBody) => apiClient.post('/auth/update-user', body),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
@@ -37,16 +37,19 @@ export const INVALID_PASSWORD = 'INVALID_PASSWORD';
  */
 export function useChangePassword() {
   return useMutation({
-    mutationFn: (body: ChangePasswordBody) => apiClient.post<unknown>('/auth/change-password', body),
+    mutationFn: (body: ChangePasswordBody) => apiClient.post('/auth/change-password', body),
   });
 }
 
-/** POST /api/auth/change-email: a link goes to the new address; the address changes when it is followed. */
+/**
+ * POST /api/auth/change-email: confirmed by the current password; a link goes to the new address,
+ * and the address changes when it is followed.
+ */
 export function useChangeEmail() {
   return useMutation({
-    mutationFn: (newEmail: string) =>
-      apiClient.post<{ status: boolean }>('/auth/change-email', {
-        newEmail,
+    mutationFn: (input: { newEmail: string; password?: string }) =>
+      apiClient.post('/auth/change-email', {
+        ...input,
         callbackURL: paths.dashboard.profile,
       } satisfies ChangeEmailBody),
   });
@@ -54,10 +57,10 @@ export function useChangeEmail() {
 
 /** POST /api/auth/revoke-other-sessions: every device but this one is signed out. */
 export function revokeOtherSessions(): Promise<unknown> {
-  return apiClient.post<unknown>('/auth/revoke-other-sessions', {});
+  return apiClient.post('/auth/revoke-other-sessions', {});
 }
 
 /** POST /api/auth/revoke-sessions: every device, this one included, is signed out. */
 export function revokeAllSessions(): Promise<unknown> {
-  return apiClient.post<unknown>('/auth/revoke-sessions', {});
+  return apiClient.post('/auth/revoke-sessions', {});
 }

@@ -10,7 +10,7 @@ import { paths } from '../../../config/paths.ts';
 export function useSendVerificationEmail() {
   return useMutation({
     mutationFn: (email: string) =>
-      apiClient.post<{ status: boolean }>('/auth/send-verification-email', {
+      apiClient.post('/auth/send-verification-email', {
         email,
         callbackURL: paths.emailVerified,
       } satisfies SendVerificationBody),

@@ -12,7 +12,7 @@ export interface AppConfig {
 export const appConfigQueryOptions = () =>
   queryOptions({
     queryKey: ['config'],
-    queryFn: ({ signal }) => apiClient.get<AppConfig>('/config', { signal }),
+    queryFn: ({ signal }) => apiClient.get('/config', { signal }),
     staleTime: 10 * 60_000,
   });
 

@@ -2,8 +2,6 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 
-const path = (kind: 'admin' | 'teacher', email: string) => `/users/${kind}/${encodeURIComponent(email)}`;
-
 /**
  * Role changes reach an open session without a reload: an approved applicant or a
  * new admin sees their menus when they come back to the tab (TanStack Query's focus manager:
@@ -24,8 +22,8 @@ export const adminFlagQueryOptions = (user: UserScope | null) =>
   queryOptions({
     queryKey: roleKeys.admin(user?.id ?? ''),
     queryFn: async ({ signal }) =>
-      (await apiClient.get<{ admin: boolean }>(path('admin', user?.email ?? ''), { secured: true, signal })).admin ===
-      true,
+      (await apiClient.get('/users/admin/{user}', { path: { user: user?.email ?? '' }, secured: true, signal }))
+        .admin === true,
     enabled: user !== null,
     ...ROLE_FRESHNESS,
   });
@@ -35,7 +33,7 @@ export const teacherFlagQueryOptions = (user: UserScope | null) =>
   queryOptions({
     queryKey: roleKeys.teacher(user?.id ?? ''),
     queryFn: async ({ signal }) =>
-      (await apiClient.get<{ teacher: boolean }>(path('teacher', user?.email ?? ''), { secured: true, signal }))
+      (await apiClient.get('/users/teacher/{email}', { path: { email: user?.email ?? '' }, secured: true, signal }))
         .teacher === true,
     enabled: user !== null,
     ...ROLE_FRESHNESS,

@@ -22,7 +22,7 @@ export const sessionRequest = { path: '/auth/get-session' } as const;
 export const sessionQueryOptions = () =>
   queryOptions({
     queryKey: SESSION_QUERY_KEY,
-    queryFn: async ({ signal }) => (await apiClient.get<SessionData | null>(sessionRequest.path, { signal })) ?? null,
+    queryFn: async ({ signal }) => (await apiClient.get(sessionRequest.path, { signal })) ?? null,
     // Changes only when this tab signs in or out (and then it is refetched), or when a secured
     // call is refused (and then the interceptor ends it).
     staleTime: Infinity,

@@ -10,7 +10,7 @@ import { paths } from '../../../config/paths.ts';
 export function useRequestPasswordReset() {
   return useMutation({
     mutationFn: (email: string) =>
-      apiClient.post<{ status: boolean }>('/auth/request-password-reset', {
+      apiClient.post('/auth/request-password-reset', {
         email,
         redirectTo: paths.resetPassword,
       } satisfies RequestPasswordResetBody),
@@ -23,6 +23,6 @@ export const INVALID_RESET_TOKEN = 'INVALID_TOKEN';
 /** POST /api/auth/reset-password {token, newPassword}: ends every session of the account. */
 export function useResetPassword() {
   return useMutation({
-    mutationFn: (body: ResetPasswordBody) => apiClient.post<{ status: boolean }>('/auth/reset-password', body),
+    mutationFn: (body: ResetPasswordBody) => apiClient.post('/auth/reset-password', body),
   });
 }

@@ -12,7 +12,7 @@ import { AuthContext, type AuthContextValue, type AuthUser } from '../auth-conte
 import { requestToken } from '../api/request-token.ts';
 import { REDIRECT_REASONS } from '../safe-return-path.ts';
 import { adminFlagQueryOptions, teacherFlagQueryOptions } from '../api/get-roles.ts';
-import { SESSION_QUERY_KEY, sessionQueryOptions, sessionRequest, type SessionData } from '../api/get-session.ts';
+import { SESSION_QUERY_KEY, sessionQueryOptions, sessionRequest } from '../api/get-session.ts';
 
 interface BetterAuthError {
   message?: string | undefined;
@@ -233,7 +233,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const adoptRenewedSession = useCallback<AuthContextValue['adoptRenewedSession']>(async () => {
     // The new cookie is already set: ask for the new session and its token first, then switch to
     // both in one render, so guards never see a session without its token.
-    const next = (await apiClient.get<SessionData | null>(sessionRequest.path).catch(() => null)) ?? null;
+    const next = (await apiClient.get(sessionRequest.path).catch(() => null)) ?? null;
     if (!next?.user) {
       await refetchSession();
       return;

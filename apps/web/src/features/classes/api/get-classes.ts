@@ -7,7 +7,6 @@ import {
   type Category,
   type ClassSort,
 } from '@skillhive/shared/rules/constants';
-import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import { ApiError, apiClient } from '../../../lib/api-client.ts';
 import { classKeys } from './class-keys.ts';
 
@@ -111,7 +110,7 @@ export const classesQueryOptions = (params: CatalogueParams) =>
     queryKey: classKeys.catalogue(params),
     queryFn: ({ signal }) => {
       const { path, query } = catalogueRequest(params);
-      return apiClient.list<ClassItem>(path, { signal, query });
+      return apiClient.list(path, { signal, query });
     },
     placeholderData: keepPreviousData,
   });
@@ -126,7 +125,7 @@ export const classQueryOptions = (id: string) =>
   queryOptions({
     queryKey: classKeys.detail(id),
     queryFn: async ({ signal }) => {
-      const item = await apiClient.get<ClassItem>(`/classes/${encodeURIComponent(id)}`, { signal });
+      const item = await apiClient.get('/classes/{id}', { path: { id }, signal });
       if (item.status !== 'accepted') {
         throw new ApiError({ status: 404, code: 'not_found', message: 'Class not found' });
       }

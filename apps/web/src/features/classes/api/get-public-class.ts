@@ -1,6 +1,4 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ClassSuggestion, PublicClass } from '@skillhive/shared/contracts/classes';
-import type { Review } from '@skillhive/shared/contracts/reviews';
 import { SUGGESTIONS_MAX } from '@skillhive/shared/rules/constants';
 import { apiClient } from '../../../lib/api-client.ts';
 import { classKeys } from './class-keys.ts';
@@ -9,13 +7,14 @@ import { classKeys } from './class-keys.ts';
 export const CLASS_REVIEWS_PAGE_SIZE = 5;
 
 /** GET /api/classes/:id/public, the request the class page's first render waits for (decision 008). */
-export const publicClassRequest = (id: string) => ({ path: `/classes/${encodeURIComponent(id)}/public` }) as const;
+export const publicClassRequest = (id: string) => ({ path: '/classes/{id}/public', params: { id } }) as const;
 
 /** An accepted class as its public page shows it (the same for every visitor). */
 export const publicClassQueryOptions = (id: string) =>
   queryOptions({
     queryKey: [...classKeys.detail(id), 'page'] as const,
-    queryFn: ({ signal }) => apiClient.get<PublicClass>(publicClassRequest(id).path, { signal }),
+    queryFn: ({ signal }) =>
+      apiClient.get(publicClassRequest(id).path, { path: publicClassRequest(id).params, signal }),
   });
 
 /** GET /api/reviews?classId=: one page of the class's reviews, newest first. */
@@ -23,7 +22,7 @@ export const classReviewsQueryOptions = (classId: string, page: number) =>
   queryOptions({
     queryKey: [...classKeys.detail(classId), 'reviews', { page }] as const,
     queryFn: ({ signal }) =>
-      apiClient.list<Review>('/reviews', { signal, query: { classId, page, limit: CLASS_REVIEWS_PAGE_SIZE } }),
+      apiClient.list('/reviews', { signal, query: { classId, page, limit: CLASS_REVIEWS_PAGE_SIZE } }),
     placeholderData: keepPreviousData,
   });
 
@@ -37,8 +36,7 @@ export const SUGGEST_MIN_CHARS = 2;
 export const suggestionsQueryOptions = (q: string) =>
   queryOptions({
     queryKey: [...classKeys.all, 'suggestions', q.toLowerCase()] as const,
-    queryFn: ({ signal }) =>
-      apiClient.get<ClassSuggestion[]>('/classes/suggestions', { signal, query: { q, limit: SUGGESTIONS_MAX } }),
+    queryFn: ({ signal }) => apiClient.get('/classes/suggestions', { signal, query: { q, limit: SUGGESTIONS_MAX } }),
     enabled: q.length >= SUGGEST_MIN_CHARS,
     staleTime: 60_000,
   });

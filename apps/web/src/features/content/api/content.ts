@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ClassContent, ClassMaterial, ClassProgress, ClassSession } from '@skillhive/shared/contracts/content';
+import type { ClassMaterial } from '@skillhive/shared/contracts/content';
 import type { LinkMaterialFormBody, SaveSessionBody } from '@skillhive/shared/rules/content-forms';
 import { MATERIAL_FILE_FIELD } from '@skillhive/shared/rules/content';
-import { API_BASE, ApiError, apiClient, tokenStorage } from '../../../lib/api-client.ts';
+import { ApiError, apiClient, buildApiUrl, tokenStorage, type ApiPath } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
@@ -13,13 +13,11 @@ export const contentKeys = {
   progress: (userId: string, classId: string) => [...contentKeys.all(userId), classId, 'progress'] as const,
 };
 
-const enc = encodeURIComponent;
-
 /** GET /api/classes/:id/content (paid students, the teacher, admins). */
 export const classContentQueryOptions = (user: UserScope | null, classId: string) =>
   queryOptions({
     queryKey: contentKeys.ofClass(user?.id ?? '', classId),
-    queryFn: ({ signal }) => apiClient.get<ClassContent>(`/classes/${enc(classId)}/content`, { secured: true, signal }),
+    queryFn: ({ signal }) => apiClient.get('/classes/{id}/content', { path: { id: classId }, secured: true, signal }),
     enabled: user !== null,
     // The meeting link opens at a time: look again every minute while the page is open.
     refetchInterval: 60_000,
@@ -29,8 +27,7 @@ export const classContentQueryOptions = (user: UserScope | null, classId: string
 export const classProgressQueryOptions = (user: UserScope | null, classId: string) =>
   queryOptions({
     queryKey: contentKeys.progress(user?.id ?? '', classId),
-    queryFn: ({ signal }) =>
-      apiClient.get<ClassProgress>(`/classes/${enc(classId)}/progress`, { secured: true, signal }),
+    queryFn: ({ signal }) => apiClient.get('/classes/{id}/progress', { path: { id: classId }, secured: true, signal }),
     enabled: user !== null,
   });
 
@@ -46,48 +43,45 @@ function useContentMutation<Input, Output>(classId: string, run: (input: Input) 
 
 export function useCreateSession(classId: string) {
   return useContentMutation(classId, (body: SaveSessionBody) =>
-    apiClient.post<ClassSession>(`/classes/${enc(classId)}/sessions`, body, { secured: true }),
+    apiClient.post('/classes/{id}/sessions', body, { path: { id: classId }, secured: true }),
   );
 }
 
 export function useUpdateSession(classId: string) {
   return useContentMutation(classId, ({ id, body }: { id: string; body: SaveSessionBody }) =>
-    apiClient.patch<ClassSession>(`/class-sessions/${enc(id)}`, body, { secured: true }),
+    apiClient.patch('/class-sessions/{id}', body, { path: { id }, secured: true }),
   );
 }
 
 export type ContentKind = 'session' | 'material';
 
-const itemPath = (kind: ContentKind, id: string) =>
-  kind === 'session' ? `/class-sessions/${enc(id)}` : `/materials/${enc(id)}`;
+const itemPath = (kind: ContentKind) => (kind === 'session' ? '/class-sessions/{id}' : '/materials/{id}');
 
 export function usePublishItem(classId: string) {
   return useContentMutation(classId, ({ kind, id, published }: { kind: ContentKind; id: string; published: boolean }) =>
-    apiClient.post<unknown>(`${itemPath(kind, id)}/publish`, { published }, { secured: true }),
+    apiClient.post(`${itemPath(kind)}/publish`, { published }, { path: { id }, secured: true }),
   );
 }
 
 export function useDeleteItem(classId: string) {
   return useContentMutation(classId, ({ kind, id }: { kind: ContentKind; id: string }) =>
-    apiClient.delete<{ deletedCount: number }>(itemPath(kind, id), { secured: true }),
+    apiClient.delete(itemPath(kind), { path: { id }, secured: true }),
   );
 }
 
 export function useReorder(classId: string) {
   return useContentMutation(classId, ({ kind, ids }: { kind: ContentKind; ids: string[] }) =>
-    apiClient.put<unknown>(
-      `/classes/${enc(classId)}/${kind === 'session' ? 'sessions' : 'materials'}/order`,
+    apiClient.put(
+      `/classes/{id}/${kind === 'session' ? 'sessions' : 'materials'}/order`,
       { ids },
-      {
-        secured: true,
-      },
+      { path: { id: classId }, secured: true },
     ),
   );
 }
 
 export function useCreateLinkMaterial(classId: string) {
   return useContentMutation(classId, (body: LinkMaterialFormBody) =>
-    apiClient.post<ClassMaterial>(`/classes/${enc(classId)}/materials`, body, { secured: true }),
+    apiClient.post('/classes/{id}/materials', body, { path: { id: classId }, secured: true }),
   );
 }
 
@@ -101,7 +95,7 @@ async function uploadMaterial(classId: string, input: { title: string; file: Fil
   if (token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}/classes/${enc(classId)}/materials/file`, {
+    response = await fetch(buildApiUrl('/classes/{id}/materials/file' satisfies ApiPath<'post'>, {}, { id: classId }), {
       method: 'POST',
       body: form,
       headers,
@@ -133,10 +127,10 @@ export function useUploadMaterial(classId: string) {
 /** A student's own marks. */
 export function useMarkProgress(classId: string) {
   return useContentMutation(classId, ({ kind, id, done }: { kind: ContentKind; id: string; done: boolean }) =>
-    apiClient.put<{ done: boolean }>(
-      kind === 'session' ? `/class-sessions/${enc(id)}/attendance` : `/materials/${enc(id)}/completion`,
+    apiClient.put(
+      kind === 'session' ? '/class-sessions/{id}/attendance' : '/materials/{id}/completion',
       { done },
-      { secured: true },
+      { path: { id }, secured: true },
     ),
   );
 }

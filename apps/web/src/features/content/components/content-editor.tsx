@@ -4,13 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { ClassMaterial, ClassSession } from '@skillhive/shared/contracts/content';
 import { ACCEPTED_MATERIAL_TYPES, CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
-import type {
-  LinkMaterialFormBody,
-  MaterialFileFormBody,
-  SessionFormBody,
-} from '@skillhive/shared/rules/content-forms';
+import { LinkMaterialFormBody, MaterialFileFormBody, SessionFormBody } from '@skillhive/shared/rules/content-forms';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { notify } from '../../../lib/toast.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { CONFIRM_PRESETS, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
@@ -253,9 +249,7 @@ function ItemRow(props: {
 
 type SessionFormInput = z.input<typeof SessionFormBody>;
 
-const sessionResolver = lazyZodResolver(() =>
-  import('@skillhive/shared/rules/content-forms').then((rules) => rules.SessionFormBody),
-);
+const sessionResolver = zodResolver(SessionFormBody);
 
 /** Add a session, or edit one (`session` given); the start is a local time in the chosen zone. */
 function SessionForm({ classId, session, onDone }: { classId: string; session?: ClassSession; onDone?: () => void }) {
@@ -317,7 +311,7 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
     <EditorForm
       label={session ? 'Edit session' : 'Add a session'}
       onSubmit={submit}
-      onFocus={sessionResolver.preload}
+
       alert={alert}
       actions={
         <div className="flex flex-wrap gap-2">
@@ -361,9 +355,7 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
 
 type LinkFormInput = z.input<typeof LinkMaterialFormBody>;
 
-const linkResolver = lazyZodResolver(() =>
-  import('@skillhive/shared/rules/content-forms').then((rules) => rules.LinkMaterialFormBody),
-);
+const linkResolver = zodResolver(LinkMaterialFormBody);
 
 function LinkForm({ classId }: { classId: string }) {
   const create = useCreateLinkMaterial(classId);
@@ -390,7 +382,7 @@ function LinkForm({ classId }: { classId: string }) {
     <EditorForm
       label="Add a link"
       onSubmit={submit}
-      onFocus={linkResolver.preload}
+
       alert={alert}
       actions={
         <BusyButton type="submit" busy={create.isPending} className="btn-primary btn-sm self-start">
@@ -407,9 +399,7 @@ function LinkForm({ classId }: { classId: string }) {
 type UploadFormInput = z.input<typeof MaterialFileFormBody> & { file: FileList | null };
 type UploadFormValues = MaterialFileFormBody & { file: File };
 
-const materialTitleResolver = lazyZodResolver(() =>
-  import('@skillhive/shared/rules/content-forms').then((rules) => rules.MaterialFileFormBody),
-);
+const materialTitleResolver = zodResolver(MaterialFileFormBody);
 
 /** The title through the shared schema, and a file chosen (the server reads its type from its bytes). */
 const uploadResolver: Resolver<UploadFormInput, unknown, UploadFormValues> = async (values, context, options) => {
@@ -453,7 +443,7 @@ function UploadForm({ classId }: { classId: string }) {
     <EditorForm
       label="Upload a material"
       onSubmit={submit}
-      onFocus={materialTitleResolver.preload}
+
       alert={alert}
       actions={
         <BusyButton type="submit" busy={upload.isPending} className="btn-primary btn-sm self-start">
@@ -475,24 +465,22 @@ function UploadForm({ classId }: { classId: string }) {
 }
 
 /** A session or material the server refused: said under its form, as an alert. */
-/** One of the editor's forms: its fields, then a refusal (or checks that could not load), then its buttons. */
+/** One of the editor's forms: its fields, then a refusal, then its buttons. */
 function EditorForm({
   label,
   onSubmit,
-  onFocus,
   alert,
   actions,
   children,
 }: {
   label: string;
   onSubmit: FormEventHandler<HTMLFormElement>;
-  onFocus: () => void;
   alert: string | null | undefined;
   actions: ReactNode;
   children: ReactNode;
 }) {
   return (
-    <form onSubmit={onSubmit} onFocus={onFocus} noValidate className="flex flex-col gap-3" aria-label={label}>
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label={label}>
       {children}
       {alert ? (
         <p role="alert" className="text-sm font-medium text-error">

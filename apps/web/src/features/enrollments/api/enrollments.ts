@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateEnrollmentResponse, Enrollment } from '@skillhive/shared/contracts/enrollments';
 import type { CreateReviewBody } from '@skillhive/shared/rules/review-form';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
@@ -19,14 +18,13 @@ export const enrollmentKeys = {
   ofClass: (userId: string, classId: string) => [...enrollmentKeys.all(userId), 'class', classId] as const,
 };
 
-const path = (email: string) => `/enrolled/${encodeURIComponent(email)}`;
-
 /** GET /api/enrolled/:email, one page (myEnrollClass); total from X-Total-Count. */
 export const enrollmentsQueryOptions = (user: UserScope | null, page: number) =>
   queryOptions({
     queryKey: enrollmentKeys.page(user?.id ?? '', page),
     queryFn: ({ signal }) =>
-      apiClient.list<Enrollment>(path(user?.email ?? ''), {
+      apiClient.list('/enrolled/{emailOrId}', {
+        path: { emailOrId: user?.email ?? '' },
         secured: true,
         signal,
         query: { page, limit: ENROLLMENTS_PAGE_SIZE },
@@ -41,7 +39,8 @@ export const cartQueryOptions = (user: UserScope | null) =>
     queryKey: enrollmentKeys.cart(user?.id ?? ''),
     enabled: user !== null,
     queryFn: async ({ signal }) => {
-      const { items } = await apiClient.list<Enrollment>(path(user?.email ?? ''), {
+      const { items } = await apiClient.list('/enrolled/{emailOrId}', {
+        path: { emailOrId: user?.email ?? '' },
         secured: true,
         signal,
         query: { status: 'pending', page: 1, limit: CART_LIMIT },
@@ -59,7 +58,8 @@ export const classEnrollmentQueryOptions = (user: UserScope | null, classId: str
     queryKey: enrollmentKeys.ofClass(user?.id ?? '', classId),
     enabled: user !== null,
     queryFn: async ({ signal }) => {
-      const { items } = await apiClient.list<Enrollment>(path(user?.email ?? ''), {
+      const { items } = await apiClient.list('/enrolled/{emailOrId}', {
+        path: { emailOrId: user?.email ?? '' },
         secured: true,
         signal,
         query: { classId, page: 1, limit: 10 },
@@ -76,8 +76,7 @@ export function useCreateEnrollment() {
   const queryClient = useQueryClient();
   const userId = useUserScope()?.id ?? '';
   return useMutation({
-    mutationFn: (enrollId: string) =>
-      apiClient.post<CreateEnrollmentResponse>('/enrolled', { enrollId }, { secured: true }),
+    mutationFn: (enrollId: string) => apiClient.post('/enrolled', { enrollId }, { secured: true }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.all(userId) }),
   });
 }
@@ -87,8 +86,7 @@ export function useRemoveEnrollment() {
   const queryClient = useQueryClient();
   const userId = useUserScope()?.id ?? '';
   return useMutation({
-    mutationFn: (id: string) =>
-      apiClient.delete<{ deletedCount: number }>(`/enrolled/${encodeURIComponent(id)}`, { secured: true }),
+    mutationFn: (id: string) => apiClient.delete('/enrolled/{emailOrId}', { path: { emailOrId: id }, secured: true }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.all(userId) }),
   });
 }
@@ -98,8 +96,7 @@ export function useCreateReview() {
   const queryClient = useQueryClient();
   const userId = useUserScope()?.id ?? '';
   return useMutation({
-    mutationFn: (body: CreateReviewBody) =>
-      apiClient.post<{ insertedId: string | null }>('/reviews', body, { secured: true }),
+    mutationFn: (body: CreateReviewBody) => apiClient.post('/reviews', body, { secured: true }),
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: reviewKeys.all }),

@@ -1,5 +1,4 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { CategoryCount } from '@skillhive/shared/contracts/classes';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /**
@@ -10,6 +9,6 @@ import { apiClient } from '../../../lib/api-client.ts';
 export const categoryCountsQueryOptions = () =>
   queryOptions({
     queryKey: ['classes', 'categories'] as const,
-    queryFn: ({ signal }) => apiClient.get<CategoryCount[]>('/classes/categories', { signal }),
+    queryFn: ({ signal }) => apiClient.get('/classes/categories', { signal }),
     staleTime: 5 * 60_000,
   });

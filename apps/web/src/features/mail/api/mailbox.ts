@@ -1,5 +1,4 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { MailboxEntry } from '@skillhive/shared/contracts/mail';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 
@@ -16,7 +15,7 @@ export const mailboxQueryOptions = (user: UserScope | null, page: number) =>
   queryOptions({
     queryKey: mailboxKeys.page(user?.id ?? '', page),
     queryFn: ({ signal }) =>
-      apiClient.list<MailboxEntry>('/admin/mailbox', {
+      apiClient.list('/admin/mailbox', {
         secured: true,
         signal,
         query: { page, limit: MAILBOX_PAGE_SIZE },

@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Coupon } from '@skillhive/shared/contracts/coupons';
 import type { CreateCouponBody } from '@skillhive/shared/rules/coupon-form';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
@@ -23,7 +22,7 @@ export const couponsQueryOptions = (user: UserScope | null, owner: CouponOwner, 
   queryOptions({
     queryKey: couponKeys.list(user?.id ?? '', owner, page),
     queryFn: ({ signal }) =>
-      apiClient.list<Coupon>(basePath(owner), {
+      apiClient.list(basePath(owner), {
         secured: true,
         signal,
         query: { page, limit: COUPONS_PAGE_SIZE },
@@ -42,7 +41,7 @@ function useInvalidateCoupons() {
 export function useCreateCoupon(owner: CouponOwner) {
   const invalidate = useInvalidateCoupons();
   return useMutation({
-    mutationFn: (body: CreateCouponBody) => apiClient.post<Coupon>(basePath(owner), body, { secured: true }),
+    mutationFn: (body: CreateCouponBody) => apiClient.post(basePath(owner), body, { secured: true }),
     onSuccess: invalidate,
   });
 }
@@ -51,8 +50,7 @@ export function useCreateCoupon(owner: CouponOwner) {
 export function useDisableCoupon() {
   const invalidate = useInvalidateCoupons();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiClient.post<Coupon>(`/coupons/${encodeURIComponent(id)}/disable`, undefined, { secured: true }),
+    mutationFn: (id: string) => apiClient.post('/coupons/{id}/disable', undefined, { path: { id }, secured: true }),
     onSuccess: invalidate,
   });
 }

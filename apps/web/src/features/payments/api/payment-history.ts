@@ -1,5 +1,4 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { PaymentHistoryEntry, PaymentReceipt } from '@skillhive/shared/contracts/payments';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 
@@ -20,7 +19,7 @@ export const paymentHistoryQueryOptions = (user: UserScope | null, page: number)
   queryOptions({
     queryKey: paymentHistoryKeys.page(user?.id ?? '', page),
     queryFn: ({ signal }) =>
-      apiClient.list<PaymentHistoryEntry>('/payments/me', {
+      apiClient.list('/payments/me', {
         secured: true,
         signal,
         query: { page, limit: PAYMENT_HISTORY_PAGE_SIZE },
@@ -34,8 +33,7 @@ export const paymentHistoryQueryOptions = (user: UserScope | null, page: number)
 export const receiptQueryOptions = (user: UserScope | null, id: string) =>
   queryOptions({
     queryKey: paymentHistoryKeys.receipt(user?.id ?? '', id),
-    queryFn: ({ signal }) =>
-      apiClient.get<PaymentReceipt>(`/payments/me/${encodeURIComponent(id)}`, { secured: true, signal }),
+    queryFn: ({ signal }) => apiClient.get('/payments/me/{id}', { path: { id }, secured: true, signal }),
     enabled: user !== null,
     staleTime: 0,
   });

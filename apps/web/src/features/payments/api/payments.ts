@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ConfirmCardBody, CreatePaymentBody, PaymentIntentResponse } from '@skillhive/shared/contracts/payments';
+import type { ConfirmCardBody, CreatePaymentBody } from '@skillhive/shared/contracts/payments';
 import { apiClient } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
@@ -28,7 +28,7 @@ export const paymentIntentQueryOptions = (
     queryKey: paymentKeys.intent(user?.id ?? '', cartIds, couponCode),
     // With a coupon code the answer prices each line with it (decision 019); a refused code is a 404/409.
     queryFn: () =>
-      apiClient.post<PaymentIntentResponse>('/create-payment-intent', couponCode ? { couponCode } : {}, {
+      apiClient.post('/create-payment-intent', couponCode ? { couponCode } : {}, {
         secured: true,
       }),
     staleTime: Infinity,
@@ -43,12 +43,12 @@ export interface GatewayResult {
 
 /** POST /api/test-gateway/confirm: the built-in test gateway (Stripe's test card numbers). */
 export function confirmTestCard(body: ConfirmCardBody): Promise<GatewayResult> {
-  return apiClient.post<GatewayResult>('/test-gateway/confirm', body, { secured: true });
+  return apiClient.post('/test-gateway/confirm', body, { secured: true });
 }
 
 /** POST /api/test-gateway/authenticate: the 3-D Secure step of card 4000 0025 0000 3155. */
 export function authenticateTestCard(body: { clientSecret: string; approve: boolean }): Promise<GatewayResult> {
-  return apiClient.post<GatewayResult>('/test-gateway/authenticate', body, { secured: true });
+  return apiClient.post('/test-gateway/authenticate', body, { secured: true });
 }
 
 /** POST /api/payments (spec §3 fields) → {paymentResult: {insertedId}}; marks the cart paid. */
@@ -56,8 +56,7 @@ export function useRecordPayment() {
   const queryClient = useQueryClient();
   const userId = useUserScope()?.id ?? '';
   return useMutation({
-    mutationFn: (body: CreatePaymentBody) =>
-      apiClient.post<{ paymentResult: { insertedId: string } }>('/payments', body, { secured: true }),
+    mutationFn: (body: CreatePaymentBody) => apiClient.post('/payments', body, { secured: true }),
     onSuccess: () => {
       // Not awaited: the page moves on to myEnrollClass, which refetches what it shows. The page
       // stops asking for an intent once paid (the cart is now empty).

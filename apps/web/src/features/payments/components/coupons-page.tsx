@@ -3,7 +3,7 @@ import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import type { Coupon } from '@skillhive/shared/contracts/coupons';
 import { COUPON_KINDS, type CouponKind } from '@skillhive/shared/rules/coupons';
-import type { CreateCouponBody } from '@skillhive/shared/rules/coupon-form';
+import { CreateCouponBody } from '@skillhive/shared/rules/coupon-form';
 import { centsToDecimal, formatPrice } from '@skillhive/shared/rules/money';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
@@ -14,7 +14,7 @@ import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   COUPONS_PAGE_SIZE,
   couponsQueryOptions,
@@ -173,9 +173,7 @@ function toBody(values: CouponFormValues): Record<string, unknown> {
 }
 
 /** The shared CreateCouponBody (its messages) checks the form, after the inputs' values are shaped like the body. */
-const sharedResolver = lazyZodResolver(() =>
-  import('@skillhive/shared/rules/coupon-form').then((rules) => rules.CreateCouponBody),
-);
+const sharedResolver = zodResolver(CreateCouponBody);
 const couponResolver: Resolver<CouponFormValues, unknown, CreateCouponBody> = (values, context, options) =>
   sharedResolver(toBody(values) as never, context, options as never) as never;
 
@@ -221,7 +219,7 @@ function CreateCouponForm({ owner }: { owner: CouponOwner }) {
       </h2>
       <form
         onSubmit={(event) => void submit(event)}
-        onFocus={sharedResolver.preload}
+
         noValidate
         className="grid gap-3 sm:grid-cols-2"
       >

@@ -1,12 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type {
-  AdminPayment,
-  CreateRefundResponse,
-  MyRefundRequests,
-  RefundRequest,
-} from '@skillhive/shared/contracts/refunds';
 import type { RefundRequestStatus } from '@skillhive/shared/rules/constants';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient, apiRequest } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
@@ -27,7 +21,7 @@ export const refundRequestsQueryOptions = (user: UserScope | null, status: Refun
   queryOptions({
     queryKey: refundKeys.requests(user?.id ?? '', status, page),
     queryFn: ({ signal }) =>
-      apiClient.list<RefundRequest>('/admin/refund-requests', {
+      apiClient.list('/admin/refund-requests', {
         secured: true,
         signal,
         query: { page, limit: REFUND_REQUESTS_PAGE_SIZE, ...(status === 'all' ? {} : { status }) },
@@ -41,7 +35,7 @@ export const paymentSearchQueryOptions = (user: UserScope | null, q: string) =>
   queryOptions({
     queryKey: refundKeys.payments(user?.id ?? '', q),
     queryFn: ({ signal }) =>
-      apiClient.list<AdminPayment>('/admin/payments', {
+      apiClient.list('/admin/payments', {
         secured: true,
         signal,
         query: { q, page: 1, limit: PAYMENTS_SEARCH_LIMIT },
@@ -53,7 +47,7 @@ export const paymentSearchQueryOptions = (user: UserScope | null, q: string) =>
 export const myRefundRequestsQueryOptions = (user: UserScope | null) =>
   queryOptions({
     queryKey: refundKeys.mine(user?.id ?? ''),
-    queryFn: ({ signal }) => apiClient.get<MyRefundRequests>('/refund-requests/mine', { secured: true, signal }),
+    queryFn: ({ signal }) => apiClient.get('/refund-requests/mine', { secured: true, signal }),
     enabled: user !== null,
   });
 
@@ -72,10 +66,10 @@ export function useRefundPayment() {
   const invalidate = useInvalidateOwnData();
   return useMutation({
     mutationFn: ({ paymentId, enrollmentId, reason }: { paymentId: string; enrollmentId?: string; reason: string }) =>
-      apiClient.post<CreateRefundResponse>(
-        `/admin/payments/${encodeURIComponent(paymentId)}/refunds`,
+      apiClient.post(
+        '/admin/payments/{id}/refunds',
         { reason, ...(enrollmentId ? { enrollmentId } : {}) },
-        { secured: true },
+        { path: { id: paymentId }, secured: true },
       ),
     onSuccess: invalidate,
   });
@@ -85,12 +79,21 @@ export function useRefundPayment() {
 export function useDecideRefundRequest() {
   const invalidate = useInvalidateOwnData();
   return useMutation({
-    mutationFn: ({ id, decision, reason }: { id: string; decision: 'approve' | 'decline'; reason?: string }) =>
-      apiClient.post<RefundRequest>(
-        `/admin/refund-requests/${encodeURIComponent(id)}/${decision}`,
-        decision === 'decline' ? { reason } : undefined,
-        { secured: true },
-      ),
+    mutationFn: (input: { id: string; decision: 'approve' } | { id: string; decision: 'decline'; reason: string }) =>
+      input.decision === 'decline'
+        ? apiClient
+            .post(
+              '/admin/refund-requests/{id}/decline',
+              { reason: input.reason },
+              { path: { id: input.id }, secured: true },
+            )
+            .then(() => ({ inProgress: false }))
+        : // 202: approved, and the refund finishes by itself (decision 031); the body is the same.
+          apiRequest('/admin/refund-requests/{id}/approve', {
+            method: 'POST',
+            path: { id: input.id },
+            secured: true,
+          }).then(({ status }) => ({ inProgress: status === 202 })),
     onSuccess: invalidate,
   });
 }
@@ -100,7 +103,7 @@ export function useRequestRefund() {
   const invalidate = useInvalidateOwnData();
   return useMutation({
     mutationFn: (body: { enrollmentId: string; reason: string }) =>
-      apiClient.post<RefundRequest>('/refund-requests', body, { secured: true }),
+      apiClient.post('/refund-requests', body, { secured: true }),
     onSuccess: invalidate,
   });
 }

@@ -64,7 +64,12 @@ function RefundRequestsSection() {
     decide.mutate(
       { id: request._id, decision: 'approve' },
       {
-        onSuccess: () => notify.success(`Refunded ${cents(request.priceCents)} for “${request.title}”.`),
+        onSuccess: ({ inProgress }) =>
+          notify.success(
+            inProgress
+              ? `Approved: the refund of ${cents(request.priceCents)} for “${request.title}” is in progress and completes by itself.`
+              : `Refunded ${cents(request.priceCents)} for “${request.title}”.`,
+          ),
         onError: (error) => notify.error(errorMessage(error)),
       },
     );

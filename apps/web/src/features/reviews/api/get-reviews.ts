@@ -1,5 +1,4 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { Review } from '@skillhive/shared/contracts/reviews';
 import { apiClient } from '../../../lib/api-client.ts';
 
 export const REVIEWS_SHOWN = 10;
@@ -17,8 +16,7 @@ export const latestReviewsRequest = { path: '/reviews', query: { page: 1, limit:
 export const reviewsQueryOptions = () =>
   queryOptions({
     queryKey: reviewKeys.latest(REVIEWS_SHOWN),
-    queryFn: ({ signal }) =>
-      apiClient.list<Review>(latestReviewsRequest.path, { signal, query: latestReviewsRequest.query }),
+    queryFn: ({ signal }) => apiClient.list(latestReviewsRequest.path, { signal, query: latestReviewsRequest.query }),
     staleTime: 5 * 60_000,
   });
 
@@ -28,7 +26,7 @@ export const REVIEWS_PAGE_SIZE = 12;
 export const reviewsPageQueryOptions = (page: number) =>
   queryOptions({
     queryKey: [...reviewKeys.all, 'page', { page, limit: REVIEWS_PAGE_SIZE }] as const,
-    queryFn: ({ signal }) => apiClient.list<Review>('/reviews', { signal, query: { page, limit: REVIEWS_PAGE_SIZE } }),
+    queryFn: ({ signal }) => apiClient.list('/reviews', { signal, query: { page, limit: REVIEWS_PAGE_SIZE } }),
     staleTime: 5 * 60_000,
     placeholderData: keepPreviousData,
   });

@@ -1,5 +1,4 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AdminStats, TeacherStats } from '@skillhive/shared/contracts/stats';
 import { apiClient } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 
@@ -23,7 +22,7 @@ const ALWAYS_REFRESH = 0;
 export const teacherStatsQueryOptions = (user: UserScope | null) =>
   queryOptions({
     queryKey: statsKeys.teacher(user?.id ?? ''),
-    queryFn: ({ signal }) => apiClient.get<TeacherStats>('/teachers/me/stats', { secured: true, signal }),
+    queryFn: ({ signal }) => apiClient.get('/teachers/me/stats', { secured: true, signal }),
     enabled: user !== null,
     staleTime: ALWAYS_REFRESH,
   });
@@ -32,7 +31,7 @@ export const teacherStatsQueryOptions = (user: UserScope | null) =>
 export const adminStatsQueryOptions = (user: UserScope | null) =>
   queryOptions({
     queryKey: statsKeys.admin(user?.id ?? ''),
-    queryFn: ({ signal }) => apiClient.get<AdminStats>('/admin/stats', { secured: true, signal }),
+    queryFn: ({ signal }) => apiClient.get('/admin/stats', { secured: true, signal }),
     enabled: user !== null,
     staleTime: ALWAYS_REFRESH,
   });

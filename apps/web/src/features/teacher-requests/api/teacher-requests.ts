@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TeacherRequest } from '@skillhive/shared/contracts/teacher-requests';
 import type { CreateTeacherRequestBody } from '@skillhive/shared/rules/teach-form';
 import { apiClient } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
@@ -17,8 +16,7 @@ export const myTeacherRequestQueryOptions = (user: UserScope | null) =>
   queryOptions({
     queryKey: teacherRequestKeys.mine(user?.id ?? ''),
     queryFn: async ({ signal }) =>
-      (await apiClient.get<TeacherRequest | null>('/teachers/teacher-requests/mine', { secured: true, signal })) ??
-      null,
+      (await apiClient.get('/teachers/teacher-requests/mine', { secured: true, signal })) ?? null,
     enabled: user !== null,
     // A decision is made elsewhere (by an admin): seen when the applicant comes back to the tab.
     refetchOnWindowFocus: 'always',
@@ -30,7 +28,7 @@ export function useCreateTeacherRequest() {
   const user = useUserScope();
   return useMutation({
     mutationFn: (body: CreateTeacherRequestBody) =>
-      apiClient.post<{ insertedId: string | null }>('/teachers/teacher-requests', body, { secured: true }),
+      apiClient.post('/teachers/teacher-requests', body, { secured: true }),
     onSuccess: () => (user ? queryClient.invalidateQueries({ queryKey: teacherRequestKeys.all(user.id) }) : undefined),
   });
 }

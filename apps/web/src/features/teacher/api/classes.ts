@@ -1,10 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type {
-  ClassItem,
-  ClassModifiedResponse,
-  ClassRevisionResponse,
-  ClassStats,
-} from '@skillhive/shared/contracts/classes';
 import type { CreateClassBody, UpdateClassBody } from '@skillhive/shared/rules/class-form';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, type UserScope } from '../../../lib/query-client.ts';
@@ -20,7 +14,7 @@ export const TEACHER_CLASSES_PAGE_SIZE = 9;
 export const managedClassQueryOptions = (user: UserScope | null, id: string) =>
   queryOptions({
     queryKey: classKeys.managed(user?.id ?? '', id),
-    queryFn: ({ signal }) => apiClient.get<ClassItem>(`/classes/${encodeURIComponent(id)}`, { secured: true, signal }),
+    queryFn: ({ signal }) => apiClient.get('/classes/{id}', { path: { id }, secured: true, signal }),
     enabled: user !== null,
   });
 
@@ -28,8 +22,7 @@ export const managedClassQueryOptions = (user: UserScope | null, id: string) =>
 export const classStatsQueryOptions = (user: UserScope | null, id: string) =>
   queryOptions({
     queryKey: classKeys.stats(user?.id ?? '', id),
-    queryFn: ({ signal }) =>
-      apiClient.get<ClassStats>(`/classes/${encodeURIComponent(id)}/stats`, { secured: true, signal }),
+    queryFn: ({ signal }) => apiClient.get('/classes/{id}/stats', { path: { id }, secured: true, signal }),
     enabled: user !== null,
   });
 
@@ -37,8 +30,7 @@ export const classStatsQueryOptions = (user: UserScope | null, id: string) =>
 export const classRevisionQueryOptions = (user: UserScope | null, id: string) =>
   queryOptions({
     queryKey: classKeys.revision(user?.id ?? '', id),
-    queryFn: ({ signal }) =>
-      apiClient.get<ClassRevisionResponse>(`/classes/${encodeURIComponent(id)}/revision`, { secured: true, signal }),
+    queryFn: ({ signal }) => apiClient.get('/classes/{id}/revision', { path: { id }, secured: true, signal }),
     enabled: user !== null,
   });
 
@@ -46,14 +38,13 @@ export const classRevisionQueryOptions = (user: UserScope | null, id: string) =>
 export const SENT_FOR_REVIEW_MESSAGE =
   'Your changes were sent for review; the approved version stays on sale until an admin approves them.';
 
-const teacherPath = (email: string) => `/classes/teacher/${encodeURIComponent(email)}`;
-
 /** GET /api/classes/teacher/:email, one page (myClass grid). */
 export const teacherClassesQueryOptions = (user: UserScope | null, page: number) =>
   queryOptions({
     queryKey: classKeys.teacherPage(user?.id ?? '', page),
     queryFn: ({ signal }) =>
-      apiClient.list<ClassItem>(teacherPath(user?.email ?? ''), {
+      apiClient.list('/classes/teacher/{email}', {
+        path: { email: user?.email ?? '' },
         secured: true,
         signal,
         query: { page, limit: TEACHER_CLASSES_PAGE_SIZE },
@@ -67,7 +58,7 @@ export function useCreateClass() {
   const queryClient = useQueryClient();
   const user = useUserScope();
   return useMutation({
-    mutationFn: (body: CreateClassBody) => apiClient.post<{ insertedId: string }>('/classes', body, { secured: true }),
+    mutationFn: (body: CreateClassBody) => apiClient.post('/classes', body, { secured: true }),
     onSuccess: () => invalidateClasses(queryClient, user?.id ?? null),
   });
 }
@@ -80,8 +71,7 @@ export function useUpdateClass(id: string) {
   const queryClient = useQueryClient();
   const user = useUserScope();
   return useMutation({
-    mutationFn: (body: UpdateClassBody) =>
-      apiClient.patch<ClassModifiedResponse>(`/classes/${encodeURIComponent(id)}`, body, { secured: true }),
+    mutationFn: (body: UpdateClassBody) => apiClient.patch('/classes/{id}', body, { path: { id }, secured: true }),
     onSuccess: () => invalidateClasses(queryClient, user?.id ?? null),
   });
 }
@@ -91,8 +81,7 @@ export function useDeleteClass() {
   const queryClient = useQueryClient();
   const user = useUserScope();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiClient.delete<{ deletedCount: number }>(`/classes/${encodeURIComponent(id)}`, { secured: true }),
+    mutationFn: (id: string) => apiClient.delete('/classes/{id}', { path: { id }, secured: true }),
     onSuccess: () => invalidateClasses(queryClient, user?.id ?? null),
   });
 }

@@ -1,5 +1,4 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { ClassRosterEntry } from '@skillhive/shared/contracts/enrollments';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, type UserScope } from '../../../lib/query-client.ts';
 import { classKeys } from '../../classes/api/class-keys.ts';
@@ -12,7 +11,8 @@ export const classRosterQueryOptions = (user: UserScope | null, classId: string,
     // Under the teacher's own key root: a roster is theirs alone.
     queryKey: classKeys.roster(user?.id ?? '', classId, page),
     queryFn: ({ signal }) =>
-      apiClient.list<ClassRosterEntry>(`/teachers/me/classes/${encodeURIComponent(classId)}/roster`, {
+      apiClient.list('/teachers/me/classes/{id}/roster', {
+        path: { id: classId },
         secured: true,
         signal,
         query: { page, limit: ROSTER_PAGE_SIZE },

@@ -1,5 +1,5 @@
 import type { UploadResponse } from '@skillhive/shared/contracts/uploads';
-import { API_BASE, ApiError, tokenStorage } from '../../../lib/api-client.ts';
+import { ApiError, buildApiUrl, tokenStorage, type ApiPath } from '../../../lib/api-client.ts';
 
 interface UploadOptions {
   onProgress?: (fraction: number) => void;
@@ -33,7 +33,7 @@ function errorFrom(xhr: XMLHttpRequest): ApiError {
 export function uploadImage(file: File, { onProgress, signal }: UploadOptions = {}): Promise<UploadResponse> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${API_BASE}/uploads/images`);
+    xhr.open('POST', buildApiUrl('/uploads/images' satisfies ApiPath<'post'>));
     xhr.withCredentials = true;
     xhr.setRequestHeader('Accept', 'application/json');
     const token = tokenStorage.get();

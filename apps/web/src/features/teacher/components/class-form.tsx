@@ -2,18 +2,16 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { CATEGORIES, CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
-import type { CreateClassBody } from '@skillhive/shared/rules/class-form';
+import { CreateClassBody } from '@skillhive/shared/rules/class-form';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { ImageUploadField } from './image-upload-field.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { useSubmitError } from '../../../lib/form-errors.ts';
 import { Form } from '../../../components/ui/form-message.tsx';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useLeaveGuard } from '../../../components/ui/leave-guard.tsx';
 
-const classResolver = lazyZodResolver(() =>
-  import('@skillhive/shared/rules/class-form').then((rules) => rules.CreateClassBody),
-);
+const classResolver = zodResolver(CreateClassBody);
 
 type ClassFormInput = z.input<typeof CreateClassBody>;
 const FIELDS = ['title', 'price', 'description', 'image', 'category'] as const;
@@ -61,7 +59,7 @@ export function ClassForm({ teacher, defaults, submitLabel, onSubmit }: ClassFor
     <Form
       label={submitLabel}
       onSubmit={submit}
-      onFocus={classResolver.preload}
+
       className="flex max-w-3xl flex-col gap-4"
       alert={alert}
     >

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { NotificationPreferences, SessionListItem } from '@skillhive/shared/contracts/users';
+import type { NotificationPreferences } from '@skillhive/shared/contracts/users';
 import type { DeleteOwnAccountBody } from '@skillhive/shared/rules/account-forms';
 import { apiClient, apiRequest } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
@@ -16,7 +16,7 @@ export const meKeys = {
 export const mySessionsQueryOptions = (user: UserScope | null) =>
   queryOptions({
     queryKey: meKeys.sessions(user?.id ?? ''),
-    queryFn: ({ signal }) => apiClient.get<SessionListItem[]>('/users/me/sessions', { secured: true, signal }),
+    queryFn: ({ signal }) => apiClient.get('/users/me/sessions', { secured: true, signal }),
     enabled: user !== null,
   });
 
@@ -25,8 +25,7 @@ export function useEndMySession() {
   const queryClient = useQueryClient();
   const userId = useUserScope()?.id ?? '';
   return useMutation({
-    mutationFn: (id: string) =>
-      apiClient.delete<{ deletedCount: number }>(`/users/me/sessions/${encodeURIComponent(id)}`, { secured: true }),
+    mutationFn: (id: string) => apiClient.delete('/users/me/sessions/{id}', { path: { id }, secured: true }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: meKeys.sessions(userId) }),
   });
 }
@@ -35,8 +34,7 @@ export function useEndMySession() {
 export const myNotificationsQueryOptions = (user: UserScope | null) =>
   queryOptions({
     queryKey: meKeys.notifications(user?.id ?? ''),
-    queryFn: ({ signal }) =>
-      apiClient.get<NotificationPreferences>('/users/me/notifications', { secured: true, signal }),
+    queryFn: ({ signal }) => apiClient.get('/users/me/notifications', { secured: true, signal }),
     enabled: user !== null,
   });
 
@@ -45,8 +43,7 @@ export function useSaveMyNotifications() {
   const queryClient = useQueryClient();
   const userId = useUserScope()?.id ?? '';
   return useMutation({
-    mutationFn: (body: NotificationPreferences) =>
-      apiClient.put<NotificationPreferences>('/users/me/notifications', body, { secured: true }),
+    mutationFn: (body: NotificationPreferences) => apiClient.put('/users/me/notifications', body, { secured: true }),
     onSuccess: (saved) => queryClient.setQueryData(meKeys.notifications(userId), saved),
   });
 }

@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { UserListItem, UserProfile } from '@skillhive/shared/contracts/users';
 import { apiClient } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
@@ -24,7 +23,7 @@ export const profileQueryOptions = (user: UserScope | null) =>
   queryOptions({
     queryKey: userKeys.profile(user?.id ?? ''),
     queryFn: ({ signal }) =>
-      apiClient.get<UserProfile>(`/users/profile/${encodeURIComponent(user?.email ?? '')}`, { secured: true, signal }),
+      apiClient.get('/users/profile/{email}', { path: { email: user?.email ?? '' }, secured: true, signal }),
     enabled: user !== null,
   });
 
@@ -33,7 +32,7 @@ export const usersQueryOptions = (user: UserScope | null, params: UserListParams
   queryOptions({
     queryKey: userKeys.list(user?.id ?? '', params),
     queryFn: ({ signal }) =>
-      apiClient.list<UserListItem>('/users', {
+      apiClient.list('/users', {
         secured: true,
         signal,
         query: { page: params.page, limit: USERS_PAGE_SIZE, q: params.q || undefined },
@@ -48,7 +47,8 @@ export function usePromoteUser() {
   const userId = useUserScope()?.id ?? '';
   return useMutation({
     mutationFn: (id: string) =>
-      apiClient.patch<{ modifiedCount: number }>(`/users/admin/${encodeURIComponent(id)}`, undefined, {
+      apiClient.patch('/users/admin/{user}', undefined, {
+        path: { user: id },
         secured: true,
       }),
     onSuccess: () =>
@@ -64,8 +64,7 @@ export function useDeleteUser() {
   const queryClient = useQueryClient();
   const userId = useUserScope()?.id ?? '';
   return useMutation({
-    mutationFn: (id: string) =>
-      apiClient.delete<{ deletedCount: number }>(`/users/${encodeURIComponent(id)}`, { secured: true }),
+    mutationFn: (id: string) => apiClient.delete('/users/{id}', { path: { id }, secured: true }),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: userKeys.lists(userId) }),

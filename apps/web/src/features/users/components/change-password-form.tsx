@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ChangePasswordBody } from '@skillhive/shared/rules/account-forms';
+import { ChangePasswordBody } from '@skillhive/shared/rules/account-forms';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { useAuth } from '../../auth/auth-context.ts';
@@ -15,11 +15,9 @@ import { meKeys } from '../api/me.ts';
 import { Form, FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { NewPasswordFields } from '../../../components/ui/new-password-fields.tsx';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { zodResolver } from '@hookform/resolvers/zod';
 
-const changePasswordResolver = lazyZodResolver(() =>
-  import('@skillhive/shared/rules/account-forms').then((rules) => rules.ChangePasswordBody),
-);
+const changePasswordResolver = zodResolver(ChangePasswordBody);
 
 type ChangePasswordInput = ConfirmedPassword & { currentPassword: string };
 
@@ -75,7 +73,7 @@ export function ChangePasswordForm() {
     <Form
       label="Change password"
       onSubmit={submit}
-      onFocus={changePasswordResolver.preload}
+
       alert={errors.root?.message}
     >
       {outcome ? <FormMessage kind={outcome.kind}>{outcome.message}</FormMessage> : null}

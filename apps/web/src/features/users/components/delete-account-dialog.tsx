@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import type { DeleteOwnAccountBody } from '@skillhive/shared/rules/account-forms';
+import { DeleteOwnAccountBody } from '@skillhive/shared/rules/account-forms';
 import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
@@ -13,11 +13,9 @@ import { useAuth } from '../../auth/auth-context.ts';
 import { deleteMyAccount } from '../api/me.ts';
 import { FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { zodResolver } from '@hookform/resolvers/zod';
 
-const deleteAccountResolver = lazyZodResolver(() =>
-  import('@skillhive/shared/rules/account-forms').then((rules) => rules.DeleteOwnAccountBody),
-);
+const deleteAccountResolver = zodResolver(DeleteOwnAccountBody);
 
 type DeleteAccountInput = z.input<typeof DeleteOwnAccountBody>;
 
@@ -39,10 +37,6 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
     resolver: deleteAccountResolver,
     defaultValues: { password: '' },
   });
-
-  useEffect(() => {
-    if (open) deleteAccountResolver.preload();
-  }, [open]);
 
   const close = () => {
     if (deleting) return;

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { UPLOAD_MAX_BYTES } from '@skillhive/shared/rules/constants';
-import type { UpdateUserBody } from '@skillhive/shared/rules/account-forms';
+import { UpdateUserBody } from '@skillhive/shared/rules/account-forms';
 import type { UserProfile } from '@skillhive/shared/contracts/users';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
@@ -13,11 +13,9 @@ import { Form } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { useSubmitError } from '../../../lib/form-errors.ts';
 import { Avatar } from '../../../components/ui/fallback-image.tsx';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { zodResolver } from '@hookform/resolvers/zod';
 
-const updateUserResolver = lazyZodResolver(() =>
-  import('@skillhive/shared/rules/account-forms').then((rules) => rules.UpdateUserBody),
-);
+const updateUserResolver = zodResolver(UpdateUserBody);
 
 type EditProfileInput = { name: string; phone: string; image: string };
 
@@ -109,7 +107,7 @@ export function EditProfileForm({ profile }: { profile: UserProfile }) {
   const alert = formError ?? errors.root?.message;
 
   return (
-    <Form label="Edit profile" onSubmit={submit} onFocus={updateUserResolver.preload} alert={alert}>
+    <Form label="Edit profile" onSubmit={submit} alert={alert}>
       <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
       <PhoneField error={errors.phone?.message} {...register('phone')} />
       <fieldset className="flex flex-col gap-3 rounded-box border border-base-300 p-4">

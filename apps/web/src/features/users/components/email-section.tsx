@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import type { ChangeEmailBody } from '@skillhive/shared/rules/account-forms';
+import { ChangeEmailBody } from '@skillhive/shared/rules/account-forms';
 import { ACCOUNT_MESSAGES, EMAIL_TAKEN_ERROR } from '@skillhive/shared/rules/messages';
 import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
@@ -8,13 +8,11 @@ import { useChangeEmail } from '../../auth/api/account.ts';
 import { MAIL_RATE_LIMITED } from '../../auth/verify-email.ts';
 import { Form, FormMessage } from '../../../components/ui/form-message.tsx';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
-import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
+import { zodResolver } from '@hookform/resolvers/zod';
 
-const changeEmailResolver = lazyZodResolver(() =>
-  import('@skillhive/shared/rules/account-forms').then((rules) => rules.ChangeEmailBody),
-);
+const changeEmailResolver = zodResolver(ChangeEmailBody);
 
-type ChangeEmailInput = { newEmail: string };
+type ChangeEmailInput = { newEmail: string; password?: string };
 
 interface EmailSectionProps {
   email: string;
@@ -38,10 +36,10 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
     formState: { errors, isSubmitting },
   } = useForm<ChangeEmailInput, unknown, ChangeEmailBody>({
     resolver: changeEmailResolver,
-    defaultValues: { newEmail: '' },
+    defaultValues: { newEmail: '', password: '' },
   });
 
-  const submit = handleSubmit(async ({ newEmail }) => {
+  const submit = handleSubmit(async ({ newEmail, password }) => {
     setSentTo(null);
     setFormError(null);
     if (newEmail === email) {
@@ -49,11 +47,18 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
       return;
     }
     try {
-      await change.mutateAsync(newEmail);
+      // An account without a password sends none; the server then wants a recent sign-in (decision 028).
+      await change.mutateAsync({ newEmail, ...(password ? { password } : {}) });
       setSentTo(newEmail);
-      reset({ newEmail: '' });
+      reset({ newEmail: '', password: '' });
     } catch (error) {
-      if (isApiError(error) && error.status === 429) setFormError(MAIL_RATE_LIMITED);
+      const passwordMessage = isApiError(error)
+        ? error.message === ACCOUNT_MESSAGES.wrongPassword
+          ? error.message
+          : error.fields?.['password']
+        : undefined;
+      if (passwordMessage) setError('password', { type: 'server', message: passwordMessage });
+      else if (isApiError(error) && error.status === 429) setFormError(error.message || MAIL_RATE_LIMITED);
       else if (isApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 401)
         setError('newEmail', {
           type: 'server',
@@ -86,7 +91,7 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
         )}
       </p>
       {verified ? null : notice}
-      <Form label="Change e-mail" onSubmit={submit} onFocus={changeEmailResolver.preload} alert={alert}>
+      <Form label="Change e-mail" onSubmit={submit} alert={alert}>
         {sentTo ? (
           <FormMessage kind="success">We sent a link to {sentTo}. Your address changes when you follow it.</FormMessage>
         ) : null}
@@ -96,6 +101,13 @@ export function EmailSection({ email, verified, notice, linkError }: EmailSectio
           autoComplete="email"
           error={errors.newEmail?.message}
           {...register('newEmail')}
+        />
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...register('password')}
         />
         <BusyButton type="submit" className="btn-outline self-start" busy={isSubmitting}>
           Change e-mail
