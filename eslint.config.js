@@ -12,6 +12,8 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
+      // The web app's server entry, built beside dist (decision 030).
+      '**/dist-ssr/**',
       '**/data/**',
       'apps/server/src/db/migrations/**',
       'apps/server/test/generated/**',

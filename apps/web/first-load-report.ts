@@ -53,7 +53,8 @@ export function firstLoadReport(): Plugin {
   let base = '/';
   return {
     name: 'skillhive-first-load-report',
-    apply: 'build',
+    // The browser's build only: the server entry's (decision 030) is no page's first load.
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
     configResolved(config) {
       logger = config.logger;
       base = config.base;

@@ -40,13 +40,16 @@ const apiProxy = {
  * lazy module (route `lazy` in src/app/router.tsx), and the framework libraries share one long-cached
  * vendor chunk.
  */
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), tailwindcss(), firstLoadReport()],
   server: { host: '127.0.0.1', proxy: apiProxy },
   preview: { host: '127.0.0.1', proxy: apiProxy },
   build: {
-    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    // The server entry (`vite build --ssr`, decision 030) goes beside the browser's build, not into
+    // what the server serves, and without a second copy of public/.
+    outDir: fileURLToPath(new URL(isSsrBuild ? './dist-ssr' : './dist', import.meta.url)),
     emptyOutDir: true,
+    copyPublicDir: !isSsrBuild,
     assetsDir: 'assets',
     // No data: URIs, so a strict img-src/font-src CSP of 'self' holds.
     assetsInlineLimit: 0,
@@ -72,4 +75,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../fixtures/arrange.ts';
 import { expectReady } from '../fixtures/dashboard.ts';
-import { roleAccounts } from '../fixtures/roles.ts';
+import { ROLE_STATE, roleAccounts } from '../fixtures/roles.ts';
 import { PUBLIC_PAGES } from '../../apps/web/src/app/routes.manifest.ts';
 
 /** Every public route, from the web app's route manifest (the build's first-load report reads it too). */
@@ -58,6 +58,46 @@ test.describe('routing', () => {
       await page.goto(manifestPage.path.replace(':id', stableClass().id));
       await expectReady(page);
       expect(errors).toEqual([]);
+    });
+  }
+
+  // Decision 030: each public page arrives rendered, and the browser takes over that same markup
+  // (hydration): no second render, no hydration warning, nothing on the console.
+  for (const manifestPage of PUBLIC_PAGES) {
+    test(`${manifestPage.path} arrives rendered and hydrates without a second render or a warning`, async ({
+      page,
+      request,
+    }) => {
+      const path = manifestPage.path.replace(':id', stableClass().id);
+      const html = await (await request.get(path)).text();
+      expect(html).toMatch(/<div id="root"><div[^>]*>[\s\S]*<h1[\s>]/);
+      const messages: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') messages.push(message.text());
+      });
+      page.on('pageerror', (error) => messages.push(error.message));
+      // The server's nodes, noted before any script of the page runs.
+      await page.addInitScript(() => {
+        document.addEventListener('DOMContentLoaded', () => {
+          const marked = window as unknown as { serverNodes?: Element[] };
+          marked.serverNodes = [...document.querySelectorAll('#root > div, #root main > *, #root h1')];
+        });
+      });
+      await page.goto(path);
+      await expectReady(page);
+      // Hydrated: React has taken the page over (a link navigates without a document request).
+      await expect
+        .poll(() =>
+          page.evaluate(() => Object.keys(document.getElementById('root')!).some((k) => k.startsWith('__react'))),
+        )
+        .toBe(true);
+      const kept = await page.evaluate(() => {
+        const nodes = (window as unknown as { serverNodes?: Element[] }).serverNodes ?? [];
+        return { count: nodes.length, connected: nodes.filter((node) => node.isConnected).length };
+      });
+      expect(kept.count).toBeGreaterThan(2);
+      expect(kept.connected).toBe(kept.count);
+      expect(messages).toEqual([]);
     });
   }
 
@@ -119,13 +159,9 @@ test.describe('routing', () => {
     });
   }
 
-  // Decision 008: a page's first render waits for its data, so its HTML preloads that data — and
-  // the request the page then makes must be the one the preload answers, not a second download.
+  // Decision 008: a page the browser renders waits for its data, so its HTML preloads that data —
+  // and the request the page then makes must be the one the preload answers, not a second download.
   const firstRenderData: Record<string, string[]> = {
-    '/': ['/api/auth/get-session', '/api/reviews?page=1&limit=10'],
-    '/allClassAllowed': ['/api/auth/get-session', '/api/classes?sort=newest&page=1&limit=12'],
-    '/allClassAllowed?page=2': ['/api/auth/get-session'],
-    '/login': ['/api/auth/get-session'],
     '/dashboard': ['/api/auth/get-session'],
   };
   for (const [path, data] of Object.entries(firstRenderData)) {
@@ -151,14 +187,36 @@ test.describe('routing', () => {
     });
   }
 
-  test("a class's page preloads that class's public data, and uses the preload", async ({ page, request }) => {
+  // Decision 030: a public page is rendered on the server with the data its first render waits
+  // for, and hands that data to the browser in the page: nothing to preload, nothing to ask again.
+  const renderedData: Record<string, string[]> = {
+    '/': ['/api/auth/get-session', '/api/reviews?page=1&limit=10'],
+    '/allClassAllowed': ['/api/auth/get-session', '/api/classes?sort=newest&page=1&limit=12'],
+    '/allClassAllowed?page=2': ['/api/auth/get-session', '/api/classes?sort=newest&page=2&limit=12'],
+    '/login': ['/api/auth/get-session'],
+  };
+  for (const [path, data] of Object.entries(renderedData)) {
+    test(`${path} carries the data its first render needs, and asks for none of it`, async ({ page, request }) => {
+      const html = await (await request.get(path)).text();
+      expect(html).not.toContain('<link rel="preload" as="fetch"');
+      expect(html).toContain('<script type="application/json" id="skillhive-state">');
+      const requested: string[] = [];
+      page.on('request', (req) => {
+        const url = new URL(req.url());
+        if (url.pathname.startsWith('/api/')) requested.push(url.pathname + url.search);
+      });
+      await page.goto(path);
+      await expectReady(page);
+      expect(requested.filter((r) => data.includes(r))).toEqual([]);
+    });
+  }
+
+  test("a class's page carries that class's public data, and asks for none of it", async ({ page, request }) => {
     const item = stableClass();
     const path = `/classes/${item.id}`;
     const html = await (await request.get(path)).text();
-    const preloaded = [...html.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map(
-      (m) => m[1],
-    );
-    expect(preloaded.sort()).toEqual(['/api/auth/get-session', `/api/classes/${item.id}/public`].sort());
+    expect(html).not.toContain('<link rel="preload" as="fetch"');
+    expect(html).toContain(`>${item.title}</h1>`);
     const requested: string[] = [];
     page.on('request', (req) => {
       const url = new URL(req.url());
@@ -167,6 +225,33 @@ test.describe('routing', () => {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1, name: item.title })).toBeVisible();
     await expectReady(page);
-    expect(requested.filter((r) => r === `/api/classes/${item.id}/public`)).toHaveLength(1);
+    expect(requested.filter((r) => r === `/api/classes/${item.id}/public` || r === '/api/auth/get-session')).toEqual(
+      [],
+    );
   });
+});
+
+// Decision 030: a signed-in visitor's page is rendered for them, with their account menu in the
+// first HTML, and the browser takes it over as it is.
+test.describe('signed in, on a public page', () => {
+  test.use({ storageState: ROLE_STATE.student });
+  for (const pattern of ['/', '/allClassAllowed', '/classes/:id']) {
+    test(`${pattern} arrives with the account menu and hydrates without a warning`, async ({ page }) => {
+      const path = pattern.replace(':id', stableClass().id);
+      const { name } = roleAccounts().student;
+      const html = await (await page.request.get(path)).text();
+      expect(html).toContain(`aria-label="Account menu for ${name}"`);
+      expect(html).not.toContain('>Sign In</a>');
+      const messages: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') messages.push(message.text());
+      });
+      page.on('pageerror', (error) => messages.push(error.message));
+      await page.goto(path);
+      await expectReady(page);
+      await expect(page.getByRole('button', { name: `Account menu for ${name}` })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Sign In' })).toHaveCount(0);
+      expect(messages).toEqual([]);
+    });
+  }
 });

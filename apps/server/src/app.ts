@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
@@ -49,11 +50,14 @@ import { errorHandlerPlugin, sendClientError, sendFrameworkError } from './plugi
 import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { createMetricsRegistry, metricsPlugin, type PoolStats } from './plugins/metrics.ts';
 import { securityPlugin } from './plugins/security.ts';
+import { loadServerRenderer } from './plugins/server-render.ts';
 import { staticWebPlugin } from './plugins/static-web.ts';
 import { getClassPageMeta } from './modules/classes/class-page.service.ts';
 import { swaggerPlugin } from './plugins/swagger.ts';
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
+/** The web build's server entry (decision 030), beside its browser build: `<web root>/../dist-ssr`. */
+const serverEntryOf = (webRoot: string) => path.join(webRoot, '..', 'dist-ssr', 'entry-server.js');
 
 /** Everything the app needs from outside, passed in (STYLE.md): tests build it with real parts. */
 export interface AppDeps {
@@ -290,8 +294,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(statsRoutes, { db, now });
   await app.register(mailRoutes, { db, mailboxEnabled });
 
+  const webRoot = deps.webRoot ?? DEFAULT_WEB_ROOT;
   await app.register(staticWebPlugin, {
-    root: deps.webRoot ?? DEFAULT_WEB_ROOT,
+    root: webRoot,
+    renderer: await loadServerRenderer(serverEntryOf(webRoot), app.log),
+    sharedPages: app.catalogueCache,
     publicUrl: env.publicUrl,
     // A shared class page link shows the class: its title and image in the link's preview.
     pageMeta: async (route, params) =>

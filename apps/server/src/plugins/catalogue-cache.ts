@@ -8,9 +8,10 @@ type Encoding = 'br' | 'gzip';
 /** The compression plugin's threshold (plugins/security.ts): smaller bodies go as they are. */
 const COMPRESS_THRESHOLD_BYTES = 1024;
 
-/** A shared page: its JSON and headers, and the same compressed once per encoding asked for. */
+/** A shared page: its bytes (JSON, or a rendered page's HTML), type and headers, and the same compressed once per encoding asked for. */
 interface SharedPage {
   body: Buffer;
+  type: string;
   headers: Record<string, string>;
   encoded: Map<Encoding, Buffer>;
 }
@@ -36,6 +37,17 @@ export interface CatalogueCache {
     reply: FastifyReply,
     key: string,
     load: () => Promise<PageLoad>,
+  ): FastifyReply | Promise<FastifyReply>;
+  /**
+   * The same for a public page rendered on the server for anonymous visitors (decision 030): its
+   * HTML stored under `key` for the same TTL, rendered once on a miss. A load that throws is not
+   * kept. With the cache off, the page is rendered and sent the usual way.
+   */
+  sendHtml(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    load: () => Promise<string>,
   ): FastifyReply | Promise<FastifyReply>;
 }
 
@@ -69,6 +81,19 @@ function encodedPage(page: SharedPage, encoding: Encoding): Buffer {
   return bytes;
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** A shared page's bytes as they are; a response that depends on Accept-Encoding says so. */
+function sendShared(request: FastifyRequest, reply: FastifyReply, page: SharedPage): FastifyReply {
+  reply.headers(page.headers).type(page.type);
+  if (page.body.length < COMPRESS_THRESHOLD_BYTES) return reply.send(page.body);
+  reply.header('vary', 'accept-encoding');
+  const encoding = sharedPageEncoding(request.headers['accept-encoding']);
+  if (!encoding) return reply.send(page.body);
+  return reply.header('content-encoding', encoding).send(encodedPage(page, encoding));
+}
+
 /**
  * The public catalogue, shared for CATALOGUE_CACHE_TTL_SECONDS (0 turns it off): its pages and
  * totals are read from the database once per TTL rather than once per visitor, and each page is
@@ -92,15 +117,19 @@ export const catalogueCachePlugin = fp(
         }
         const page = await pages.get(key, async () => {
           const { body, headers } = await load();
-          return { body: Buffer.from(JSON.stringify(body)), headers, encoded: new Map() };
+          return { body: Buffer.from(JSON.stringify(body)), type: JSON_TYPE, headers, encoded: new Map() };
         });
-        // The bytes are sent as they are; a response that depends on Accept-Encoding says so.
-        reply.headers(page.headers).type('application/json; charset=utf-8');
-        if (page.body.length < COMPRESS_THRESHOLD_BYTES) return reply.send(page.body);
-        reply.header('vary', 'accept-encoding');
-        const encoding = sharedPageEncoding(request.headers['accept-encoding']);
-        if (!encoding) return reply.send(page.body);
-        return reply.header('content-encoding', encoding).send(encodedPage(page, encoding));
+        return sendShared(request, reply, page);
+      },
+      async sendHtml(request, reply, key, load) {
+        if (!pages.enabled) return reply.type(HTML_TYPE).send(await load());
+        const page = await pages.get(key, async () => ({
+          body: Buffer.from(await load()),
+          type: HTML_TYPE,
+          headers: {},
+          encoded: new Map(),
+        }));
+        return sendShared(request, reply, page);
       },
     };
     app.decorate('catalogueCache', cache);

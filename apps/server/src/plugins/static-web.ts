@@ -1,10 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
+import { getSessionCookie } from 'better-auth/cookies';
 import { declareAccess } from '../lib/authorize.ts';
+import type { CatalogueCache } from './catalogue-cache.ts';
+import { forwardedHeaders, inProcessFetch, type ServerRenderer } from './server-render.ts';
 
 /**
  * Written by the web build beside index.html (apps/web/first-load-report.ts): for each public
@@ -106,8 +109,8 @@ function routeOf(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
 }
 
-/** A page answer: index.html, or a public route's copy of it. */
-type SpaPage = (pathname: string, search: string) => Promise<string>;
+/** A page answer: index.html, or a public route's copy of it (without its data preloads when `rendered`). */
+type SpaPage = (pathname: string, search: string, rendered?: boolean) => Promise<string>;
 
 /**
  * index.html as each page is answered with: a public route's copy names that route's chunks as
@@ -173,15 +176,15 @@ function spaPages(
       withoutData: withLinks(indexHtml, code),
     });
   }
-  return async (pathname, search) => {
+  return async (pathname, search, rendered = false) => {
     const page = pages.get(routeOf(pathname));
-    if (page) return search === '' ? page.withData : page.withoutData;
+    if (page) return search === '' && !rendered ? page.withData : page.withoutData;
     for (const { route, match, code, data } of patterns) {
       const params = match(routeOf(pathname));
       if (!params) continue;
       const safe = Object.values(params).every((value) => SAFE_PARAM.test(value));
       const filled =
-        safe && search === ''
+        safe && search === '' && !rendered
           ? data.map((url) => url.replace(/:(\w+)/g, (_m, name: string) => params[name] ?? ''))
           : [];
       let html = withLinks(indexHtml, [...code, ...dataLinksOf(filled)]);
@@ -192,6 +195,36 @@ function spaPages(
     return indexHtml;
   };
 }
+
+/**
+ * Whether the request is a signed-in visitor's: a session cookie that names a session. A cookie
+ * alone does not do (anyone can send one), or a forged cookie would make every request a render
+ * of its own instead of the shared page.
+ */
+async function readSession(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<{ signedIn: boolean; setCookie: string[] }> {
+  const headers = forwardedHeaders(request);
+  if (getSessionCookie(new Headers(headers)) === null) return { signedIn: false, setCookie: [] };
+  const answer = await app.inject({ method: 'GET', url: SESSION_PATH, headers, remoteAddress: request.ip });
+  // better-auth renews a session past its update age (or clears a dead one) with Set-Cookie on
+  // this read; the browser made it itself before decision 030, so the page passes it on.
+  const setCookie = [answer.headers['set-cookie'] ?? []].flat().map(String);
+  return { signedIn: answer.statusCode === 200 && sessionIn(answer.body), setCookie };
+}
+
+/** Whether a session read's body names a session (it is `null` without one). */
+function sessionIn(body: string): boolean {
+  try {
+    return JSON.parse(body) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** better-auth's session read, under our API (decision 004). */
+const SESSION_PATH = '/api/auth/get-session';
 
 /** A GET or HEAD of a path that is not the API's nor a file's: a page of the web app. */
 function isPageRequest(method: string, pathname: string): boolean {
@@ -207,8 +240,17 @@ function isPageRequest(method: string, pathname: string): boolean {
  */
 export const staticWebPlugin = fp(async function staticWeb(
   app: FastifyInstance,
-  opts: { root: string; publicUrl: string; pageMeta?: PageMetaResolver | undefined },
+  opts: {
+    root: string;
+    publicUrl: string;
+    pageMeta?: PageMetaResolver | undefined;
+    /** The web app's server entry: public pages rendered per request (decision 030); null renders none. */
+    renderer?: ServerRenderer | null | undefined;
+    /** Where anonymous visitors' rendered pages are shared (plugins/catalogue-cache.ts). */
+    sharedPages?: CatalogueCache | undefined;
+  },
 ) {
+  const origin = new URL(opts.publicUrl).origin;
   const index = path.join(opts.root, 'index.html');
   if (!existsSync(index)) {
     app.log.warn(`web app not built (${index} missing): run "npm run build"`);
@@ -241,6 +283,33 @@ export const staticWebPlugin = fp(async function staticWeb(
     const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
     if (!isPageRequest(request.method, pathname)) return;
     const search = queryAt === -1 ? '' : request.url.slice(queryAt);
+    const renderer = opts.renderer;
+    if (renderer?.rendersOnServer(routeOf(pathname))) {
+      const render = async () => {
+        const html = await renderer.render({
+          url: `${origin}${request.url}`,
+          template: await spaPage(pathname, search, true),
+          headers: forwardedHeaders(request),
+          fetch: inProcessFetch(app, request),
+        });
+        if (html === null) throw new Error('the page redirects: the browser follows it from the shell');
+        return html;
+      };
+      reply.header('cache-control', 'no-cache');
+      try {
+        // An anonymous visitor's page is the same for every anonymous visitor: shared as the
+        // catalogue is, for the same TTL. A signed-in visitor's names them: rendered for them alone.
+        const session = await readSession(app, request);
+        if (session.setCookie.length > 0) reply.header('set-cookie', session.setCookie);
+        const anonymous = !session.signedIn;
+        if (anonymous && opts.sharedPages)
+          return await opts.sharedPages.sendHtml(request, reply, JSON.stringify(['page', request.url]), render);
+        return reply.type('text/html; charset=utf-8').send(await render());
+      } catch (error) {
+        // The browser can still render the page from the shell, as it did before decision 030.
+        request.log.error({ err: error, page: pathname }, 'server render failed; answering with the shell');
+      }
+    }
     const html = await spaPage(pathname, search);
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   });

@@ -1,14 +1,17 @@
 import type { ReactNode } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { queryClient } from '../lib/query-client.ts';
 import { AuthProvider } from '../features/auth/components/auth-provider.tsx';
 import { DeferredToaster } from '../components/ui/deferred-toaster.tsx';
 
-/** Providers that need nothing from the router. */
-export function AppProviders({ children }: { children: ReactNode }) {
+/**
+ * Providers that need nothing from the router. The query cache is the app's one in the browser;
+ * the server's render gives each request its own (entry-server.tsx, decision 030).
+ */
+export function AppProviders({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
   return (
-    <QueryClientProvider client={queryClient}>
+    <QueryClientProvider client={client}>
       {children}
       <DeferredToaster />
     </QueryClientProvider>

@@ -1,5 +1,5 @@
-import type { FetchQueryOptions, QueryKey } from '@tanstack/react-query';
-import type { LoaderFunctionArgs } from 'react-router';
+import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-query';
+import { createContext, type LoaderFunctionArgs } from 'react-router';
 import { queryClient } from '../lib/query-client.ts';
 
 /*
@@ -7,6 +7,24 @@ import { queryClient } from '../lib/query-client.ts';
  * reads each page waits for is the route manifest's `firstRender`; their URLs, which the HTML
  * preloads, are first-render-urls.ts. Loaders are React Router's own (decision 024).
  */
+
+/**
+ * Where a loader's reads go, from React Router's loader context: in the browser the app's one
+ * query cache; on the server (entry-server.tsx, decision 030) a cache of the request's own, whose
+ * reads are all awaited, so the HTML carries the data and no visitor's answers reach another's.
+ */
+export interface RouteDataTarget {
+  client: QueryClient;
+  /** The server's render: wait for every read, without the first-render bound. */
+  waitForAll: boolean;
+}
+
+export const routeDataContext = createContext<RouteDataTarget>({ client: queryClient, waitForAll: false });
+
+/** The query cache a loader's reads go to, and whether this is the server's render. */
+export function routeDataTarget(args: Partial<Pick<PageLoaderArgs, 'context'>>): RouteDataTarget {
+  return args.context?.get(routeDataContext) ?? { client: queryClient, waitForAll: false };
+}
 
 /** What a page module's loader is called with: React Router's arguments, and whether this is the router's first load. */
 export interface PageLoaderArgs extends LoaderFunctionArgs {
@@ -32,15 +50,24 @@ export const FIRST_RENDER_WAIT_MS = 300;
  */
 export async function loadRouteData<TQueryFnData, TError, TData, TQueryKey extends QueryKey>(
   options: FetchQueryOptions<TQueryFnData, TError, TData, TQueryKey>,
-  { request, firstLoad }: Pick<PageLoaderArgs, 'request' | 'firstLoad'>,
+  {
+    request,
+    firstLoad,
+    context,
+  }: Pick<PageLoaderArgs, 'request' | 'firstLoad'> & Partial<Pick<PageLoaderArgs, 'context'>>,
   waitMs: number = FIRST_RENDER_WAIT_MS,
 ): Promise<null> {
   const { signal } = request;
-  const settled = queryClient.prefetchQuery(options);
+  const { client, waitForAll } = routeDataTarget({ context });
+  const settled = client.prefetchQuery(options);
+  if (waitForAll) {
+    await settled;
+    return null;
+  }
   const abandon = () => {
-    const query = queryClient.getQueryCache().find({ queryKey: options.queryKey, exact: true });
+    const query = client.getQueryCache().find({ queryKey: options.queryKey, exact: true });
     if (query && query.state.fetchStatus === 'fetching' && query.getObserversCount() === 0)
-      void queryClient.cancelQueries({ queryKey: options.queryKey, exact: true });
+      void client.cancelQueries({ queryKey: options.queryKey, exact: true });
   };
   signal.addEventListener('abort', abandon, { once: true });
   if (!firstLoad) return null;

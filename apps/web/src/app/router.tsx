@@ -5,6 +5,7 @@ import {
   matchRoutes,
   useRouteError,
   type DataRouter,
+  type HydrationState,
   type LazyRouteFunction,
   type LoaderFunctionArgs,
   type Params,
@@ -154,7 +155,8 @@ export function buildRoutes(
       Component: RouterProviders,
       ErrorBoundary: RootError,
       HydrateFallback: FirstLoadFallback,
-      loader: ({ request }) => loadRouteData(sessionQueryOptions(), { request, firstLoad: firstLoad() }),
+      loader: ({ request, context }) =>
+        loadRouteData(sessionQueryOptions(), { request, context, firstLoad: firstLoad() }),
       shouldRevalidate: () => false,
       children: [
         {
@@ -183,6 +185,26 @@ export function createAppRouter(): DataRouter {
   const firstLoad = () => created.router === undefined || !created.router.state.initialized;
   created.router = createBrowserRouter(buildRoutes(PAGE_LIST, { firstLoad }));
   return created.router;
+}
+
+/**
+ * The app's router over a page the server rendered (decision 030): it starts from the server's
+ * loader data, so no loader runs again, and with the modules of the matched routes already
+ * imported (their chunks are preloaded with the HTML), so its first render is the server's
+ * markup and not the HydrateFallback. React Router's documented way for lazy routes under SSR.
+ */
+export async function hydrateAppRouter(hydrationData: HydrationState): Promise<DataRouter> {
+  const routes = buildRoutes(PAGE_LIST);
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      const resolved = await route.lazy();
+      Object.assign(route, resolved);
+      route.lazy = undefined;
+    }),
+  );
+  return createBrowserRouter(routes, { hydrationData });
 }
 
 /** The lazy modules a URL's page renders, outermost first, with the URL's parameters. */

@@ -241,6 +241,17 @@ async function toApiError(response: Response): Promise<ApiError> {
   });
 }
 
+/**
+ * What the client sends requests with: the browser's fetch, or, in the server's render, a fetch
+ * that answers from the API in the same process (entry-server.tsx, decision 030).
+ */
+let sendRequest: typeof fetch = (input, init) => fetch(input, init);
+
+/** Sets what requests are sent with; only the server's render entry calls it. */
+export function setApiFetch(send: typeof fetch): void {
+  sendRequest = send;
+}
+
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const { method = 'GET', body, path: pathParams, query, secured = false, signal } = options;
   const headers = new Headers({ Accept: 'application/json' });
@@ -254,7 +265,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const url = buildApiUrl(path, query, pathParams);
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await sendRequest(url, {
       method,
       headers,
       credentials: secured ? 'include' : 'same-origin',

@@ -1,13 +1,23 @@
 import { useParams } from 'react-router';
-import { publicClassQueryOptions } from '../../features/classes/api/get-public-class.ts';
+import { classReviewsQueryOptions, publicClassQueryOptions } from '../../features/classes/api/get-public-class.ts';
 import { PublicClassPage } from '../../features/classes/components/public-class-page.tsx';
 import { ClassPurchase } from '../../features/enrollments/components/class-purchase.tsx';
 import { VerifyEmailNotice } from '../../features/auth/components/verify-email-notice.tsx';
-import { loadRouteData, type PageLoaderArgs } from '../route-data.ts';
+import { loadRouteData, routeDataTarget, type PageLoaderArgs } from '../route-data.ts';
 
-/** The class's public data is part of the first paint: the server preloads it with the page (decision 008). */
-export function loader(args: PageLoaderArgs) {
-  return loadRouteData(publicClassQueryOptions(args.params['id'] ?? ''), args);
+/**
+ * The class's public data is part of the first paint: the server preloads it with the page
+ * (decision 008). The server's render (decision 030) also carries the first page of its reviews,
+ * when it has any: a search engine and a visitor without JavaScript read them too.
+ */
+export async function loader(args: PageLoaderArgs) {
+  const id = args.params['id'] ?? '';
+  const classRead = publicClassQueryOptions(id);
+  await loadRouteData(classRead, args);
+  const { client, waitForAll } = routeDataTarget(args);
+  if (waitForAll && (client.getQueryData(classRead.queryKey)?.reviewCount ?? 0) > 0)
+    await loadRouteData(classReviewsQueryOptions(id, 1), args);
+  return null;
 }
 
 /** /classes/:id: the public page of an accepted class, linked from every class card. */

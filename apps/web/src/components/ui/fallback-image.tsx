@@ -30,6 +30,11 @@ export function FallbackImage({ src, kind = 'class', alt, ...props }: FallbackIm
       src={usable}
       alt={alt}
       data-fallback={usable === FALLBACK_IMAGES[kind] ? kind : undefined}
+      // A picture in a page rendered on the server (decision 030) may have failed before the
+      // page's scripts ran, and its error event with it: a broken image is complete with no size.
+      ref={(image) => {
+        if (image && src && usable === src && image.complete && image.naturalWidth === 0) setFailedSrc(src);
+      }}
       onError={() => {
         if (src && usable === src) setFailedSrc(src);
       }}

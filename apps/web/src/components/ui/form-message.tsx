@@ -1,4 +1,5 @@
 import type { ComponentPropsWithoutRef, ReactNode } from 'react';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 
 /** A form's outcome: a polite status on success, an alert on failure. */
 export function FormMessage({ kind, children }: { kind: 'success' | 'error'; children: ReactNode }) {
@@ -26,10 +27,19 @@ type FormProps = Omit<ComponentPropsWithoutRef<'form'>, 'aria-label' | 'noValida
  * an alert above the fields.
  */
 export function Form({ label, alert, className = 'flex flex-col gap-4', children, ...props }: FormProps) {
+  // A page rendered on the server (decision 030) shows its forms before its scripts run. Until
+  // they do, the fields are disabled: the browser must not send the form itself (a password in a
+  // URL), and without JavaScript the form says that it needs it.
+  const hydrated = useHydrated();
   return (
     <form noValidate aria-label={label} className={className} {...props}>
+      <noscript>
+        <FormMessage kind="error">This form needs JavaScript. Please turn it on and reload the page.</FormMessage>
+      </noscript>
       {alert ? <FormMessage kind="error">{alert}</FormMessage> : null}
-      {children}
+      <fieldset disabled={!hydrated} className="contents">
+        {children}
+      </fieldset>
     </form>
   );
 }
