@@ -7,7 +7,7 @@
  *   id) is there, once;
  * - after the reconciler's interval, no charge succeeded at the gateway without a payment or a
  *   refund;
- * - no enrolment is paid twice, and the payments add up to the paid lines to the cent.
+ * - no enrollment is paid twice, and the payments add up to the paid lines to the cent.
  *
  * Loopback only, bounded in time: CHAOS_SECONDS (default 40) of load per database, CHAOS_BUYERS
  * (default 12) concurrent buyers, a kill every CHAOS_KILL_EVERY_MS (default 5000). CHAOS_PG_URL

@@ -1,6 +1,6 @@
 /**
  * What real fsync costs the embedded database (decision 011): start-up to /api/ready of
- * `node apps/server/src/server.ts` on a fresh DATA_DIR, and the purchase flow (enrol → intent →
+ * `node apps/server/src/server.ts` on a fresh DATA_DIR, and the purchase flow (enroll → intent →
  * confirm → record payment) through the real app, with DB_EMBEDDED_FSYNC on and off, alternated.
  *
  *   node bench/embedded-durability.ts [runs=3] [purchases=20]

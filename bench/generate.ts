@@ -9,7 +9,7 @@ import { createLocalStorage } from '../apps/server/src/modules/uploads/storage.p
 /**
  * Fills a migrated SkillHive database with a large, consistent catalogue: users (teachers,
  * students with a history, and fresh students for the payment flow) with credential accounts,
- * one real uploaded image, classes, payments and enrolments. Every row is produced inside the
+ * one real uploaded image, classes, payments and enrollments. Every row is produced inside the
  * database by INSERT ... SELECT over generate_series — one statement per chunk, no rows cross the
  * wire — which is the fastest way on PostgreSQL and the only fast way on PGlite. Ids are derived
  * from the row number (md5 shaped as a v4 UUID), so the bench can name rows without reading them.
@@ -157,9 +157,9 @@ function gcd(a: number, b: number): number {
 export interface GenPlan {
   users: number;
   teachers: number;
-  /** Students with enrolment and payment history: users teachers+1 .. teachers+historyStudents. */
+  /** Students with enrollment and payment history: users teachers+1 .. teachers+historyStudents. */
   historyStudents: number;
-  /** Students with nothing yet, for the enrol → pay flow: the last `flowStudents` users. */
+  /** Students with nothing yet, for the enroll → pay flow: the last `flowStudents` users. */
   flowStudents: number;
   classes: number;
   enrollments: number;
@@ -354,10 +354,10 @@ export class Generator {
 
   /**
    * Grows the catalogue to classes 1..upTo (newest first by number) together with their share of
-   * the planned enrolments, so every intermediate size is a consistent database: the history
-   * students' enrolments into the new accepted classes — nine in ten paid, grouped into payments
+   * the planned enrollments, so every intermediate size is a consistent database: the history
+   * students' enrollments into the new accepted classes — nine in ten paid, grouped into payments
    * (cart_ids, menu_item_ids, amount filled), the tenth pending in the cart — and each new class
-   * inserted with its enrollment_count. The planned enrolments are all present once upTo reaches
+   * inserted with its enrollment_count. The planned enrollments are all present once upTo reaches
    * plan.classes.
    */
   async growClasses(upTo: number): Promise<void> {
@@ -378,11 +378,11 @@ export class Generator {
         ) as g
       ) as h
       where i > ${from} and i <= ${upTo}`;
-    // Payments group a student's paid enrolments of this step ten by ten.
+    // Payments group a student's paid enrollments of this step ten by ten.
     const payKey = `s || '-' || ${upTo} || '-' || (k / 10)`;
     let enrolled = 0;
     await this.withDeferredIndexes(['classes', 'enrollments', 'payments'], async () => {
-      await this.timed(`classes ${from + 1}..${upTo} + their enrolments`, upTo - from, () =>
+      await this.timed(`classes ${from + 1}..${upTo} + their enrollments`, upTo - from, () =>
         this.bulk([
           `create temp table bench_gen on commit drop as ${genSql}`,
           `insert into classes (id, teacher_id, teacher_name, teacher_email, title, description, price_cents, image_key,
@@ -429,7 +429,7 @@ export class Generator {
     this.enrolled = enrolled;
   }
 
-  /** Enrolments in the database after the last growth step. */
+  /** Enrollments in the database after the last growth step. */
   enrolled = 0;
 
   /** Fresh statistics and visibility maps, as autovacuum would leave them on a live database. */

@@ -209,7 +209,7 @@ export function newFlowTally(): FlowTally {
 }
 
 /**
- * The whole purchase, once per student: enrol in a class, create a payment intent for the cart
+ * The whole purchase, once per student: enroll in a class, create a payment intent for the cart
  * (with `couponCode`, when given), confirm it with the test gateway's success card, record the
  * payment. `concurrency` students run at once; the loop ends after `durationS` or when every
  * student has paid once. With `tally`, several rounds add up into one scenario (summariseFlows).
@@ -319,7 +319,9 @@ export function summariseFlows(
   const requests = steps.reduce((sum, s) => sum + s.requests, 0);
   return {
     id: opts.couponCode ? 'purchase-flow-coupon' : 'purchase-flow',
-    title: opts.couponCode ? 'enrol → intent with a coupon → confirm → payment' : 'enrol → intent → confirm → payment',
+    title: opts.couponCode
+      ? 'enroll → intent with a coupon → confirm → payment'
+      : 'enroll → intent → confirm → payment',
     request: FLOW_STEPS.join(' → '),
     rps: round(completed / elapsedS, 1),
     p50: percentile(sortedFlows, 50),

@@ -214,7 +214,7 @@ async function flowScenario(
   const missing: string[] = [];
   for (const [method, route] of routes)
     if (!(await hasRoute(client, method, route))) missing.push(`${method} ${route}`);
-  const title = 'enrol → intent → confirm → payment';
+  const title = 'enroll → intent → confirm → payment';
   if (missing.length > 0)
     return [
       skipped(
@@ -226,7 +226,7 @@ async function flowScenario(
     ];
   // Tokens for the flow students are issued with the server's own token service and secret — the
   // same HS256 token POST /api/jwt returns — so that a thousand argon2 sign-ins do not dominate
-  // the setup. The enrolments scenario uses the real sign-in → /api/jwt path.
+  // the setup. The enrollments scenario uses the real sign-in → /api/jwt path.
   const tokens = createTokenService(server.authSecret);
   const ids = flowStudentIds(plan);
   const emails = flowStudentEmails(plan);
@@ -711,7 +711,7 @@ async function benchDatabase(
                 ),
           );
 
-          // A student's enrolments, with a token from sign-in → POST /api/jwt.
+          // A student's enrollments, with a token from sign-in → POST /api/jwt.
           const email = historyStudentEmail(plan, 0);
           const enrolledPath = `/api/enrolled/${encodeURIComponent(email)}`;
           if (await hasRoute(client, 'GET', enrolledPath)) {
@@ -721,27 +721,27 @@ async function benchDatabase(
             const result =
               probe.status === 200
                 ? await load(
-                    'student-enrolments',
-                    "a student's enrolments",
+                    'student-enrollments',
+                    "a student's enrollments",
                     { paths: [enrolledPath], headers },
                     { origin: server.origin, connections: opts.connections, durationS: opts.duration },
                   )
                 : skipped(
-                    'student-enrolments',
-                    "a student's enrolments",
+                    'student-enrollments',
+                    "a student's enrollments",
                     `GET ${enrolledPath}`,
                     `answered ${probe.status}: ${probe.body.toString().slice(0, 120)}`,
                   );
             if (probe.status === 200)
               result.extra = {
-                enrolmentsOfStudent: Number(probe.headers['x-total-count'] ?? json<unknown[]>(probe).length),
+                enrollmentsOfStudent: Number(probe.headers['x-total-count'] ?? json<unknown[]>(probe).length),
               };
             run.scenarios.push(result);
           } else {
             run.scenarios.push(
               skipped(
-                'student-enrolments',
-                "a student's enrolments",
+                'student-enrollments',
+                "a student's enrollments",
                 `GET ${enrolledPath}`,
                 'GET /api/enrolled/:email: the server under test has no such route',
               ),
@@ -1052,7 +1052,7 @@ function printReport(results: {
     if (db.error) out.push(`FAILED: ${db.error.split('\n')[0]}`);
     if (db.plan && db.generation) {
       out.push(
-        `data: ${fmt.int(db.generation.counts.classes)} classes, ${fmt.int(db.generation.counts.users)} users, ${fmt.int(db.generation.counts.enrollments)} enrolments, ${fmt.int(db.generation.counts.payments)} payments — generated in ${(db.generation.totalMs / 1000).toFixed(1)} s`,
+        `data: ${fmt.int(db.generation.counts.classes)} classes, ${fmt.int(db.generation.counts.users)} users, ${fmt.int(db.generation.counts.enrollments)} enrollments, ${fmt.int(db.generation.counts.payments)} payments — generated in ${(db.generation.totalMs / 1000).toFixed(1)} s`,
       );
     }
     if (db.server) {
@@ -1117,7 +1117,7 @@ function printReport(results: {
         table(
           [
             'classes',
-            'enrolments',
+            'enrollments',
             'page 1',
             'SQL page 1',
             `page ${DEEP_PAGE}`,
@@ -1209,7 +1209,7 @@ async function main() {
     .join('')}npm run bench`;
   log(`${command} — ${facts.nproc} CPUs, ${facts.memoryGiB} GiB, node ${facts.node}`);
   log(
-    `classes ${fmt.int(opts.classes)}, users ${fmt.int(opts.users)}, enrolments ${fmt.int(opts.enrollments)}; growth ${opts.growthSteps.map((n) => fmt.int(n)).join(' → ')}; ${opts.duration} s per scenario at ${opts.connections} connections`,
+    `classes ${fmt.int(opts.classes)}, users ${fmt.int(opts.users)}, enrollments ${fmt.int(opts.enrollments)}; growth ${opts.growthSteps.map((n) => fmt.int(n)).join(' → ')}; ${opts.duration} s per scenario at ${opts.connections} connections`,
   );
 
   // The bench measures what `npm start` runs: the server bundle, rebuilt so it matches the sources.

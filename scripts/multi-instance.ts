@@ -136,7 +136,7 @@ async function main() {
   const classId = list[0]!._id ?? list[0]!.id;
   check(classId, `no class id in ${JSON.stringify(list[0])}`);
 
-  ok(await call('POST', '/api/enrolled', { headers: bearer, body: { enrollId: classId } }), 'enrol');
+  ok(await call('POST', '/api/enrolled', { headers: bearer, body: { enrollId: classId } }), 'enroll');
   const intent = await call('POST', '/api/create-payment-intent', { headers: bearer, body: {} });
   ok(intent, 'payment intent');
   const { clientSecret, cartIds } = intent.json() as { clientSecret: string; cartIds: string[] };

@@ -16,7 +16,7 @@ setup('role accounts through the API, each signed in once', { tag: '@postgres' }
   ]);
   const acceptedClass = await arrange.acceptedClass(teacher, { price: 35 });
   const pendingClass = await arrange.pendingClass(teacher, { price: 45 });
-  await arrange.paidEnrolment(student, [acceptedClass.id]);
+  await arrange.paidEnrollment(student, [acceptedClass.id]);
 
   const accounts: RoleAccounts = {
     student: account(student),

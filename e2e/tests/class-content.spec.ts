@@ -112,7 +112,7 @@ test.describe('class content', () => {
       arrange.admin(),
     ]);
     await publishContent(teacher, item.id);
-    await arrange.paidEnrolment(student, [item.id]);
+    await arrange.paidEnrollment(student, [item.id]);
 
     // The student opens the class from My Enrolled Classes.
     await arrange.signIn(page, student);
@@ -199,7 +199,7 @@ test.describe('class content', () => {
   test('axe: the student’s class page with a session and a PDF, light and dark', async ({ page, arrange }) => {
     const [{ teacher, item }, student] = await Promise.all([teacherWithClass(arrange), arrange.student('content')]);
     await publishContent(teacher, item.id);
-    await arrange.paidEnrolment(student, [item.id]);
+    await arrange.paidEnrollment(student, [item.id]);
     await arrange.signIn(page, student);
     await page.goto(`/dashboard/myEnrollClass/${item.id}`);
     await expectReady(page);

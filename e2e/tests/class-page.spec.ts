@@ -58,7 +58,7 @@ test.describe('the public class page', () => {
     await expect(page.getByTestId('payment-total')).toHaveText('$27.00');
 
     // The card form is tested by dashboard-student and stripe: the cart is paid through the API.
-    await arrange.paidEnrolment(student, []);
+    await arrange.paidEnrollment(student, []);
 
     // My Enrolled Classes: Enrolled, with the way into the class.
     await page.goto('/dashboard/myEnrollClass');
@@ -103,7 +103,7 @@ test.describe('the public class page', () => {
     await Promise.all(
       [5, 4, 5, 3, 5, 4].map(async (rating, index) => {
         const reviewer = await arrange.student(`reviewer${index}`);
-        await arrange.paidEnrolment(reviewer, [item.id]);
+        await arrange.paidEnrollment(reviewer, [item.id]);
         const saved = await reviewer.api.post('/api/reviews', {
           data: { classId: item.id, rating, details: `Review ${index + 1} of ${item.title}` },
         });

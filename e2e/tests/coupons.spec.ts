@@ -100,7 +100,7 @@ test.describe('coupons', () => {
     async ({ page, browser, baseURL, arrange }) => {
       const { code, admin, student, item } = await adminCouponAndCart(arrange);
       // Paid with the code as the student typed it (paying through the form is dashboard-student's journey).
-      await arrange.paidEnrolment(student, [], { couponCode: code.toLowerCase() });
+      await arrange.paidEnrollment(student, [], { couponCode: code.toLowerCase() });
       const { discount, after } = discounted(Math.round(item.price * 100));
 
       // The history and the receipt show the coupon and what was paid.

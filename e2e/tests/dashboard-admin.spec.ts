@@ -50,7 +50,7 @@ test.describe('looking (the role admin)', () => {
       'Audit Log',
       // No SMTP server in the e2e run: mail waits in the outbox, which admins read here.
       'Mailbox',
-      // Every account may enrol: the learning section follows.
+      // Every account may enroll: the learning section follows.
       'Student Home',
       'My Enrolled Classes',
       'Payment History',
@@ -77,7 +77,7 @@ test.describe('looking (the role admin)', () => {
     await expect(row(page, me.email).getByRole('button', { name: `Delete ${me.name}` })).toBeDisabled();
   });
 
-  test('progress details of an accepted class: teacher, price, description, image and enrolments', async ({
+  test('progress details of an accepted class: teacher, price, description, image and enrollments', async ({
     page,
     arrange,
   }) => {
@@ -100,7 +100,7 @@ test.describe('looking (the role admin)', () => {
     await expect(page.locator('dl').first()).toContainText('$25.00');
     await expect(page.getByText(item.description)).toBeVisible();
     await expect(page.getByText('Enrolled students')).toBeVisible();
-    await expect(page.getByText('No enrolments yet.')).toBeVisible();
+    await expect(page.getByText('No enrollments yet.')).toBeVisible();
   });
 
   test('profile: the admin role and the e-mail', async ({ page }) => {

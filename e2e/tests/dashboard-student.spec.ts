@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 /**
  * The student's dashboard (spec §2, §4 payment flow): home and menu, class details, the cart, the
  * payment form of the test gateway (client-side card errors, 3-D Secure failed then approved, two
- * classes in one payment), enrolled classes with their review form, a pending enrolment's Buy Now,
+ * classes in one payment), enrolled classes with their review form, a pending enrollment's Buy Now,
  * and the profile. This is the student journey that pays through the form; the other specs arrange
  * their purchases through the API.
  */
@@ -160,10 +160,10 @@ test.describe('student dashboard journey', () => {
     },
   );
 
-  test('a pending enrolment shows Buy Now, and studentHome lists the classes', async ({ page, arrange }) => {
+  test('a pending enrollment shows Buy Now, and studentHome lists the classes', async ({ page, arrange }) => {
     const [{ classes }, student] = await Promise.all([teacherWithClasses(arrange, 3), arrange.student()]);
     const [first, second, third] = classes as [ArrangedClass, ArrangedClass, ArrangedClass];
-    await arrange.paidEnrolment(student, [first.id, second.id]);
+    await arrange.paidEnrollment(student, [first.id, second.id]);
     await arrange.signIn(page, student);
 
     // Pay Now on a third class leaves it pending in the cart.

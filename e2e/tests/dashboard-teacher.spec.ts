@@ -40,7 +40,7 @@ async function teacherWithClasses(arrange: Arrange): Promise<TeacherWithClasses>
   ]);
   await Promise.all([
     arrange.rejectClass(rejected.id, 'The outline needs a week-by-week plan.'),
-    arrange.paidEnrolment(student, [accepted.id]),
+    arrange.paidEnrollment(student, [accepted.id]),
   ]);
   return { teacher, student, accepted, pending, rejected };
 }
@@ -64,8 +64,11 @@ test.describe('teacher dashboard', () => {
       '3',
       '1 accepted · 1 pending · 1 rejected',
     ]);
-    // The hint says "1 paid enrolments" today (teacher-home.tsx does not use countOf): either reads.
-    await expect(statCard(page, 'Students enrolled').getByRole('definition')).toHaveText(['1', /^1 paid enrolments?$/]);
+    // The hint says "1 paid enrollments" today (teacher-home.tsx does not use countOf): either reads.
+    await expect(statCard(page, 'Students enrolled').getByRole('definition')).toHaveText([
+      '1',
+      /^1 paid enrollments?$/,
+    ]);
     await expect(statCard(page, 'Paid students').getByRole('definition')).toHaveText(['1']);
     await expect(statCard(page, 'Revenue').getByRole('definition').first()).toHaveText('$30.00');
     await expect(page.getByRole('figure', { name: 'Classes by status' })).toBeVisible();
@@ -216,7 +219,7 @@ test.describe('teacher dashboard', () => {
     await expect(page.getByRole('heading', { name: accepted.title })).toBeVisible();
     await expect(statCard(page, 'Enrolled students').getByRole('definition')).toHaveText(['1']);
     await expect(statCard(page, 'Paid students').getByRole('definition')).toHaveText(['1']);
-    await expect(page.getByRole('figure', { name: 'Enrolments per week' })).toBeVisible();
+    await expect(page.getByRole('figure', { name: 'Enrollments per week' })).toBeVisible();
     // The roster: who enrolled (GET /api/teachers/me/classes/:id/roster).
     await expect(page.getByRole('heading', { level: 2, name: /^Students/ })).toBeVisible();
     await expect(page.getByRole('table', { name: 'Students of this class' })).toContainText(student.name);

@@ -112,7 +112,7 @@ test.describe('the marketplace story', () => {
       expect(await paymentCount(student)).toBe(0);
 
       // The cart is paid through the API; the class is Paid in myEnrollClass.
-      await arrange.paidEnrolment(student, []);
+      await arrange.paidEnrollment(student, []);
       await buyer.goto('/dashboard/myEnrollClass');
       const enrolled = buyer.locator('article').filter({ has: buyer.getByRole('heading', { name: classTitle }) });
       await expect(enrolled.getByText('Paid', { exact: true })).toBeVisible();
@@ -141,7 +141,7 @@ test.describe('the marketplace story', () => {
       await visitor.context().close();
     }
 
-    // The teacher sees the enrolment and the revenue on the class's page.
+    // The teacher sees the enrollment and the revenue on the class's page.
     const teacher = await pageOf(browser, baseURL!, arrange, teacherPerson);
     try {
       await teacher.goto('/dashboard/myClass');

@@ -19,7 +19,7 @@ const usd = (amount: number) => new Intl.NumberFormat('en-US', { style: 'currenc
 async function studentWithPayment(page: Page, arrange: Arrange): Promise<{ student: Person; item: ArrangedClass }> {
   const [teacher, student] = await Promise.all([arrange.teacher(), arrange.student('buyer')]);
   const item = await arrange.acceptedClass(teacher, { price: 42.5 });
-  await arrange.paidEnrolment(student, [item.id]);
+  await arrange.paidEnrollment(student, [item.id]);
   await arrange.signIn(page, student);
   return { student, item };
 }

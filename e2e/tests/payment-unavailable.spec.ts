@@ -25,7 +25,7 @@ test('a class deleted while it is in the cart is marked unavailable, excluded fr
   await arrange.cartLine(student, kept.id);
 
   // Someone else has paid for `gone`, so deleting it archives it (DESIGN §4); its teacher deletes it.
-  await arrange.paidEnrolment(buyer, [gone.id]);
+  await arrange.paidEnrollment(buyer, [gone.id]);
   const deleted = await teacher.api.delete(`/api/classes/${gone.id}`);
   expect(deleted.ok(), await deleted.text()).toBe(true);
 

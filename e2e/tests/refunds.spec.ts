@@ -9,12 +9,12 @@ import { expectNoAxeViolationsInBothThemes, expectReady } from '../fixtures/dash
 
 const REASON = 'The schedule no longer suits me';
 
-/** A student who paid for a class of a teacher of their own; returns the paid enrolment's id too. */
+/** A student who paid for a class of a teacher of their own; returns the paid enrollment's id too. */
 async function paidClass(arrange: Arrange) {
   const [teacher, student] = await Promise.all([arrange.teacher(), arrange.student('refund')]);
   const item = await arrange.acceptedClass(teacher);
   const enrollmentId = await arrange.cartLine(student, item.id);
-  await arrange.paidEnrolment(student, []);
+  await arrange.paidEnrollment(student, []);
   return { student, item, enrollmentId };
 }
 

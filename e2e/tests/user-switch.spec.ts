@@ -70,8 +70,8 @@ test.describe('signing in as another user in the same tab', () => {
       ['both', 'A', 'B'].map((who) => arrange.acceptedClass(teacher, { title: `Switch ${who} ${uniqueStamp()}` })),
     );
     await Promise.all([
-      arrange.paidEnrolment(studentA, [shared!.id, onlyA!.id]),
-      arrange.paidEnrolment(studentB, [shared!.id, onlyB!.id]),
+      arrange.paidEnrollment(studentA, [shared!.id, onlyA!.id]),
+      arrange.paidEnrollment(studentB, [shared!.id, onlyB!.id]),
     ]);
 
     // Student A: their home, enrolled classes and profile are loaded into this tab's memory.

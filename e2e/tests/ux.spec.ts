@@ -64,7 +64,7 @@ const test = arrangeTest.extend<object, { longContent: LongContent }>({
         price: 30,
         description: LONG_DESCRIPTION,
       });
-      await arrange.paidEnrolment(student, [accepted.id]);
+      await arrange.paidEnrollment(student, [accepted.id]);
       await use({ search: `Supercalifragilistic${stamp}`, accepted, pending, teacher, student });
       await Promise.all(sessions.map((api) => api.dispose()));
     },

@@ -39,7 +39,7 @@ describe('a typed client generated from the OpenAPI document', () => {
   const clientWith = (headers: Record<string, string> = {}) =>
     createClient<paths>({ baseUrl: 'http://localhost:3000', fetch: injectFetch, headers });
 
-  it('signs up, enrols, pays with the test gateway and sees the payment', async () => {
+  it('signs up, enrolls, pays with the test gateway and sees the payment', async () => {
     const teacher = await createUser(ctx, 'teacher');
     const offered = await createClass(ctx, teacher, { priceCents: 4500 });
 

@@ -181,7 +181,7 @@ describe('the public catalogue', () => {
     for (const id of Object.values(hidden)) expect(ids(items)).not.toContain(id);
   });
 
-  it('carries enrolment totals, ratings and decimal prices on each item', async () => {
+  it('carries enrollment totals, ratings and decimal prices on each item', async () => {
     const { items } = await list('?sort=price-asc&limit=100');
     const python = items.find((i) => i._id === accepted[2]!.id);
     expect(python).toMatchObject({

@@ -92,7 +92,7 @@ async function propose(changes: Record<string, unknown>) {
 }
 
 describe('an edit of an accepted class is a pending revision', () => {
-  it('leaves the class on sale as approved: catalogue, detail, search, enrolment and payment use the old values', async () => {
+  it('leaves the class on sale as approved: catalogue, detail, search, enrollment and payment use the old values', async () => {
     const classId = await insertClass({ title: 'Oilpainting fundamentals', priceCents: 1000 });
     const before = await storedClass(ctx, classId);
     const res = await patch('owner', classId, { price: 10000, title: 'Sculpture masterclass' });
@@ -114,7 +114,7 @@ describe('an edit of an accepted class is a pending revision', () => {
     expect((await catalogue('&q=oilpainting')).map((c) => c._id)).toContain(classId);
     expect((await catalogue('&q=sculpture')).map((c) => c._id)).not.toContain(classId);
 
-    // A student enrols and pays the approved price, not the proposed one.
+    // A student enrolls and pays the approved price, not the proposed one.
     const student = await createUser(ctx, 'student');
     const { intent, paymentId } = await buy(ctx, student, [classId]);
     expect(intent.amount).toBe(1000); // cents, as the gateway takes it
@@ -402,7 +402,7 @@ describe('admin review', () => {
 });
 
 describe('deleting a class drops its pending revision', () => {
-  it('deleted (no paid enrolments): the revision goes with it', async () => {
+  it('deleted (no paid enrollments): the revision goes with it', async () => {
     const { classId } = await propose({ price: 30 });
     const res = await ctx.app.inject({
       method: 'DELETE',
@@ -413,7 +413,7 @@ describe('deleting a class drops its pending revision', () => {
     expect(await revisionsOf(classId)).toEqual([]);
   });
 
-  it('archived (paid enrolments): the pending revision is dropped, the class cannot be edited', async () => {
+  it('archived (paid enrollments): the pending revision is dropped, the class cannot be edited', async () => {
     const { classId, revisionId } = await propose({ price: 30 });
     await buy(ctx, await createUser(ctx, 'student'), [classId]);
     const res = await ctx.app.inject({

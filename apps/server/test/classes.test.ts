@@ -58,8 +58,8 @@ async function insertClass(
   });
 }
 
-/** A student's enrolment in a class, paid (with its payment) or pending, created `daysAgo`. */
-async function enrol(
+/** A student's enrollment in a class, paid (with its payment) or pending, created `daysAgo`. */
+async function enroll(
   classId: string,
   student: TestUser,
   options: { paid: boolean; priceCents?: number; daysAgo?: number },
@@ -405,9 +405,9 @@ describe('state transitions', () => {
 });
 
 describe('deleting', () => {
-  it('deletes a class without paid enrolments (pending enrolments go with it); no audit for its teacher', async () => {
+  it('deletes a class without paid enrollments (pending enrollments go with it); no audit for its teacher', async () => {
     const id = await insertClass(actors.owner, { status: 'accepted' });
-    await enrol(id, actors.student, { paid: false });
+    await enroll(id, actors.student, { paid: false });
     const res = await remove('owner', id);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ deletedCount: 1 });
@@ -417,9 +417,9 @@ describe('deleting', () => {
     expect((await remove('owner', id)).statusCode).toBe(404);
   });
 
-  it('archives a class with paid enrolments: hidden from the catalogue and lists, kept for its students', async () => {
+  it('archives a class with paid enrollments: hidden from the catalogue and lists, kept for its students', async () => {
     const id = await insertClass(actors.owner, { status: 'accepted', title: 'Archived one' });
-    await enrol(id, actors.student, { paid: true });
+    await enroll(id, actors.student, { paid: true });
     const res = await remove('owner', id);
     expect(res.json()).toEqual({ deletedCount: 1 });
     expect((await storedClass(ctx, id))!.status).toBe('archived');
@@ -436,7 +436,7 @@ describe('deleting', () => {
       headers: actors.owner.headers,
     });
     expect((mine.json() as { _id: string }[]).map((c) => c._id)).not.toContain(id);
-    // What the enrolment module reads says archived, so it refuses new enrolments.
+    // What the enrollment module reads says archived, so it refuses new enrollments.
     expect((await findClassForEnrollment(ctx.db, id))?.status).toBe('archived');
 
     // Archived is final: deleting again changes nothing, editing is a conflict.
@@ -457,7 +457,7 @@ describe('deleting', () => {
       },
     ]);
     const archived = await insertClass(actors.owner, { status: 'accepted' });
-    await enrol(archived, actors.student, { paid: true });
+    await enroll(archived, actors.student, { paid: true });
     expect((await remove('admin', archived)).json()).toEqual({ deletedCount: 1 });
     expect(await auditOf(ctx, archived)).toEqual([
       {
@@ -589,7 +589,7 @@ describe('permission matrix (every endpoint × anonymous, student, its teacher, 
 describe('IDOR: another teacher and the owner’s accepted class', () => {
   it('cannot edit, delete, read the figures of, or list the classes of someone else', async () => {
     const id = await insertClass(actors.owner, { status: 'accepted', title: 'Owned' });
-    await enrol(id, actors.student, { paid: true });
+    await enroll(id, actors.student, { paid: true });
     const before = await storedClass(ctx, id);
     expect((await patch('otherTeacher', id, { title: 'Stolen', price: 0.5 })).statusCode).toBe(403);
     expect((await remove('otherTeacher', id)).statusCode).toBe(403);
@@ -658,13 +658,13 @@ describe('GET /api/classes/:id/stats', () => {
     return new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY).toISOString().slice(0, 10);
   };
 
-  it('counts enrolled and paid students, revenue from paid enrolments, and enrolments per week', async () => {
+  it('counts enrolled and paid students, revenue from paid enrollments, and enrollments per week', async () => {
     const id = await insertClass(actors.owner, { status: 'accepted' });
     const students = await Promise.all([1, 2, 3, 4].map(() => createUser(ctx, 'student')));
-    await enrol(id, students[0]!, { paid: true, priceCents: 1000, daysAgo: 0 });
-    await enrol(id, students[1]!, { paid: true, priceCents: 2050, daysAgo: 14 });
-    await enrol(id, students[2]!, { paid: false, priceCents: 9900, daysAgo: 14 });
-    await enrol(id, students[3]!, { paid: true, priceCents: 500, daysAgo: 200 });
+    await enroll(id, students[0]!, { paid: true, priceCents: 1000, daysAgo: 0 });
+    await enroll(id, students[1]!, { paid: true, priceCents: 2050, daysAgo: 14 });
+    await enroll(id, students[2]!, { paid: false, priceCents: 9900, daysAgo: 14 });
+    await enroll(id, students[3]!, { paid: true, priceCents: 500, daysAgo: 200 });
 
     const res = await ctx.app.inject({ method: 'GET', url: `/api/classes/${id}/stats`, headers: actors.owner.headers });
     expect(res.statusCode).toBe(200);
@@ -680,7 +680,7 @@ describe('GET /api/classes/:id/stats', () => {
     const count = (date: Date) => stats.perWeek.find((w: { week: string }) => w.week === weekOf(date))?.enrollments;
     expect(count(new Date())).toBe(1);
     expect(count(new Date(Date.now() - 14 * DAY))).toBe(2);
-    // The enrolment of 200 days ago is outside the 12 weeks but still in the totals.
+    // The enrollment of 200 days ago is outside the 12 weeks but still in the totals.
     expect(stats.perWeek.reduce((sum: number, w: { enrollments: number }) => sum + w.enrollments, 0)).toBe(3);
   });
 
@@ -719,7 +719,7 @@ describe('for other modules', () => {
     expect(await findClassById(ctx.db, 'not-a-uuid')).toBeNull();
   });
 
-  it('findClassForEnrollment copies what an enrolment needs, whatever the status', async () => {
+  it('findClassForEnrollment copies what an enrollment needs, whatever the status', async () => {
     for (const status of ['pending', 'accepted', 'rejected', 'archived'] as const) {
       const id = await insertClass(actors.owner, { status, priceCents: 990 });
       expect(await findClassForEnrollment(ctx.db, id), status).toMatchObject({

@@ -10,7 +10,7 @@ import { createUser, rawRows, tokenFor, type TestContext, type TestUser } from '
 export type Caller = { id: string; email: string; headers: Record<string, string> };
 
 /**
- * Test set-up for the enrolment, payment and review suites: classes are inserted directly (the
+ * Test set-up for the enrollment, payment and review suites: classes are inserted directly (the
  * classes API is another feature's), everything a student does goes through the API.
  */
 
@@ -80,7 +80,7 @@ export async function classCounters(ctx: Pick<TestContext, 'db'>, classId: strin
 type Inject = TestContext['app']['inject'];
 type Response = Awaited<ReturnType<Inject>>;
 
-export function enrol(ctx: Pick<TestContext, 'app'>, user: Caller, classId: string): Promise<Response> {
+export function enroll(ctx: Pick<TestContext, 'app'>, user: Caller, classId: string): Promise<Response> {
   return ctx.app.inject({
     method: 'POST',
     url: '/api/enrolled',
@@ -90,8 +90,8 @@ export function enrol(ctx: Pick<TestContext, 'app'>, user: Caller, classId: stri
 }
 
 export async function enrolOk(ctx: Pick<TestContext, 'app'>, user: Caller, classId: string): Promise<string> {
-  const res = await enrol(ctx, user, classId);
-  if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`enrol failed: ${res.statusCode} ${res.body}`);
+  const res = await enroll(ctx, user, classId);
+  if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`enroll failed: ${res.statusCode} ${res.body}`);
   return (res.json() as { insertedId: string }).insertedId;
 }
 
@@ -148,7 +148,7 @@ export function recordPayment(
   return ctx.app.inject({ method: 'POST', url: '/api/payments', headers: user.headers, payload: body });
 }
 
-/** enrol → intent (with a coupon code, when given) → confirm 4242 → POST /api/payments: the happy path of spec §4. */
+/** enroll → intent (with a coupon code, when given) → confirm 4242 → POST /api/payments: the happy path of spec §4. */
 export async function buy(
   ctx: Pick<TestContext, 'app'>,
   user: Caller,

@@ -11,7 +11,7 @@ import {
   confirm,
   createClass,
   createIntentOk,
-  enrol,
+  enroll,
   enrolOk,
   type TestClass,
 } from './commerce-fixtures.ts';
@@ -35,12 +35,12 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-async function enrolmentsOf(user: TestUser) {
+async function enrollmentsOf(user: TestUser) {
   return ctx.db.select().from(schema.enrollments).where(eq(schema.enrollments.studentId, user.id));
 }
 
 describe('POST /api/enrolled', () => {
-  it('copies the class into a pending enrolment, ignoring everything in the body but enrollId', async () => {
+  it('copies the class into a pending enrollment, ignoring everything in the body but enrollId', async () => {
     const cls = await createClass(ctx, teacher, { priceCents: 2550, title: 'Statistics' });
     const res = await ctx.app.inject({
       method: 'POST',
@@ -78,8 +78,8 @@ describe('POST /api/enrolled', () => {
 
   it('answers the existing id for a second call and creates nothing', async () => {
     const cls = await createClass(ctx, teacher);
-    const first = await enrol(ctx, student, cls.id);
-    const second = await enrol(ctx, student, cls.id);
+    const first = await enroll(ctx, student, cls.id);
+    const second = await enroll(ctx, student, cls.id);
     expect(first.statusCode).toBe(201);
     expect(second.statusCode).toBe(200);
     expect(second.json()).toEqual({ insertedId: first.json().insertedId, created: false, status: 'pending' });
@@ -91,12 +91,12 @@ describe('POST /api/enrolled', () => {
     expect((await classCounters(ctx, cls.id)).enrollmentCount).toBe(1);
   });
 
-  it('keeps concurrent double clicks to one enrolment', async () => {
+  it('keeps concurrent double clicks to one enrollment', async () => {
     const cls = await createClass(ctx, teacher);
     const results = await Promise.all([
-      enrol(ctx, other, cls.id),
-      enrol(ctx, other, cls.id),
-      enrol(ctx, other, cls.id),
+      enroll(ctx, other, cls.id),
+      enroll(ctx, other, cls.id),
+      enroll(ctx, other, cls.id),
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 201]);
     expect(new Set(results.map((r) => r.json().insertedId)).size).toBe(1);
@@ -106,25 +106,25 @@ describe('POST /api/enrolled', () => {
   it('refuses pending, rejected and archived classes with 409', async () => {
     for (const status of ['pending', 'rejected', 'archived'] as const) {
       const cls = await createClass(ctx, teacher, { status });
-      const res = await enrol(ctx, student, cls.id);
+      const res = await enroll(ctx, student, cls.id);
       expect(res.statusCode, status).toBe(409);
-      expect(res.json().error).toEqual({ code: 'conflict', message: 'This class is not open for enrolment' });
+      expect(res.json().error).toEqual({ code: 'conflict', message: 'This class is not open for enrollment' });
       expect((await classCounters(ctx, cls.id)).enrollmentCount).toBe(0);
     }
   });
 
   it('refuses the teacher’s own class with 409, a business refusal (DESIGN §3)', async () => {
     const cls = await createClass(ctx, teacher);
-    const res = await enrol(ctx, teacher, cls.id);
+    const res = await enroll(ctx, teacher, cls.id);
     expect(res.statusCode).toBe(409);
-    expect(res.json().error.message).toBe('You cannot enrol in your own class');
-    expect(await enrolmentsOf(teacher)).toHaveLength(0);
+    expect(res.json().error.message).toBe('You cannot enroll in your own class');
+    expect(await enrollmentsOf(teacher)).toHaveLength(0);
   });
 
   it('answers 404 for unknown classes and ids that are not ids, 400 without enrollId', async () => {
-    expect((await enrol(ctx, student, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
-    expect((await enrol(ctx, student, 'not-a-uuid')).statusCode).toBe(404);
-    expect((await enrol(ctx, student, "1' or '1'='1")).statusCode).toBe(404);
+    expect((await enroll(ctx, student, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await enroll(ctx, student, 'not-a-uuid')).statusCode).toBe(404);
+    expect((await enroll(ctx, student, "1' or '1'='1")).statusCode).toBe(404);
     const missing = await ctx.app.inject({
       method: 'POST',
       url: '/api/enrolled',
@@ -155,7 +155,7 @@ describe('GET /api/enrolled/:email', () => {
     await enrolOk(ctx, buyer, cartClass.id);
   });
 
-  it('lists the caller’s enrolments newest first with image URLs and decimal prices', async () => {
+  it('lists the caller’s enrollments newest first with image URLs and decimal prices', async () => {
     const res = await ctx.app.inject({
       url: `/api/enrolled/${encodeURIComponent(buyer.email)}`,
       headers: buyer.headers,
@@ -206,7 +206,7 @@ describe('GET /api/enrolled/:email', () => {
 });
 
 describe('DELETE /api/enrolled/:id', () => {
-  it('removes a pending enrolment of the caller and decrements the class count', async () => {
+  it('removes a pending enrollment of the caller and decrements the class count', async () => {
     const cls = await createClass(ctx, teacher);
     const id = await enrolOk(ctx, student, cls.id);
     expect((await classCounters(ctx, cls.id)).enrollmentCount).toBe(1);
@@ -219,17 +219,17 @@ describe('DELETE /api/enrolled/:id', () => {
     expect(
       (await ctx.app.inject({ method: 'DELETE', url: `/api/enrolled/${id}`, headers: student.headers })).statusCode,
     ).toBe(404);
-    expect((await enrol(ctx, student, cls.id)).statusCode).toBe(201);
+    expect((await enroll(ctx, student, cls.id)).statusCode).toBe(201);
   });
 
-  it('refuses a paid enrolment with 409', async () => {
+  it('refuses a paid enrollment with 409', async () => {
     const buyer = await createUser(ctx, 'student');
     const cls = await createClass(ctx, teacher);
     await buy(ctx, buyer, [cls.id]);
-    const [row] = await enrolmentsOf(buyer);
+    const [row] = await enrollmentsOf(buyer);
     const res = await ctx.app.inject({ method: 'DELETE', url: `/api/enrolled/${row!.id}`, headers: buyer.headers });
     expect(res.statusCode).toBe(409);
-    expect(res.json().error.message).toBe('A paid enrolment cannot be removed');
+    expect(res.json().error.message).toBe('A paid enrollment cannot be removed');
     expect((await classCounters(ctx, cls.id)).enrollmentCount).toBe(1);
   });
 
@@ -241,7 +241,7 @@ describe('DELETE /api/enrolled/:id', () => {
 });
 
 /**
- * Who may call what (DESIGN §1.1, §6): every endpoint of enrolments, payments and reviews,
+ * Who may call what (DESIGN §1.1, §6): every endpoint of enrollments, payments and reviews,
  * for an anonymous caller, the student who owns the resource, another student, a teacher (the
  * class's own teacher) and an admin. The owner runs last, so refused calls see untouched state.
  */

@@ -18,7 +18,7 @@ describe('deleting a student who paid', () => {
     await ctx.close();
   });
 
-  it('keeps their payments and paid enrolments, pseudonymised; teacher figures do not change', async () => {
+  it('keeps their payments and paid enrollments, pseudonymised; teacher figures do not change', async () => {
     const admin = await createCaller(ctx, 'admin');
     const teacher = await createCaller(ctx, 'teacher');
     const student = await createCaller(ctx, 'student');

@@ -99,7 +99,7 @@ describe('constraints', () => {
     await expect(ctx.db.insert(schema.teacherRequests).values(row)).resolves.toBeDefined();
   });
 
-  it('rejects prices outside 0.50–10 000, duplicate enrolments and duplicate transaction ids', async () => {
+  it('rejects prices outside 0.50–10 000, duplicate enrollments and duplicate transaction ids', async () => {
     const teacher = await createUser(ctx, 'teacher');
     const student = await createUser(ctx, 'student');
     await ctx.db

@@ -15,7 +15,7 @@ import {
   createClass,
   createIntent,
   createIntentOk,
-  enrol,
+  enroll,
   enrolOk,
   recordPayment,
   type Caller,
@@ -50,7 +50,7 @@ async function paymentsOf(user: Caller) {
   return ctx.db.select().from(schema.payments).where(eq(schema.payments.studentId, user.id));
 }
 
-async function enrolmentsByIds(ids: string[]) {
+async function enrollmentsByIds(ids: string[]) {
   return ctx.db.select().from(schema.enrollments).where(inArray(schema.enrollments.id, ids));
 }
 
@@ -69,7 +69,7 @@ async function cartOf(user: Caller) {
 
 /**
  * The books of one student, as the gateway and we know them: every charge the gateway made is a
- * recorded payment or was refunded, never both and never neither; no enrolment is paid twice.
+ * recorded payment or was refunded, never both and never neither; no enrollment is paid twice.
  */
 async function expectBooksBalance(user: Caller) {
   const charges = (await gatewayIntentsOf(user)).filter((i) => i.status === 'succeeded');
@@ -187,7 +187,7 @@ describe('money only for live classes (finding 1)', () => {
     const res = await recordPayment(ctx, student, { transactionId, cartIds: intent.cartIds });
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toBe(PAYMENT_MESSAGES.refunded);
-    expect((await enrolmentsByIds([line]))[0]!.status).toBe('pending');
+    expect((await enrollmentsByIds([line]))[0]!.status).toBe('pending');
     const { charges, payments } = await expectBooksBalance(student);
     expect(payments).toHaveLength(0);
     expect(charges[0]!.refundedAt).not.toBeNull();
@@ -291,7 +291,7 @@ describe('the reconciler (finding 3)', () => {
     expect(report.paid).toBeGreaterThanOrEqual(1);
     const [payment] = await paymentsOf(student);
     expect(payment).toMatchObject({ transactionId, amountCents: 5555, status: 'succeeded' });
-    expect((await enrolmentsByIds(intent.cartIds)).map((e) => e.status)).toEqual(['paid', 'paid']);
+    expect((await enrollmentsByIds(intent.cartIds)).map((e) => e.status)).toEqual(['paid', 'paid']);
     // The student's later record call answers the same payment.
     const again = await recordPayment(ctx, student, { transactionId, cartIds: intent.cartIds });
     expect(again.statusCode).toBe(200);
@@ -370,7 +370,7 @@ describe('enrolling while the class is deleted (finding 4)', () => {
       const cls = await createClass(ctx, teacher);
       const students = await Promise.all([newStudent(), newStudent(), newStudent()]);
       const results = await Promise.all([
-        ...students.map((s) => enrol(ctx, s, cls.id)),
+        ...students.map((s) => enroll(ctx, s, cls.id)),
         ctx.app.inject({ method: 'DELETE', url: `/api/classes/${cls.id}`, headers: teacher.headers }),
       ]);
       const enrolled = results.slice(0, 3);

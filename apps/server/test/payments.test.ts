@@ -36,7 +36,7 @@ const newStudent = () => createCaller(ctx, 'student');
 async function paymentsOf(user: Caller) {
   return ctx.db.select().from(schema.payments).where(eq(schema.payments.studentId, user.id));
 }
-async function enrolmentsByIds(ids: string[]) {
+async function enrollmentsByIds(ids: string[]) {
   return ctx.db.select().from(schema.enrollments).where(inArray(schema.enrollments.id, ids));
 }
 async function intentRow(clientSecret: string) {
@@ -48,7 +48,7 @@ async function intentRow(clientSecret: string) {
 }
 
 describe('POST /api/create-payment-intent', () => {
-  it('charges the server’s total of the caller’s pending enrolments; a price in the body is ignored', async () => {
+  it('charges the server’s total of the caller’s pending enrollments; a price in the body is ignored', async () => {
     const student = await newStudent();
     const a = await createClass(ctx, teacher, { priceCents: 1999 });
     const b = await createClass(ctx, teacher, { priceCents: 4550 });
@@ -71,7 +71,7 @@ describe('POST /api/create-payment-intent', () => {
         { _id: ids[1], classId: b.id, listCents: 4550, discountCents: 0, paidCents: 4550 },
       ],
     });
-    // The intent records exactly which enrolments it pays for, and for whom.
+    // The intent records exactly which enrollments it pays for, and for whom.
     const row = await intentRow(body.clientSecret);
     expect(row).toMatchObject({
       amountCents: 6549,
@@ -126,7 +126,7 @@ describe('the test gateway’s cards', () => {
     return { student, cls, enrollmentId, intent };
   }
 
-  it('4242 4242 4242 4242 succeeds and the charge is recorded with its enrolments paid', async () => {
+  it('4242 4242 4242 4242 succeeds and the charge is recorded with its enrollments paid', async () => {
     const { student, cls, enrollmentId, intent } = await freshCart(3000);
     const res = await confirm(ctx, student, intent.clientSecret, card(CARDS.succeeds));
     expect(res.statusCode).toBe(200);
@@ -146,9 +146,9 @@ describe('the test gateway’s cards', () => {
       menuItemIds: [cls.id],
       status: 'succeeded',
     });
-    const [enrolment] = await enrolmentsByIds([enrollmentId]);
-    expect(enrolment).toMatchObject({ status: 'paid', paymentId: payment!.id });
-    expect(enrolment!.paidAt).toBeInstanceOf(Date);
+    const [enrollment] = await enrollmentsByIds([enrollmentId]);
+    expect(enrollment).toMatchObject({ status: 'paid', paymentId: payment!.id });
+    expect(enrollment!.paidAt).toBeInstanceOf(Date);
 
     // The browser's POST /api/payments then answers the same payment.
     const recorded = await recordPayment(ctx, student, {
@@ -171,7 +171,7 @@ describe('the test gateway’s cards', () => {
     expect(res.json().error).toEqual({ code, message });
     expect(await intentRow(intent.clientSecret)).toMatchObject({ status: 'requires_payment_method', lastError: code });
     expect(await paymentsOf(student)).toHaveLength(0);
-    expect((await enrolmentsByIds([enrollmentId]))[0]!.status).toBe('pending');
+    expect((await enrollmentsByIds([enrollmentId]))[0]!.status).toBe('pending');
 
     const retry = await confirm(ctx, student, intent.clientSecret, card(CARDS.succeeds));
     expect(retry.json().status).toBe('succeeded');
@@ -323,7 +323,7 @@ describe('POST /api/payments', () => {
     expect(payments).toHaveLength(1);
     expect(payments[0]).toMatchObject({ id: insertedId, amountCents: 3345, status: 'succeeded', transactionId });
     expect([...payments[0]!.menuItemIds].sort()).toEqual(classes.map((c) => c.id).sort());
-    const lines = await enrolmentsByIds(intent.cartIds);
+    const lines = await enrollmentsByIds(intent.cartIds);
     expect(lines.every((l) => l.status === 'paid' && l.paymentId === insertedId)).toBe(true);
   });
 
@@ -354,7 +354,7 @@ describe('POST /api/payments', () => {
     const after = await recordPayment(ctx, student, { transactionId, cartIds: [...intent.cartIds, extra] });
     expect(after.statusCode).toBe(409);
     expect(await paymentsOf(student)).toHaveLength(1);
-    expect((await enrolmentsByIds([extra]))[0]!.status).toBe('pending');
+    expect((await enrollmentsByIds([extra]))[0]!.status).toBe('pending');
   });
 
   it('refuses a transaction that has not succeeded (409) or is unknown (404)', async () => {
@@ -392,7 +392,7 @@ describe('POST /api/payments', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toBe(PAYMENT_MESSAGES.refunded);
     expect(await paymentsOf(student)).toHaveLength(0);
-    expect((await enrolmentsByIds([intent.cartIds[0]!]))[0]!.status).toBe('pending');
+    expect((await enrollmentsByIds([intent.cartIds[0]!]))[0]!.status).toBe('pending');
     // Money taken for a cart that cannot be recorded is given back (decision 010), once.
     expect((await intentRow(intent.clientSecret)).refundedAt).not.toBeNull();
     const again = await recordPayment(ctx, student, { transactionId, cartIds: intent.cartIds });
@@ -450,7 +450,7 @@ describe('GET /api/payments/:email', () => {
 });
 
 describe('OpenAPI', () => {
-  it('documents every enrolment, payment and review operation with a summary', async () => {
+  it('documents every enrollment, payment and review operation with a summary', async () => {
     const spec = (await ctx.app.inject('/api/docs/json')).json() as {
       paths: Record<string, Record<string, { operationId?: string; summary?: string; tags?: string[] }>>;
     };

@@ -14,7 +14,7 @@ import {
   confirm,
   createClass,
   createIntent,
-  enrol,
+  enroll,
   recordPayment,
   type Caller,
   type IntentAnswer,
@@ -23,7 +23,7 @@ import {
 import { prng } from './seeded-random.ts';
 
 /**
- * Scripted students buy random carts through the API (enrol → intent → card → record), some
+ * Scripted students buy random carts through the API (enroll → intent → card → record), some
  * with declined cards, some abandoning, some clicking twice, some coming back for a second cart,
  * many with a coupon (percentage, fixed, limited uses, a teacher's; a few raced for their last
  * use), ten at a time; then an admin refunds some payments in full and some one line, also ten at
@@ -101,7 +101,7 @@ function check(condition: boolean, message: string): void {
 
 describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
   it(
-    'balances: succeeded payments sum to the paid enrolments, to the cent; nothing is paid twice',
+    'balances: succeeded payments sum to the paid enrollments, to the cent; nothing is paid twice',
     { timeout: 180_000 },
     async () => {
       const random = prng(SEED);
@@ -165,9 +165,9 @@ describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
         expectedPaidClasses.set(student.id, paid);
         const wanted = new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(classes)));
         for (const cls of wanted) {
-          const res = await enrol(ctx, student, cls.id);
-          check(res.statusCode === 201 || res.statusCode === 200, `enrol ${res.statusCode} ${res.body}`);
-          if (random() < 0.15) await enrol(ctx, student, cls.id); // a double click
+          const res = await enroll(ctx, student, cls.id);
+          check(res.statusCode === 201 || res.statusCode === 200, `enroll ${res.statusCode} ${res.body}`);
+          if (random() < 0.15) await enroll(ctx, student, cls.id); // a double click
         }
         // Four in ten try a coupon; a refused code (used up, used before, foreign, below the
         // minimum) is dropped and the cart paid without it, as the page lets the student do.
@@ -263,13 +263,13 @@ describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
         for (const r of recorded)
           check(r.statusCode === 200 || r.statusCode === 201, `record ${r.statusCode} ${r.body}`);
         expectedPaidCents.set(student.id, (expectedPaidCents.get(student.id) ?? 0) + intent!.amount);
-        const byEnrolment = new Map<string, string>();
+        const byEnrollment = new Map<string, string>();
         const listed = await ctx.app.inject({
           url: `/api/enrolled/${encodeURIComponent(student.email)}?limit=100`,
           headers: student.headers,
         });
-        for (const e of listed.json() as { _id: string; enrollId: string }[]) byEnrolment.set(e._id, e.enrollId);
-        for (const id of intent!.cartIds) paid.add(byEnrolment.get(id)!);
+        for (const e of listed.json() as { _id: string; enrollId: string }[]) byEnrollment.set(e._id, e.enrollId);
+        for (const id of intent!.cartIds) paid.add(byEnrollment.get(id)!);
       }
 
       await inBatches(students, PARALLEL, async (student) => {
@@ -391,7 +391,7 @@ describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
       const adminStats = await ctx.app.inject({ url: '/api/admin/stats', headers: admin.headers });
       expect(adminStats.json().totalCents).toBe(Number(totals!.paid_lines));
 
-      // No enrolment in two payments; every payment's lines are exactly its paid enrolments.
+      // No enrollment in two payments; every payment's lines are exactly its paid enrollments.
       const twice = await rows(sql`
       select id from (select unnest(cart_ids) as id from payments) lines group by id having count(*) > 1`);
       expect(twice).toEqual([]);

@@ -9,7 +9,7 @@ import { buildApp } from '../src/app.ts';
 import { openPostgres, schema, type Database } from '../src/db/client.ts';
 import { loadEnv } from '../src/env.ts';
 import { createLocalStorage } from '../src/modules/uploads/storage.public.ts';
-import { FAST_SIGNUP_ENV, createCaller, createClass, createIntentOk, enrol } from './commerce-fixtures.ts';
+import { FAST_SIGNUP_ENV, createCaller, createClass, createIntentOk, enroll } from './commerce-fixtures.ts';
 import { paymentIntentEvent, startFakeStripe, type FakeStripe } from './fake-stripe.ts';
 import {
   freePort,
@@ -112,7 +112,7 @@ describe.skipIf(!hasPostgresBinaries)('a refund cut short by kill -9 of the serv
   async function paidAndRequested(priceCents: number) {
     const [teacher, student] = [await createCaller(ctx, 'teacher'), await createCaller(ctx, 'student')];
     const cls = await createClass(ctx, teacher, { priceCents });
-    expect((await enrol(ctx, student, cls.id)).statusCode).toBeLessThan(300);
+    expect((await enroll(ctx, student, cls.id)).statusCode).toBeLessThan(300);
     const intentId = (await createIntentOk(ctx, student)).clientSecret.split('_secret_')[0]!;
     const payload = JSON.stringify(
       paymentIntentEvent('payment_intent.succeeded', fake.setStatus(intentId, 'succeeded')),

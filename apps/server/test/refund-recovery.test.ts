@@ -9,7 +9,7 @@ import {
   createCaller,
   createClass,
   createIntentOk,
-  enrol,
+  enroll,
   type TestClass,
 } from './commerce-fixtures.ts';
 import { paymentIntentEvent, startFakeStripe, type FakeStripe } from './fake-stripe.ts';
@@ -72,7 +72,7 @@ function sendWebhook(event: unknown) {
 async function paidAndRequested(priceCents: number) {
   const student = await createCaller(ctx, 'student');
   const cls: TestClass = await createClass(ctx, teacher, { priceCents });
-  expect((await enrol(ctx, student, cls.id)).statusCode).toBeLessThan(300);
+  expect((await enroll(ctx, student, cls.id)).statusCode).toBeLessThan(300);
   const intentId = (await createIntentOk(ctx, student)).clientSecret.split('_secret_')[0]!;
   const ok = await sendWebhook(paymentIntentEvent('payment_intent.succeeded', fake.setStatus(intentId, 'succeeded')));
   expect(ok.statusCode).toBe(200);

@@ -14,7 +14,7 @@ import {
   createCaller,
   createClass,
   createIntentOk,
-  enrol,
+  enroll,
   enrolOk,
   itAnswersEachRole,
   type MatrixEndpoint,
@@ -80,7 +80,7 @@ async function purchase(prices: number[], c = ctx, by: Caller = teacher) {
   return { student, classes, lineOf, ...bought };
 }
 
-describe('an admin refunds one enrolment of a payment', () => {
+describe('an admin refunds one enrollment of a payment', () => {
   it('gives back what was paid for it; the student loses access at once and can buy the class again', async () => {
     const { student, classes, lineOf, paymentId, transactionId } = await purchase([1500, 2500]);
     const [first, second] = classes as [TestClass, TestClass];
@@ -107,7 +107,7 @@ describe('an admin refunds one enrolment of a payment', () => {
     expect((await classCounters(ctx, first.id)).enrollmentCount).toBe(0);
     expect((await classCounters(ctx, second.id)).enrollmentCount).toBe(1);
 
-    // No access: reviewing needs a paid enrolment.
+    // No access: reviewing needs a paid enrollment.
     const review = await call(ctx, student, 'POST', '/api/reviews', {
       classId: first.id,
       rating: 5,
@@ -141,7 +141,7 @@ describe('an admin refunds one enrolment of a payment', () => {
     expect(twice.json().error.message).toBe(REFUND_MESSAGES.alreadyRefunded);
   });
 
-  it('refunds every line still paid when no enrolment is named, then has nothing left', async () => {
+  it('refunds every line still paid when no enrollment is named, then has nothing left', async () => {
     const { classes, lineOf, paymentId, transactionId } = await purchase([1000, 2000, 3000]);
     const one = await refund(admin, paymentId, { enrollmentId: lineOf(classes[0]!).id, reason: 'first' });
     expect(one.statusCode).toBe(200);
@@ -179,7 +179,7 @@ describe('an admin refunds one enrolment of a payment', () => {
     expect((await classCounters(ctx, classes[0]!.id)).enrollmentCount).toBe(0);
   });
 
-  it('keeps a class whose only enrolment was refunded: its teacher deleting it archives it', async () => {
+  it('keeps a class whose only enrollment was refunded: its teacher deleting it archives it', async () => {
     const { classes, lineOf, paymentId } = await purchase([1700]);
     const cls = classes[0]!;
     await refund(admin, paymentId, { enrollmentId: lineOf(cls).id, reason: 'before deletion' });
@@ -357,14 +357,14 @@ describe('bad input gets a clear 4xx with the error envelope', () => {
     ['an empty reason', { reason: '   ' }],
     ['a reason too long', { reason: 'x'.repeat(501) }],
     ['a number as reason', { reason: 42 }],
-    ['an enrolment id that is not a string', { reason: 'ok', enrollmentId: 7 }],
+    ['an enrollment id that is not a string', { reason: 'ok', enrollmentId: 7 }],
   ])('refund with %s → 400', async (_name, body) => {
     const res = await refund(admin, paymentId, body);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: { code: 'validation_error' }, requestId: expect.any(String) });
   });
 
-  it('answers 404 for an unknown payment, a malformed id, or an enrolment of another payment', async () => {
+  it('answers 404 for an unknown payment, a malformed id, or an enrollment of another payment', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%27%20or%201=1']) {
       const res = await refund(admin, id, { reason: 'x' });
       expect(res.statusCode).toBe(404);
@@ -640,7 +640,7 @@ describe('with Stripe (a local fake of its API)', () => {
     for (const priceCents of prices) {
       const cls = await createClass(stripe, stripeTeacher, { priceCents });
       classes.push(cls);
-      expect((await enrol(stripe, student, cls.id)).statusCode).toBeLessThan(300);
+      expect((await enroll(stripe, student, cls.id)).statusCode).toBeLessThan(300);
     }
     const intentId = (await createIntentOk(stripe, student)).clientSecret.split('_secret_')[0]!;
     const ok = await sendWebhook(paymentIntentEvent('payment_intent.succeeded', fake.setStatus(intentId, 'succeeded')));

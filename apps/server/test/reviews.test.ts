@@ -85,7 +85,7 @@ describe('POST /api/reviews', () => {
     expect(counters.ratingSum).toBe(rows.reduce((sum, r) => sum + r.rating, 0));
   });
 
-  it('refuses students without a paid enrolment (409, a business refusal), also with a pending one', async () => {
+  it('refuses students without a paid enrollment (409, a business refusal), also with a pending one', async () => {
     const cls = await createClass(ctx, teacher);
     const student = await createCaller(ctx);
     expect((await postReview(student, { classId: cls.id, rating: 5 })).statusCode).toBe(409);

@@ -10,9 +10,9 @@ import { createTestApp, createUser, type TestContext } from './harness.ts';
  */
 
 const IMAGE_KEY = `${'d'.repeat(64)}.webp`;
-/** Classes with the word in the title (tier one), enrolments 1..TITLE. */
+/** Classes with the word in the title (tier one), enrollments 1..TITLE. */
 const TITLE = 700;
-/** Classes with the word only in the description (tier two), enrolments 1001..1000+DESCRIPTION. */
+/** Classes with the word only in the description (tier two), enrollments 1001..1000+DESCRIPTION. */
 const DESCRIPTION = 500;
 
 let ctx: TestContext;
@@ -48,7 +48,7 @@ async function search(query: string) {
   return {
     total: Number(res.headers['x-total-count']),
     capped: res.headers['x-total-count-capped'],
-    enrolments: (res.json() as { totalEnrollment: number }[]).map((item) => item.totalEnrollment),
+    enrollments: (res.json() as { totalEnrollment: number }[]).map((item) => item.totalEnrollment),
   };
 }
 
@@ -60,31 +60,31 @@ describe('search past 1 000 matches', () => {
     const first = await search('q=zebrafish');
     expect(first.total).toBe(1000);
     expect(first.capped).toBe('true');
-    expect(first.enrolments).toEqual(range(TITLE, TITLE - 11));
+    expect(first.enrollments).toEqual(range(TITLE, TITLE - 11));
   });
 
   it('goes on from the last title match to the description matches, most popular first', async () => {
     // Page 59 of 12 starts at the 697th: the last four title matches, then eight description ones.
     const boundary = await search('q=zebrafish&page=59');
-    expect(boundary.enrolments).toEqual([...range(4, 1), ...range(1000 + DESCRIPTION, 1000 + DESCRIPTION - 7)]);
+    expect(boundary.enrollments).toEqual([...range(4, 1), ...range(1000 + DESCRIPTION, 1000 + DESCRIPTION - 7)]);
     // Past the title matches altogether.
     const after = await search('q=zebrafish&page=8&limit=100');
-    expect(after.enrolments).toEqual(range(1000 + DESCRIPTION, 1000 + DESCRIPTION - 99));
+    expect(after.enrollments).toEqual(range(1000 + DESCRIPTION, 1000 + DESCRIPTION - 99));
     // Past every match.
-    expect((await search('q=zebrafish&page=13&limit=100')).enrolments).toEqual([]);
+    expect((await search('q=zebrafish&page=13&limit=100')).enrollments).toEqual([]);
   });
 
   it('counts exactly under the cap, and orders the same way', async () => {
     const few = await search('q=quagga');
     expect(few.total).toBe(5);
     expect(few.capped).toBeUndefined();
-    expect(few.enrolments).toEqual([3, 2, 1, 102, 101]);
+    expect(few.enrollments).toEqual([3, 2, 1, 102, 101]);
   });
 
   it('counts up to the cap in another order too', async () => {
     const popular = await search('q=zebrafish&sort=popular');
     expect(popular.total).toBe(1000);
     expect(popular.capped).toBe('true');
-    expect(popular.enrolments).toEqual(range(1000 + DESCRIPTION, 1000 + DESCRIPTION - 11));
+    expect(popular.enrollments).toEqual(range(1000 + DESCRIPTION, 1000 + DESCRIPTION - 11));
   });
 });

@@ -313,7 +313,7 @@ describe('the public class page', () => {
   });
 });
 
-describe("the viewer's own enrolment in one class", () => {
+describe("the viewer's own enrollment in one class", () => {
   it('GET /api/enrolled/:email?classId= answers whether the student took that class', async () => {
     const buyer = await createUser(ctx, 'student');
     await buy(ctx, buyer, [ids.python!]);
@@ -331,7 +331,7 @@ describe("the viewer's own enrolment in one class", () => {
     expect((await mine(ids.grading!)).json()).toEqual([]);
     expect((await mine('not-a-uuid')).json()).toEqual([]);
     expect((await mine('x'.repeat(65))).statusCode).toBe(400);
-    // Someone else's enrolments stay theirs (self-or-admin).
+    // Someone else's enrollments stay theirs (self-or-admin).
     const other = await ctx.app.inject({
       method: 'GET',
       url: `/api/enrolled/${encodeURIComponent(buyer.email)}?classId=${ids.python}`,

@@ -219,12 +219,12 @@ describe('collection of unused images', () => {
     const unused = await uploadKey();
     const fresh = await uploadKey();
     const byClass = await uploadKey();
-    const byEnrolment = await uploadKey();
+    const byEnrollment = await uploadKey();
     const byProfile = await uploadKey();
     const byTeacherRequest = await uploadKey();
     const byRevision = await uploadKey();
 
-    // A class using `byClass`, and an enrolment whose snapshot alone still shows `byEnrolment`.
+    // A class using `byClass`, and an enrollment whose snapshot alone still shows `byEnrollment`.
     const cls = await createClass(ctx, teacher);
     await ctx.db.update(schema.classes).set({ imageKey: byClass.key }).where(eq(schema.classes.id, cls.id));
     const student = await createUser(ctx, 'student');
@@ -234,7 +234,7 @@ describe('collection of unused images', () => {
       studentEmail: student.email,
       teacherName: teacher.name,
       title: cls.title,
-      imageKey: byEnrolment.key,
+      imageKey: byEnrollment.key,
       description: 'snapshot',
       priceCents: cls.priceCents,
     });
@@ -255,19 +255,19 @@ describe('collection of unused images', () => {
       .set({ image: 'https://example.test/elsewhere.png' })
       .where(eq(schema.users.id, applicant.id));
 
-    const old = [unused, byClass, byEnrolment, byProfile, byTeacherRequest, byRevision];
+    const old = [unused, byClass, byEnrollment, byProfile, byTeacherRequest, byRevision];
     for (const { key } of old) await age(key, hoursAgo(25));
     await age(fresh.key, hoursAgo(23));
 
     expect(await isImageReferenced(ctx.db, unused.key)).toBe(false);
-    for (const { key } of [byClass, byEnrolment, byProfile, byTeacherRequest, byRevision]) {
+    for (const { key } of [byClass, byEnrollment, byProfile, byTeacherRequest, byRevision]) {
       expect(await isImageReferenced(ctx.db, key)).toBe(true);
     }
 
     const result = await collect();
     expect(result).toMatchObject({ ran: true, failedFiles: [] });
     expect(result.removed).toContain(unused.key);
-    for (const { key } of [fresh, byClass, byEnrolment, byProfile, byTeacherRequest, byRevision]) {
+    for (const { key } of [fresh, byClass, byEnrollment, byProfile, byTeacherRequest, byRevision]) {
       expect(result.removed).not.toContain(key);
       expect(await isStored(key)).toEqual(KEPT);
     }

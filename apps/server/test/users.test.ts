@@ -333,7 +333,7 @@ describe('DELETE /api/users/:id (admin)', () => {
     expect(survivors[0]?.isAdmin).toBe(true);
   });
 
-  it('refuses to delete a teacher whose classes students have paid for (their enrolments would go too)', async () => {
+  it('refuses to delete a teacher whose classes students have paid for (their enrollments would go too)', async () => {
     const teacher = await createUser(ctx, 'teacher');
     const student = await createUser(ctx, 'student');
     const key = `${'b'.repeat(64)}.webp`;

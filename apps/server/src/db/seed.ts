@@ -1,6 +1,6 @@
 /*
  * Above the modules, unlike the rest of db/ (decision 015): the demo data is made as the product
- * makes it — passwords hashed by auth, enrolments copied by enrollments, images processed by
+ * makes it — passwords hashed by auth, enrollments copied by enrollments, images processed by
  * uploads — so a seeded database is one the app could have written.
  */
 import { randomUUID } from 'node:crypto';
@@ -338,7 +338,7 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
     await tx.insert(schema.classes).values(classRows);
     const accepted = classRows.filter((r) => r.status === 'accepted');
 
-    // Enrolments: each student has three paid classes (one payment) and one pending in the cart.
+    // Enrollments: each student has three paid classes (one payment) and one pending in the cart.
     const enrollmentRows: (typeof schema.enrollments.$inferInsert)[] = [];
     const paymentRows: (typeof schema.payments.$inferInsert)[] = [];
     const reviewRows: (typeof schema.reviews.$inferInsert)[] = [];

@@ -56,13 +56,13 @@ export const PATH_ALIASES: Record<string, { path: string; from: string; to: stri
     path: '/api/enrolled/{emailOrId}',
     from: 'email',
     to: 'emailOrId',
-    description: "GET: the student's e-mail. DELETE: an enrolment id.",
+    description: "GET: the student's e-mail. DELETE: an enrollment id.",
   },
   '/api/enrolled/{id}': {
     path: '/api/enrolled/{emailOrId}',
     from: 'id',
     to: 'emailOrId',
-    description: "GET: the student's e-mail. DELETE: an enrolment id.",
+    description: "GET: the student's e-mail. DELETE: an enrollment id.",
   },
 };
 

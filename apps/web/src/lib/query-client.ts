@@ -44,7 +44,7 @@ export const queryClient = createQueryClient();
 
 /**
  * The root of every query that belongs to one signed-in person: `['user', userId, …]`. Each
- * feature's key factory builds its private keys on it (enrolments, profile, a teacher's classes,
+ * feature's key factory builds its private keys on it (enrollments, profile, a teacher's classes,
  * the admin's lists…); public data (catalogue, public class details, latest reviews, config, the
  * session itself) lives outside it. A query started for one person can therefore never answer
  * another's, and one call forgets everything of a person (`removeUserData`).

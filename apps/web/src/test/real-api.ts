@@ -3,7 +3,7 @@ import type { CatalogueTitle, RealServer } from './real-server.ts';
 
 /**
  * Test set-up through the real API, as a person on another device would do it: sign up, follow
- * the verification link (read from the development mailbox by the seeded admin), sign in, enrol,
+ * the verification link (read from the development mailbox by the seeded admin), sign in, enroll,
  * pay with the test gateway. Nothing here touches the database.
  */
 
@@ -118,13 +118,13 @@ export function deviceOf(server: RealServer, person: Person): Promise<Device> {
 }
 
 /** Puts the classes in the person's cart (POST /api/enrolled). */
-export async function enrol(device: Device, titles: CatalogueTitle[]): Promise<void> {
+export async function enroll(device: Device, titles: CatalogueTitle[]): Promise<void> {
   for (const title of titles) await device.ok('POST', '/api/enrolled', { enrollId: device.server.classes[title] });
 }
 
-/** Enrols and pays for the classes with the test gateway's card that succeeds (spec §4). */
+/** Enrolls and pays for the classes with the test gateway's card that succeeds (spec §4). */
 export async function buy(device: Device, titles: CatalogueTitle[]): Promise<void> {
-  await enrol(device, titles);
+  await enroll(device, titles);
   const intent = await device.ok<{ clientSecret: string; cartIds: string[] }>('POST', '/api/create-payment-intent', {});
   const { transactionId } = await device.ok<{ transactionId: string }>('POST', '/api/test-gateway/confirm', {
     clientSecret: intent.clientSecret,
@@ -144,7 +144,7 @@ export async function createSiteCoupon(
   return (await (await adminOf(server)).ok<{ code: string }>('POST', '/api/admin/coupons', terms)).code;
 }
 
-/** An admin deletes the class (DELETE /api/classes/:id): with paid enrolments it is archived. */
+/** An admin deletes the class (DELETE /api/classes/:id): with paid enrollments it is archived. */
 export async function withdrawClass(server: RealServer, title: CatalogueTitle): Promise<void> {
   await (await adminOf(server)).ok('DELETE', `/api/classes/${server.classes[title]}`);
 }

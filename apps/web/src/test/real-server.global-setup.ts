@@ -15,7 +15,7 @@ import { CATALOGUE, type CatalogueTitle, type RealServer } from './real-server.t
  * Set up here as the server suites set it up: an admin (ADMIN_EMAILS, signed up and verified
  * through the real routes), a teacher (role given in the database, as `createUser` does) and
  * accepted classes (inserted, as commerce-fixtures' `createClass` does). Everything else a test
- * needs (students, enrolments, payments) it makes through the real API (src/test/real-api.ts).
+ * needs (students, enrollments, payments) it makes through the real API (src/test/real-api.ts).
  */
 
 /** A free loopback port: PUBLIC_URL (the origin better-auth trusts) must name it before the app is built. */

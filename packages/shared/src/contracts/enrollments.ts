@@ -7,9 +7,9 @@ export const CreateEnrollmentBody = z.object({ enrollId: z.string({ error: 'enro
 export type CreateEnrollmentBody = z.infer<typeof CreateEnrollmentBody>;
 
 /**
- * POST /api/enrolled answer. `insertedId` is the enrolment's id — the new one (201), or the one
+ * POST /api/enrolled answer. `insertedId` is the enrollment's id — the new one (201), or the one
  * the caller already had for that class (200, `created: false`; DESIGN §1.4). `status` tells the
- * client whether that existing enrolment is already paid.
+ * client whether that existing enrollment is already paid.
  */
 export const CreateEnrollmentResponse = z.object({
   insertedId: z.string(),

@@ -29,7 +29,7 @@ export type CreatePaymentIntentBody = z.infer<typeof CreatePaymentIntentBody>;
 
 /** One line of the cart as priced for the intent: what the coupon took off it and what is paid for it. */
 export const PricedCartLine = z.object({
-  /** The enrolment id. */
+  /** The enrollment id. */
   _id: z.string(),
   classId: z.string(),
   listCents: z.number().int(),
@@ -38,7 +38,7 @@ export const PricedCartLine = z.object({
 });
 export type PricedCartLine = z.infer<typeof PricedCartLine>;
 
-/** POST /api/create-payment-intent: the server totals the caller's pending enrolments. */
+/** POST /api/create-payment-intent: the server totals the caller's pending enrollments. */
 export const PaymentIntentResponse = z.object({
   clientSecret: z.string(),
   /** Cents. */
@@ -46,7 +46,7 @@ export const PaymentIntentResponse = z.object({
   currency: z.string(),
   gateway: z.enum(['test', 'stripe']),
   publishableKey: z.string().nullable(),
-  /** The enrolments this payment covers: send exactly these as `cartIds` to POST /api/payments. */
+  /** The enrollments this payment covers: send exactly these as `cartIds` to POST /api/payments. */
   cartIds: z.array(z.string()),
   /** The total before the coupon, in cents; `amount` is after it. */
   subtotalCents: z.number().int(),
@@ -147,7 +147,7 @@ export const WebhookResponse = z.object({ received: z.literal(true), duplicate: 
 
 /** One class paid for in a payment: what was charged for it, and whether it was given back since. */
 export const PaymentHistoryLine = z.object({
-  /** The enrolment id. */
+  /** The enrollment id. */
   _id: z.string(),
   classId: z.string(),
   title: z.string(),

@@ -24,7 +24,7 @@ export const ClassEarnings = z.object({
   classId: z.string(),
   title: z.string(),
   status: z.enum(CLASS_STATUSES),
-  /** Every enrolment of the class: paid, and pending ones still in a cart. */
+  /** Every enrollment of the class: paid, and pending ones still in a cart. */
   enrollments: z.number().int(),
   paidEnrollments: z.number().int(),
   revenueCents: z.number().int(),
@@ -37,9 +37,9 @@ export const TeacherStats = z.object({
   totalCents: z.number().int(),
   total: z.number(),
   paidEnrollments: z.number().int(),
-  /** Every enrolment in the teacher's classes, pending ones included. */
+  /** Every enrollment in the teacher's classes, pending ones included. */
   enrollments: z.number().int(),
-  /** Distinct accounts with a paid enrolment; a deleted account's lines still earn but are nobody's. */
+  /** Distinct accounts with a paid enrollment; a deleted account's lines still earn but are nobody's. */
   students: z.number().int(),
   /** Newest class first. */
   classes: z.array(ClassEarnings),

@@ -38,7 +38,7 @@ export const EXPERIENCE_LABELS: Record<ExperienceLevel, string> = {
 export const TEACHER_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type TeacherRequestStatus = (typeof TEACHER_REQUEST_STATUSES)[number];
 
-/** spec §4; "archived" is DESIGN §4: a class with paid enrolments is hidden, not deleted. */
+/** spec §4; "archived" is DESIGN §4: a class with paid enrollments is hidden, not deleted. */
 export const CLASS_STATUSES = ['pending', 'accepted', 'rejected', 'archived'] as const;
 export type ClassStatus = (typeof CLASS_STATUSES)[number];
 

@@ -91,11 +91,11 @@ export const REASON_MESSAGES = {
 
 export const ENROLLMENT_MESSAGES = {
   classNotFound: 'Class not found',
-  classNotOpen: 'This class is not open for enrolment',
-  ownClass: 'You cannot enrol in your own class',
-  notFound: 'Enrolment not found',
-  notYours: 'You can only remove your own enrolments',
-  alreadyPaid: 'A paid enrolment cannot be removed',
+  classNotOpen: 'This class is not open for enrollment',
+  ownClass: 'You cannot enroll in your own class',
+  notFound: 'Enrollment not found',
+  notYours: 'You can only remove your own enrollments',
+  alreadyPaid: 'A paid enrollment cannot be removed',
 } as const;
 
 export const UPLOAD_MESSAGES = {

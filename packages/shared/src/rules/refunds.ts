@@ -6,18 +6,18 @@ import { REASON_MESSAGES } from './messages.ts';
 /** What refunds say to people; the server's refusals and the web's forms share them. */
 export const REFUND_MESSAGES = {
   reasonRequired: 'Please give a reason',
-  notPaid: 'Only a paid enrolment can be refunded',
-  alreadyRefunded: 'This enrolment has already been refunded',
-  nothingToRefund: 'Every enrolment of this payment has already been refunded',
-  notInPayment: 'This enrolment is not part of this payment',
-  alreadyRequested: 'A refund has already been requested for this enrolment',
-  outsideWindow: 'The time to request a refund for this enrolment has passed',
+  notPaid: 'Only a paid enrollment can be refunded',
+  alreadyRefunded: 'This enrollment has already been refunded',
+  nothingToRefund: 'Every enrollment of this payment has already been refunded',
+  notInPayment: 'This enrollment is not part of this payment',
+  alreadyRequested: 'A refund has already been requested for this enrollment',
+  outsideWindow: 'The time to request a refund for this enrollment has passed',
   requestDecided: 'This refund request has already been decided',
-  inProgress: 'A refund of this enrolment is in progress; please try again in a moment',
+  inProgress: 'A refund of this enrollment is in progress; please try again in a moment',
   exceedsPayment: 'A refund cannot give back more than was paid',
   otherGateway: 'This payment was taken by another payment gateway than the one configured now',
   /** A line a coupon made free (decision 019): no money to give back. */
-  nothingPaid: 'Nothing was paid for this enrolment (a coupon made it free), so there is nothing to refund',
+  nothingPaid: 'Nothing was paid for this enrollment (a coupon made it free), so there is nothing to refund',
 } as const;
 
 /** A required, trimmed reason of at most REASON_MAX characters. */

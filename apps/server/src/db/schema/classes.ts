@@ -42,7 +42,7 @@ export const classes = pgTable(
     category: categoryEnum('category').notNull(),
     status: classStatusEnum('status').notNull().default('pending'),
     rejectionReason: text('rejection_reason'),
-    /** Denormalised counters kept in step by the enrolment and review services. */
+    /** Denormalised counters kept in step by the enrollment and review services. */
     enrollmentCount: integer('enrollment_count').notNull().default(0),
     ratingSum: integer('rating_sum').notNull().default(0),
     reviewCount: integer('review_count').notNull().default(0),

@@ -20,7 +20,7 @@ import { users } from './users.ts';
 
 export const enrollmentStatusEnum = pgEnum('enrollment_status', ENROLLMENT_STATUSES);
 
-/** Enrolment records (spec §3): a snapshot of the class when the student chose it. */
+/** Enrollment records (spec §3): a snapshot of the class when the student chose it. */
 export const enrollments = pgTable(
   'enrollments',
   {
@@ -56,7 +56,7 @@ export const enrollments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    // One live enrolment per student per class (DESIGN §1.4); a refunded line stays as a record
+    // One live enrollment per student per class (DESIGN §1.4); a refunded line stays as a record
     // and the class can be bought again. The predicate and checks avoid the enum literal
     // 'refunded': a value added to an enum cannot be used in the migration transaction adding it,
     // and an index predicate cannot cast an enum to text (not immutable).
@@ -67,7 +67,7 @@ export const enrollments = pgTable(
     index('enrollments_class_idx').on(t.classId, t.status),
     // Each fulfilment releases an intent's lines (`reserved_by`) and reads a payment's lines
     // (`payment_id`); without these, both were sequential scans of the whole table (BENCHMARKS.md,
-    // "Purchase flow with a coupon": 75–86 ms each at 1 000 000 enrolments). Partial: most lines
+    // "Purchase flow with a coupon": 75–86 ms each at 1 000 000 enrollments). Partial: most lines
     // are reserved by nothing, and a pending line has no payment.
     index('enrollments_reserved_by_idx')
       .on(t.reservedBy)

@@ -10,11 +10,11 @@ const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`
 
 /**
  * Money given back on a recorded payment, one row per refund at the gateway. An
- * admin's refund names one enrolment line (a refund of the whole payment is one row per line), and
+ * admin's refund names one enrollment line (a refund of the whole payment is one row per line), and
  * a line is refunded at most once (unique enrollment_id). `pending` is written before the gateway
  * is asked, its id being the idempotency key, so a retry or a concurrent click never refunds twice.
  * A refund made in Stripe's dashboard arrives by `charge.refunded` and is recorded with no author.
- * No foreign key to the enrolment: money records outlive classes and accounts (DESIGN §4).
+ * No foreign key to the enrollment: money records outlive classes and accounts (DESIGN §4).
  */
 export const refunds = pgTable(
   'refunds',
@@ -23,7 +23,7 @@ export const refunds = pgTable(
     paymentId: uuid('payment_id')
       .notNull()
       .references(() => payments.id),
-    /** The enrolment line given back; null for a gateway refund that matches no single line. */
+    /** The enrollment line given back; null for a gateway refund that matches no single line. */
     enrollmentId: uuid('enrollment_id'),
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull(),

@@ -78,7 +78,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
         tags: ['payments'],
         operationId: 'createPaymentIntent',
         summary:
-          "Start paying for the caller's cart: the amount is the total of their pending enrolments; a price in the body is ignored (any signed-in user with a verified e-mail address)",
+          "Start paying for the caller's cart: the amount is the total of their pending enrollments; a price in the body is ignored (any signed-in user with a verified e-mail address)",
         description:
           '409 when the cart is empty. The same cart (and coupon) gives back the same intent. `couponCode` applies a coupon: the answer lists each line with its discount, and `amount` is the discounted total (decision 019); every code the caller cannot use (unknown, disabled, expired, used up, already used, for other classes) gets the same 404 with the same message on `fields.couponCode`; a code that would bring the total below $0.50 is a 409 saying so. Unusable codes are limited per account (RATE_LIMIT_COUPON_FAILURES) and per client address (RATE_LIMIT_COUPON_FAILURES_PER_IP) in RATE_LIMIT_COUPON_WINDOW_SECONDS; past either, 429 with Retry-After, even for a good code.',
         body: CreatePaymentIntentBody,
@@ -102,7 +102,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
         tags: ['payments'],
         operationId: 'recordPayment',
         summary:
-          'Record a payment the gateway confirmed and mark exactly those enrolments paid; only transactionId and cartIds are read (the paying student)',
+          'Record a payment the gateway confirmed and mark exactly those enrollments paid; only transactionId and cartIds are read (the paying student)',
         description:
           'The intent must have succeeded, belong to the caller and cover exactly `cartIds`, whose total must equal the amount charged. 201 when this call recorded it; 200 with the same insertedId when it was recorded already (a repeat, a concurrent call, or the gateway confirmation/webhook). 409 when the cart does not match.',
         body: CreatePaymentBody,

@@ -48,7 +48,7 @@ function intentAnswer(
 
 /**
  * POST /api/create-payment-intent (spec §4 "payment intent requested for the total"). The total
- * is the caller's own payable pending enrolments in integer cents — lines of a class that is no
+ * is the caller's own payable pending enrollments in integer cents — lines of a class that is no
  * longer accepted are left out (decision 010) — and a price in the body is never read (DESIGN
  * §1.3). One charge per cart, ever (decision 010):
  *

@@ -22,7 +22,7 @@ export interface PaymentsDeps {
   publicUrl: string;
 }
 
-/** An existing payment answers a repeat only for the same student and the same enrolments. */
+/** An existing payment answers a repeat only for the same student and the same enrollments. */
 function answerExisting(existing: repo.PaymentRow, studentId: string, cartIds: readonly string[] | undefined) {
   if (existing.studentId !== studentId) throw forbidden(PAYMENT_MESSAGES.intentNotYours);
   if (cartIds && !sameSet(cartIds, existing.cartIds)) throw conflict(PAYMENT_MESSAGES.alreadyRecordedElsewhere);
@@ -37,7 +37,7 @@ function answerExisting(existing: repo.PaymentRow, studentId: string, cartIds: r
  * 1. a payment with this transaction id already exists → its id (nothing stored);
  * 2. the gateway is asked, outside any transaction: the intent must have succeeded, belong to this
  *    student, and cover exactly `cartIds` (the webhook passes none and takes the intent's list);
- * 3. one transaction locks those enrolments, checks they are all still pending and that their
+ * 3. one transaction locks those enrollments, checks they are all still pending and that their
  *    total equals the amount charged, stores the payment and flips exactly them to paid. A
  *    concurrent run for the same transaction waits on the locks, then finds them paid: its
  *    conflict turns into the winner's id, so both callers get the same insertedId.
@@ -72,7 +72,7 @@ export async function fulfilPayment(
 
   try {
     return await db.transaction(async (tx) => {
-      // Our record of the intent first (lock order: intent, classes, enrolments): a refund of
+      // Our record of the intent first (lock order: intent, classes, enrollments): a refund of
       // this intent holds it too, so a charge is either fulfilled or refunded, never both.
       const ours = await repo.findIntent(tx, intent.id, { lock: true });
       const recorded = await repo.findPaymentByTransactionId(tx, intent.id);
@@ -121,7 +121,7 @@ export async function fulfilPayment(
         paymentId,
         paidAt,
       });
-      // Rolls the payment back too: never a payment without all of its enrolments paid.
+      // Rolls the payment back too: never a payment without all of its enrollments paid.
       if (flipped !== ids.length) throw conflict(PAYMENT_MESSAGES.cartChanged);
       if (ours) {
         await repo.setIntentStatus(tx, intent.id, ['open', 'canceled'], 'succeeded', { paymentId, now: paidAt });

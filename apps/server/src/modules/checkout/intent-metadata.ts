@@ -1,10 +1,10 @@
 import * as enrollments from '../enrollments/enrollments.service.ts';
 
-/** One payment covers at most this many enrolments (CreatePaymentBody.cartIds allows 200). */
+/** One payment covers at most this many enrollments (CreatePaymentBody.cartIds allows 200). */
 export const MAX_CART_LINES = 200;
 
 // ---- The cart an intent covers, carried in the intent's metadata --------------------------------
-// Stripe limits metadata values to 500 characters and 50 keys, so the enrolment ids are stored in
+// Stripe limits metadata values to 500 characters and 50 keys, so the enrollment ids are stored in
 // chunks of 13 (13 × 37 characters < 500): cart_0, cart_1, … and their count in cart_count.
 const IDS_PER_KEY = 13;
 
@@ -16,7 +16,7 @@ export function encodeCart(ids: readonly string[]): Record<string, string> {
   return metadata;
 }
 
-/** The enrolment ids an intent was created for, or null when its metadata is not ours. */
+/** The enrollment ids an intent was created for, or null when its metadata is not ours. */
 export function decodeCart(metadata: Record<string, string>): string[] | null {
   const n = Number(metadata.cart_count);
   if (!Number.isInteger(n) || n < 1 || n > MAX_CART_LINES) return null;

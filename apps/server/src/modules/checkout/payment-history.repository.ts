@@ -5,7 +5,7 @@ import { pageOfPayments } from './checkout.repository.ts';
 
 /**
  * Reads of a student's own payments and the refunds on them: the history list and
- * the receipt. Only the checkout module's own tables; the lines come from the enrolments module.
+ * the receipt. Only the checkout module's own tables; the lines come from the enrollments module.
  */
 
 export type HistoryPaymentRow = typeof payments.$inferSelect;

@@ -22,7 +22,7 @@ export const SELLER_NAME = 'SkillHive';
 type Row = repo.HistoryPaymentRow;
 
 /**
- * Builds the answers of GET /api/payments/me from the payment rows, their lines (enrolments
+ * Builds the answers of GET /api/payments/me from the payment rows, their lines (enrollments
  * module) and their refunds: three queries per page whatever its length.
  */
 async function toEntries(db: Db, rows: Row[]): Promise<PaymentHistoryEntry[]> {

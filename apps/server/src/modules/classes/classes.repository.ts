@@ -462,7 +462,7 @@ export async function lockClassForRemoval(tx: Db, id: string): Promise<boolean> 
   return locked !== undefined;
 }
 
-/** A class with paid enrolments is archived instead of deleted (DESIGN §4). */
+/** A class with paid enrollments is archived instead of deleted (DESIGN §4). */
 export async function archiveClass(tx: Db, id: string, now: Date): Promise<void> {
   await tx.update(classes).set({ status: 'archived', updatedAt: now }).where(eq(classes.id, id));
 }
@@ -471,7 +471,7 @@ export async function deleteClass(tx: Db, id: string): Promise<void> {
   await tx.delete(classes).where(eq(classes.id, id));
 }
 
-/** What an enrolment copies from its class (spec §3), plus who owns the class and whether it is open. */
+/** What an enrollment copies from its class (spec §3), plus who owns the class and whether it is open. */
 export type ClassForEnrollment = {
   id: string;
   teacherId: string;
@@ -485,7 +485,7 @@ export type ClassForEnrollment = {
 
 /**
  * With `lock`, the class row is held FOR KEY SHARE until the transaction ends: deleting the class
- * (which locks it FOR UPDATE first) waits for the enrolment to commit, or the enrolment waits for
+ * (which locks it FOR UPDATE first) waits for the enrollment to commit, or the enrollment waits for
  * the deletion and then finds no class — never a foreign-key violation (a 500) in between.
  */
 export async function findClassForEnrollment(
@@ -526,7 +526,7 @@ export type CounterChange = { enrollments?: 1 | -1; ratingSum?: number; reviews?
 
 /**
  * The one writer of classes.enrollment_count, rating_sum and review_count (decision 003). Call it
- * in the transaction that adds or removes the enrolment or review, so the counters never drift.
+ * in the transaction that adds or removes the enrollment or review, so the counters never drift.
  */
 export async function adjustCounters(db: Db, classId: string, change: CounterChange): Promise<void> {
   const set: { enrollmentCount?: SQL; ratingSum?: SQL; reviewCount?: SQL } = {};

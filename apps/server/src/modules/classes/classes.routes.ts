@@ -214,7 +214,7 @@ export async function classesRoutes(
         tags: ['classes'],
         operationId: 'getClassStats',
         summary:
-          'Enrolled and paid students, revenue and enrolments per week for the last 12 weeks (its teacher, or an admin)',
+          'Enrolled and paid students, revenue and enrollments per week for the last 12 weeks (its teacher, or an admin)',
         params: IdParam,
         response: { 200: ClassStats },
       },
@@ -246,7 +246,7 @@ export async function classesRoutes(
       schema: {
         tags: ['classes'],
         operationId: 'deleteClass',
-        summary: 'Delete a class; one with paid enrolments is archived instead (its teacher, or an admin)',
+        summary: 'Delete a class; one with paid enrollments is archived instead (its teacher, or an admin)',
         params: IdParam,
         response: { 200: DeletedCountResponse },
       },

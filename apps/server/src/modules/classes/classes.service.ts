@@ -39,7 +39,7 @@ const STATS_WEEKS = 12;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const IMAGE_NOT_OURS = 'Upload the image first: only images uploaded to SkillHive can be used';
 
-/** The one serialization of a class (spec §3 field names), shared with the enrolment module. */
+/** The one serialization of a class (spec §3 field names), shared with the enrollment module. */
 export function toClassItem(row: repo.ClassRow, storage: ImageStorage): ClassItem {
   return {
     _id: row.id,
@@ -259,7 +259,7 @@ export async function updateClass(
 }
 
 /**
- * Its teacher or an admin deletes a class; one with paid enrolments is archived instead
+ * Its teacher or an admin deletes a class; one with paid enrollments is archived instead
  * (DESIGN §4). An admin deleting someone else's class is audited.
  */
 export async function deleteClass(db: Db, viewer: Viewer, id: string, now: Date): Promise<{ deletedCount: number }> {
@@ -268,7 +268,7 @@ export async function deleteClass(db: Db, viewer: Viewer, id: string, now: Date)
   if (!owner && !viewer.isAdmin) throw forbidden('Only the teacher of this class or an admin can delete it');
   if (row.status === 'archived') return { deletedCount: 0 };
   return db.transaction(async (tx) => {
-    // The class is locked first, then its enrolments, so a payment cannot turn one to paid
+    // The class is locked first, then its enrollments, so a payment cannot turn one to paid
     // between the check and the delete: archived when any is paid (DESIGN §4), deleted otherwise.
     if (!(await repo.lockClassForRemoval(tx, id))) return { deletedCount: 0 };
     const { anyPaid } = await enrollments.lockEnrollmentsOfClass(tx, id);
@@ -348,7 +348,7 @@ function weekStartUtc(date: Date): Date {
   return new Date(day.getTime() - sinceMonday * DAY_MS);
 }
 
-/** Enrolment figures for its teacher or an admin (DESIGN §1.10 /dashboard/my-class/:id). */
+/** Enrollment figures for its teacher or an admin (DESIGN §1.10 /dashboard/my-class/:id). */
 export async function getClassStats(db: Db, viewer: Viewer, id: string, now: Date): Promise<ClassStats> {
   const row = await loadClass(db, id);
   if (!isOwner(viewer, row) && !viewer.isAdmin)

@@ -47,7 +47,7 @@ export async function loadOwnedClass(db: Db, viewer: Viewer, classId: string): P
 }
 
 /**
- * Why the caller may open a class's content: its teacher, an admin, or a student whose enrolment
+ * Why the caller may open a class's content: its teacher, an admin, or a student whose enrollment
  * is paid now (not pending, not refunded: a refund takes access away at once). Anyone else: 409,
  * the business refusal "not paid" answers for reviews too (DESIGN §3).
  */

@@ -40,7 +40,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         tags,
         operationId: 'getClassContent',
         summary:
-          "A class's sessions and materials: every item for its teacher and admins, the published ones with the caller's own progress marks for a student whose enrolment is paid; the meeting link only to the teacher, and to paid students from MEETING_LINK_OPEN_MINUTES before a session to its end",
+          "A class's sessions and materials: every item for its teacher and admins, the published ones with the caller's own progress marks for a student whose enrollment is paid; the meeting link only to the teacher, and to paid students from MEETING_LINK_OPEN_MINUTES before a session to its end",
         params: IdParam,
         response: { 200: ClassContent },
       },
@@ -179,7 +179,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         tags,
         operationId: 'markSessionAttended',
         summary:
-          'Mark (done: true) or unmark your own attendance of a published session that has started (a student whose enrolment is paid)',
+          'Mark (done: true) or unmark your own attendance of a published session that has started (a student whose enrollment is paid)',
         params: IdParam,
         body: ProgressMarkBody,
         response: { 200: ProgressMarkResponse },
@@ -351,7 +351,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         tags,
         operationId: 'downloadMaterial',
         summary:
-          "Download a material's file, as an attachment with the type read from its bytes at upload (a student whose enrolment is paid, for published materials; the class's teacher; admins)",
+          "Download a material's file, as an attachment with the type read from its bytes at upload (a student whose enrollment is paid, for published materials; the class's teacher; admins)",
         params: IdParam,
         produces: ['application/pdf', 'image/png', 'image/jpeg', 'image/webp', 'image/gif'],
       },
@@ -381,7 +381,7 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
         tags,
         operationId: 'markMaterialDone',
         summary:
-          'Mark (done: true) or unmark your own completion of a published material (a student whose enrolment is paid)',
+          'Mark (done: true) or unmark your own completion of a published material (a student whose enrollment is paid)',
         params: IdParam,
         body: ProgressMarkBody,
         response: { 200: ProgressMarkResponse },

@@ -13,7 +13,7 @@ import * as repo from './content.repository.ts';
 /** Students' own marks (attendance, completion) and the class's progress figures. */
 
 /**
- * The session or material a student marks as their own: 409 unless their enrolment in its class is
+ * The session or material a student marks as their own: 409 unless their enrollment in its class is
  * paid, then a 404 for a draft as for an unknown id.
  */
 async function loadMarkable<Row extends { classId: string; publishedAt: Date | null }>(
@@ -84,7 +84,7 @@ async function computeProgress(db: Db, classId: string, now: Date): Promise<Clas
     publishedSessions: sessions.length,
     publishedMaterials: materials.length,
     sessionsHeld: held.held,
-    // Paid enrolments, a deleted student's kept line included (the class's figures do not change
+    // Paid enrollments, a deleted student's kept line included (the class's figures do not change
     // when a student leaves); the per-student rows and the average are of the students who remain.
     studentsEnrolled: enrolled,
     averageCompletion: Math.round(average * 1000) / 1000,

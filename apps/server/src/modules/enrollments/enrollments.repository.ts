@@ -15,7 +15,7 @@ const paidCentsOf = sql<number>`coalesce(${enrollments.paidCents}, 0)`.mapWith(N
 /** The live lines (pending or paid): a refunded line is a record only (DESIGN §4). */
 const isLive = isNull(enrollments.refundedAt);
 
-/** Inserts unless the student already has a live enrolment for the class (unique index); null then. */
+/** Inserts unless the student already has a live enrollment for the class (unique index); null then. */
 export async function insertEnrollment(
   db: Db,
   values: typeof enrollments.$inferInsert,
@@ -149,7 +149,7 @@ const cartColumns = {
   currentPriceCents: classJoin.priceCents,
 };
 
-/** The student's cart: pending enrolments, oldest first, with their class's status. */
+/** The student's cart: pending enrollments, oldest first, with their class's status. */
 export async function listPendingOfStudent(db: Db, studentId: string): Promise<CartLine[]> {
   return db
     .select(cartColumns)
@@ -159,7 +159,7 @@ export async function listPendingOfStudent(db: Db, studentId: string): Promise<C
     .orderBy(asc(enrollments.createdAt), asc(enrollments.id));
 }
 
-/** The classes of the student's enrolments among `ids` (to lock them before the lines). */
+/** The classes of the student's enrollments among `ids` (to lock them before the lines). */
 export async function listClassIdsOfLines(db: Db, studentId: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
   const rows = await db
@@ -170,7 +170,7 @@ export async function listClassIdsOfLines(db: Db, studentId: string, ids: string
 }
 
 /**
- * The student's enrolments among `ids`, whatever their state, with their class's status. With
+ * The student's enrollments among `ids`, whatever their state, with their class's status. With
  * `lock` (inside a payment's transaction, after the service locked their classes) the lines are
  * locked FOR UPDATE: a concurrent payment of the same lines waits, then sees them paid.
  */
@@ -245,7 +245,7 @@ export async function releaseLines(db: Db, intentId: string): Promise<void> {
   await db.update(enrollments).set({ reservedBy: null }).where(eq(enrollments.reservedBy, intentId));
 }
 
-/** The class titles of these enrolments (those still there), for a mail about them. */
+/** The class titles of these enrollments (those still there), for a mail about them. */
 export async function listTitlesOfEnrollments(db: Db, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
   const rows = await db
@@ -257,7 +257,7 @@ export async function listTitlesOfEnrollments(db: Db, ids: string[]): Promise<st
 }
 
 /**
- * Flips exactly these enrolments from pending to paid, each with what was paid for it (one
+ * Flips exactly these enrollments from pending to paid, each with what was paid for it (one
  * statement: a CASE over the ids); returns how many were flipped.
  */
 export async function markEnrollmentsPaid(
@@ -296,7 +296,7 @@ export async function hasPaidEnrollment(db: Db, studentId: string, classId: stri
 }
 
 /**
- * Whether the student's enrolment in the class is paid, its row locked FOR SHARE until the
+ * Whether the student's enrollment in the class is paid, its row locked FOR SHARE until the
  * transaction ends: a refund (which locks it FOR UPDATE) waits for the caller, or the caller for it.
  */
 export async function lockPaidEnrollment(db: Db, studentId: string, classId: string): Promise<boolean> {
@@ -309,7 +309,7 @@ export async function lockPaidEnrollment(db: Db, studentId: string, classId: str
   return Boolean(row);
 }
 
-/** The students with a paid enrolment in a class (class content, decision 021): ids only, one each. */
+/** The students with a paid enrollment in a class (class content, decision 021): ids only, one each. */
 export async function listPaidStudentIds(db: Db, classId: string): Promise<string[]> {
   const rows = await db
     .selectDistinct({ studentId: enrollments.studentId })
@@ -319,7 +319,7 @@ export async function listPaidStudentIds(db: Db, classId: string): Promise<strin
 }
 
 /**
- * Paid enrolments of a class, deleted students' pseudonymised lines included: the class's enrolled
+ * Paid enrollments of a class, deleted students' pseudonymised lines included: the class's enrolled
  * figure, which a student deleting their account does not change (financial records are kept).
  */
 export async function countPaidEnrollments(db: Db, classId: string): Promise<number> {
@@ -362,7 +362,7 @@ export type RosterRow = {
 };
 
 /**
- * One page of a class's enrolments, every status, newest first, with each student's current name
+ * One page of a class's enrollments, every status, newest first, with each student's current name
  * (enrollments_class_idx finds the class's lines).
  */
 export async function listRosterOfClass(
@@ -392,7 +392,7 @@ export async function listRosterOfClass(
 }
 
 /**
- * A deleted account's enrolments (DESIGN §4: financial rows outlive the account): pending ones are removed (the service
+ * A deleted account's enrollments (DESIGN §4: financial rows outlive the account): pending ones are removed (the service
  * adjusts their class counters); paid ones stay, cut from the person (the foreign key sets
  * student_id null when the user row goes), with the e-mail replaced by `pseudonym`. Returns the
  * classes of the removed lines.
@@ -407,7 +407,7 @@ export async function forgetStudent(db: Db, studentId: string, pseudonym: string
 }
 
 /**
- * Locks every enrolment of a class FOR UPDATE before the class is removed, so a payment cannot
+ * Locks every enrollment of a class FOR UPDATE before the class is removed, so a payment cannot
  * turn one to paid between the check and the delete; answers whether any is paid.
  */
 export async function lockEnrollmentsOfClass(tx: Db, classId: string): Promise<{ anyPaid: boolean }> {
@@ -420,7 +420,7 @@ export async function lockEnrollmentsOfClass(tx: Db, classId: string): Promise<{
   return { anyPaid: rows.some((e) => e.status === 'paid' || e.status === 'refunded') };
 }
 
-/** Whether any class taught by this user has a paid enrolment (other students' purchases). */
+/** Whether any class taught by this user has a paid enrollment (other students' purchases). */
 export async function teachesPaidEnrollments(db: Db, userId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: enrollments.id })
@@ -447,7 +447,7 @@ export async function enrollmentTotals(
   return row ?? { enrolled: 0, paid: 0, revenueCents: 0 };
 }
 
-/** Enrolments per ISO week (Monday start, UTC) since `since`, as { week: 'YYYY-MM-DD', n }. */
+/** Enrollments per ISO week (Monday start, UTC) since `since`, as { week: 'YYYY-MM-DD', n }. */
 export async function enrollmentsPerWeek(db: Db, classId: string, since: Date): Promise<{ week: string; n: number }[]> {
   const week = sql<string>`to_char(date_trunc('week', ${enrollments.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
   return db
@@ -463,7 +463,7 @@ export type PaidLine = {
   studentId: string | null;
   studentEmail: string;
   title: string;
-  /** The class price copied at enrolment (before any coupon), in cents. */
+  /** The class price copied at enrollment (before any coupon), in cents. */
   priceCents: number;
   /** What the student paid for this line, in cents (decision 019): what a refund of it gives back. */
   paidCents: number;

@@ -16,7 +16,7 @@ import { replyWithPage } from '../../lib/paging.ts';
 import type { ImageStorage } from '../uploads/storage.public.ts';
 import * as enrollments from './enrollments.service.ts';
 
-/** Enrolment records of spec §3/§7: the student's cart (pending) and classes taken (paid). */
+/** Enrollment records of spec §3/§7: the student's cart (pending) and classes taken (paid). */
 export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; storage: ImageStorage }) {
   const { db, storage } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -29,16 +29,16 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
         tags: ['enrollments'],
         operationId: 'enrollInClass',
         summary:
-          'Enrol in an accepted class that is not your own; the record copies the class, a repeated call answers the existing id (any signed-in user)',
+          'Enroll in an accepted class that is not your own; the record copies the class, a repeated call answers the existing id (any signed-in user)',
         description:
-          'Only `enrollId` is read; the other spec §7 fields are ignored. 201 with created: true for a new enrolment, 200 with created: false when the caller already had one for this class. 404 for an unknown class, 409 when it is pending, rejected or archived, or your own class.',
+          'Only `enrollId` is read; the other spec §7 fields are ignored. 201 with created: true for a new enrollment, 200 with created: false when the caller already had one for this class. 404 for an unknown class, 409 when it is pending, rejected or archived, or your own class.',
         body: CreateEnrollmentBody,
         response: { 200: CreateEnrollmentResponse, 201: CreateEnrollmentResponse },
       },
     },
     async (request, reply) => {
       const viewer = viewerOf(request);
-      const result = await enrollments.enrol(db, viewer, request.body.enrollId);
+      const result = await enrollments.enroll(db, viewer, request.body.enrollId);
       return reply.status(result.created ? 201 : 200).send(result);
     },
   );
@@ -51,7 +51,7 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
         tags: ['enrollments'],
         operationId: 'listEnrollments',
         summary:
-          "A student's enrolments, newest first; ?status=pending is the cart (the student themself, or an admin)",
+          "A student's enrollments, newest first; ?status=pending is the cart (the student themself, or an admin)",
         params: EmailParam,
         querystring: EnrollmentListQuery,
         response: { 200: z.array(Enrollment) },
@@ -86,11 +86,11 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
   typed.delete(
     '/api/enrolled/:id',
     {
-      config: { access: 'signed-in', owner: 'enrolment-student', errors: [409] },
+      config: { access: 'signed-in', owner: 'enrollment-student', errors: [409] },
       schema: {
         tags: ['enrollments'],
         operationId: 'removeEnrollment',
-        summary: 'Remove a pending enrolment from the cart; a paid one is a 409 (its student only)',
+        summary: 'Remove a pending enrollment from the cart; a paid one is a 409 (its student only)',
         params: IdParam,
         response: { 200: DeletedCountResponse },
       },

@@ -41,7 +41,7 @@ export function toEnrollment(row: repo.EnrollmentRow, storage: ImageStorage): En
 }
 
 /**
- * A new enrolment: the class's title, image, price, description and teacher name copied as the
+ * A new enrollment: the class's title, image, price, description and teacher name copied as the
  * student chose it (DESIGN §1.3), pending until paid. The seed builds its demo rows with it too.
  */
 export function pendingEnrollmentOf(
@@ -62,14 +62,14 @@ export function pendingEnrollmentOf(
 }
 
 /**
- * Enrols the caller in an accepted class (spec §4 "Pay Now creates the enrollment record").
+ * Enrolls the caller in an accepted class (spec §4 "Pay Now creates the enrollment record").
  * Title, image, price, description and teacher name are copied from the class, never read from
- * the request (DESIGN §1.3). One enrolment per student per class (DESIGN §1.4): the unique index
+ * the request (DESIGN §1.3). One enrollment per student per class (DESIGN §1.4): the unique index
  * with ON CONFLICT DO NOTHING makes a double click — even two concurrent ones — create one row;
  * the second call answers the existing id. Enrolling in one's own class is a 409, a business
- * refusal (DESIGN §3): the caller is signed in and may enrol elsewhere.
+ * refusal (DESIGN §3): the caller is signed in and may enroll elsewhere.
  */
-export async function enrol(db: Db, viewer: Viewer, classId: string): Promise<CreateEnrollmentResponse> {
+export async function enroll(db: Db, viewer: Viewer, classId: string): Promise<CreateEnrollmentResponse> {
   if (!isUuid(classId)) throw notFound('Class');
   return db.transaction(async (tx) => {
     // Locked so a concurrent deletion of the class cannot slip between this read and the insert.
@@ -142,12 +142,12 @@ export async function listRosterOfClass(
   return { items, total };
 }
 
-/** Removes a pending enrolment from its student's cart (DESIGN §4: pending → removed by its student). */
+/** Removes a pending enrollment from its student's cart (DESIGN §4: pending → removed by its student). */
 export async function removeEnrollment(db: Db, viewer: Viewer, id: string): Promise<{ deletedCount: number }> {
-  if (!isUuid(id)) throw notFound('Enrolment');
+  if (!isUuid(id)) throw notFound('Enrollment');
   return db.transaction(async (tx) => {
     const row = await repo.findEnrollmentForUpdate(tx, id);
-    if (!row) throw notFound('Enrolment');
+    if (!row) throw notFound('Enrollment');
     if (row.studentId !== viewer.id) throw forbidden(ENROLLMENT_MESSAGES.notYours);
     if (row.status !== 'pending') throw conflict(ENROLLMENT_MESSAGES.alreadyPaid);
     const deleted = await repo.deletePendingEnrollment(tx, id);
@@ -164,16 +164,16 @@ export function isPayable(line: Pick<repo.CartLine, 'status' | 'classStatus'>): 
   return line.status === 'pending' && line.classStatus === 'accepted';
 }
 
-/** The caller's cart: pending enrolments, oldest first, payable or not (see isPayable). */
+/** The caller's cart: pending enrollments, oldest first, payable or not (see isPayable). */
 export function getPendingCart(db: Db, studentId: string): Promise<repo.CartLine[]> {
   return repo.listPendingOfStudent(db, studentId);
 }
 
 /**
- * The student's enrolments among `ids` (any state). With `lock` (inside a payment's transaction)
+ * The student's enrollments among `ids` (any state). With `lock` (inside a payment's transaction)
  * their classes are locked FOR KEY SHARE first — deleting or archiving a class locks it FOR UPDATE,
  * so its status cannot change under a payment — and then the lines FOR UPDATE. Classes before
- * enrolments is the order deleteClass takes them in too.
+ * enrollments is the order deleteClass takes them in too.
  */
 export async function getCartLines(
   db: Db,
@@ -224,7 +224,7 @@ export function holdPaidEnrollment(tx: Db, studentId: string, classId: string): 
   return repo.lockPaidEnrollment(tx, studentId, classId);
 }
 
-/** A class's paid enrolments, those of deleted students included (the progress summary's "students enrolled"). */
+/** A class's paid enrollments, those of deleted students included (the progress summary's "students enrolled"). */
 export function countPaidEnrollmentsOfClass(db: Db, classId: string): Promise<number> {
   return repo.countPaidEnrollments(db, classId);
 }
@@ -250,12 +250,12 @@ export async function forgetStudent(db: Db, studentId: string, pseudonym: string
 
 // ---- Used by the classes and users modules ----------------------------------------------------
 
-/** Before a class is removed: its enrolments are locked; a paid one means it is archived instead. */
+/** Before a class is removed: its enrollments are locked; a paid one means it is archived instead. */
 export function lockEnrollmentsOfClass(tx: Db, classId: string): Promise<{ anyPaid: boolean }> {
   return repo.lockEnrollmentsOfClass(tx, classId);
 }
 
-/** A class's enrolment figures (GET /api/classes/:id/stats). */
+/** A class's enrollment figures (GET /api/classes/:id/stats). */
 export function enrollmentTotalsOfClass(db: Db, classId: string) {
   return repo.enrollmentTotals(db, classId);
 }
@@ -289,7 +289,7 @@ export function getLinesByIds(db: Db, ids: string[]): Promise<repo.PaidLine[]> {
 
 /**
  * paid → refunded (DESIGN §4): the line gives no access from now on and no longer counts as an
- * enrolment of its class, which the student may buy again. Call it in the refund's transaction.
+ * enrollment of its class, which the student may buy again. Call it in the refund's transaction.
  */
 export async function markRefunded(db: Db, ids: string[], refundedAt: Date): Promise<string[]> {
   const flipped = await repo.markEnrollmentsRefunded(db, { ids, refundedAt });

@@ -73,7 +73,7 @@ export interface PaymentGateway {
    */
   refund(intentId: string): Promise<void>;
   /**
-   * Refunds part (or all) of a succeeded intent's charge (a refund may give back one enrolment
+   * Refunds part (or all) of a succeeded intent's charge (a refund may give back one enrollment
    * line of a payment). Safe to repeat with the same idempotency key: the first refund is answered again.
    */
   refundAmount(input: RefundAmountInput): Promise<GatewayRefund>;

@@ -39,7 +39,7 @@ export async function requestRefund(
   body: { enrollmentId: string; reason: string },
 ): Promise<RefundRequest> {
   const [line] = await enrollments.getLinesByIds(deps.db, [body.enrollmentId]);
-  if (!line || line.studentId !== viewer.id) throw notFound('Enrolment');
+  if (!line || line.studentId !== viewer.id) throw notFound('Enrollment');
   if (line.status === 'refunded') throw conflict(REFUND_MESSAGES.alreadyRefunded);
   if (line.status !== 'paid' || !line.paymentId || !line.paidAt) throw conflict(REFUND_MESSAGES.notPaid);
   if (!isWithinRefundWindow(line.paidAt, deps.now(), deps.refundWindowDays)) {

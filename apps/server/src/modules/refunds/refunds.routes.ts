@@ -45,9 +45,9 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         tags: ['refunds'],
         operationId: 'refundPayment',
         summary:
-          'Refund one enrolment of a payment (`enrollmentId`) or every enrolment still paid, with a reason; the gateway gives back what was paid for each (admins only)',
+          'Refund one enrollment of a payment (`enrollmentId`) or every enrollment still paid, with a reason; the gateway gives back what was paid for each (admins only)',
         description:
-          'The enrolments become refunded: the student loses access at once and may buy the class again. 404 for an unknown payment or an enrolment not in it; 409 when it is refunded already or nothing is left to refund. Two concurrent calls refund once.',
+          'The enrollments become refunded: the student loses access at once and may buy the class again. 404 for an unknown payment or an enrollment not in it; 409 when it is refunded already or nothing is left to refund. Two concurrent calls refund once.',
         params: IdParam,
         body: CreateRefundBody,
         response: { 200: CreateRefundResponse },
@@ -78,7 +78,7 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
       schema: {
         tags: ['refunds'],
         operationId: 'approveRefundRequest',
-        summary: 'Approve a pending refund request: the enrolment is refunded at once (admins only)',
+        summary: 'Approve a pending refund request: the enrollment is refunded at once (admins only)',
         description:
           '202 when the approval is recorded but the gateway step did not finish: the refund is in progress and completes by itself (decision 031); approving again resumes it. 409 when the request was declined, or approved and refunded already.',
         params: IdParam,
@@ -115,14 +115,14 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
   typed.post(
     '/api/refund-requests',
     {
-      config: { access: 'signed-in', owner: 'enrolment-student-or-404', errors: [404, 409] },
+      config: { access: 'signed-in', owner: 'enrollment-student-or-404', errors: [404, 409] },
       schema: {
         tags: ['refunds'],
         operationId: 'requestRefund',
         summary:
-          'Ask for the refund of one of your paid enrolments, with a reason, within REFUND_WINDOW_DAYS of paying (the student of the enrolment)',
+          'Ask for the refund of one of your paid enrollments, with a reason, within REFUND_WINDOW_DAYS of paying (the student of the enrollment)',
         description:
-          '404 for an enrolment that is not yours; 409 when it is not paid, refunded already, requested already, or paid too long ago.',
+          '404 for an enrollment that is not yours; 409 when it is not paid, refunded already, requested already, or paid too long ago.',
         body: CreateRefundRequestBody,
         response: { 201: RefundRequest },
       },

@@ -175,7 +175,7 @@ async function completeRefund(
 }
 
 /**
- * An admin refunds one enrolment line of a payment (`enrollmentId`) or every line still paid, with
+ * An admin refunds one enrollment line of a payment (`enrollmentId`) or every line still paid, with
  * a reason; each line gives back what was paid for it. A line already refunded is a 409; a line
  * whose refund is pending (a concurrent click, or a crash before the gateway answered) is resumed
  * with the same idempotency key, so the gateway refunds it once.

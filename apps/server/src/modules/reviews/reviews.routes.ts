@@ -37,9 +37,9 @@ export async function reviewsRoutes(app: FastifyInstance, opts: { db: Db; now: (
         tags: ['reviews'],
         operationId: 'saveReview',
         summary:
-          'Review a class you paid for; posting again edits your review (a student with a paid enrolment in the class)',
+          'Review a class you paid for; posting again edits your review (a student with a paid enrollment in the class)',
         description:
-          '201 with created: true for a new review, 200 with created: false when an earlier review was edited; insertedId is the review id both times. 409 without a paid enrolment, 404 for an unknown class.',
+          '201 with created: true for a new review, 200 with created: false when an earlier review was edited; insertedId is the review id both times. 409 without a paid enrollment, 404 for an unknown class.',
         body: CreateReviewBody,
         response: { 200: CreateReviewResponse, 201: CreateReviewResponse },
       },

@@ -90,7 +90,7 @@ export async function saveReview(
 }
 
 /**
- * A refund of the student's paid enrolment in a class takes their review of it with it, in the
+ * A refund of the student's paid enrollment in a class takes their review of it with it, in the
  * refund's transaction: the review was "verified" by that payment, and a refundable payment must
  * not buy a lasting review. Its rating leaves the class's counters (decision 003). Call it after
  * the line is marked refunded; a student still holding a paid line of the class keeps the review.

@@ -7,7 +7,7 @@ const { classes, enrollments, users } = schema;
 
 /**
  * The reporting module reads the tables of others on purpose (decision 015): its figures are
- * aggregates across users, classes and enrolments, computed by the database in one place instead
+ * aggregates across users, classes and enrollments, computed by the database in one place instead
  * of by each module or by the browser. It only reads.
  */
 

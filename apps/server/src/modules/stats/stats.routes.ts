@@ -18,7 +18,7 @@ export async function statsRoutes(app: FastifyInstance, opts: { db: Db; now: () 
         tags: ['stats'],
         operationId: 'getMyTeachingStats',
         summary:
-          "The caller's earnings: paid enrolments and revenue per class (archived ones included) and per month for the last 12 months (UTC), net of refunds; money in integer cents (`…Cents`) and in decimal (`total`, `revenue`) as class prices are (teachers only)",
+          "The caller's earnings: paid enrollments and revenue per class (archived ones included) and per month for the last 12 months (UTC), net of refunds; money in integer cents (`…Cents`) and in decimal (`total`, `revenue`) as class prices are (teachers only)",
         response: { 200: TeacherStats },
       },
     },
@@ -33,7 +33,7 @@ export async function statsRoutes(app: FastifyInstance, opts: { db: Db; now: () 
         tags: ['stats'],
         operationId: 'getPlatformStats',
         summary:
-          'The platform: accounts by displayed role, classes by status, and revenue of paid enrolments in total and per month for the last 12 months (UTC), net of refunds; money in integer cents (`…Cents`) and in decimal (`total`, `revenue`) as class prices are (admins only)',
+          'The platform: accounts by displayed role, classes by status, and revenue of paid enrollments in total and per month for the last 12 months (UTC), net of refunds; money in integer cents (`…Cents`) and in decimal (`total`, `revenue`) as class prices are (admins only)',
         response: { 200: AdminStats },
       },
     },

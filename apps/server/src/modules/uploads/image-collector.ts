@@ -26,7 +26,7 @@ export interface ImageCollectorOptions {
 }
 
 /**
- * Removes uploads that no class, enrolment, teacher request or profile uses (uploads.repository
+ * Removes uploads that no class, enrollment, teacher request or profile uses (uploads.repository
  * IMAGE_REFERENCES) and that are older than the grace period: first their rows, in a transaction
  * holding an advisory lock so only one instance collects at a time, then their display and
  * thumbnail files, outside the transaction (DESIGN §2: no network call inside one).

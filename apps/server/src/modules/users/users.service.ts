@@ -129,10 +129,10 @@ export const DELETED_ACCOUNT_EMAIL = 'deleted-account';
 /**
  * Deletes an account (spec §6). Its sessions and sign-in accounts cascade, so it is signed out
  * everywhere at once, and its API tokens stop resolving because the row is gone. Its payments and
- * paid enrolments are financial records and stay, cut from the person (DESIGN §4), so
+ * paid enrollments are financial records and stay, cut from the person (DESIGN §4), so
  * teacher and admin figures never change after the fact; its cart and reviews go. An admin cannot
  * delete themself, nor the last admin; a teacher whose classes other students paid for is kept,
- * since deleting them would delete those classes and their paid enrolments.
+ * since deleting them would delete those classes and their paid enrollments.
  */
 export async function deleteUser(db: Db, actor: Viewer, id: string): Promise<{ deletedCount: number }> {
   if (id === actor.id) throw conflict('You cannot delete your own account');

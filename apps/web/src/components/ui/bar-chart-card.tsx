@@ -8,7 +8,7 @@ export interface BarDatum {
 interface BarChartCardProps {
   title: string;
   data: BarDatum[];
-  /** Column header of the values in the screen-reader table, e.g. "Enrolments". */
+  /** Column header of the values in the screen-reader table, e.g. "Enrollments". */
   valueLabel: string;
   formatValue?: (value: number) => string;
   /** The axis's two labels, when formatValue is too wide for them (e.g. "$1.2K" for "$1,234.50"). */

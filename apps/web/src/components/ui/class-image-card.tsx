@@ -13,7 +13,7 @@ interface ClassImageCardProps {
 }
 
 /**
- * A class as a dashboard card (a student's enrolments, a teacher's classes): its image, its title
+ * A class as a dashboard card (a student's enrollments, a teacher's classes): its image, its title
  * beside a status badge, then what that dashboard shows of it.
  */
 export function ClassImageCard({ titleId, title, image, badge, children }: ClassImageCardProps) {

@@ -1,7 +1,7 @@
 import type { EnrollmentStatus } from '@skillhive/shared/rules/constants';
 
 /**
- * How an enrolment's status reads and looks wherever it is shown (student home, My Enrolled
+ * How an enrollment's status reads and looks wherever it is shown (student home, My Enrolled
  * Classes, a teacher's roster, payment history). A new status fails the type check here.
  */
 export const ENROLLMENT_STATUS: Record<EnrollmentStatus, { label: string; badge: string }> = {

@@ -5,7 +5,7 @@ import { ClassRoster } from '../../../features/teacher/components/class-roster.t
 import { ClassStatsPanel } from '../../../features/teacher/components/class-stats-panel.tsx';
 import { useIdParam } from './use-id-param.ts';
 
-/** my-class/:id (DESIGN §1.10): the teacher's class with its enrolment figures, its sessions and materials
+/** my-class/:id (DESIGN §1.10): the teacher's class with its enrollment figures, its sessions and materials
  * (decision 021), its students' progress and who enrolled. */
 function MyClassDetailsRoute() {
   const id = useIdParam();

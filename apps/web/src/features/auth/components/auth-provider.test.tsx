@@ -6,7 +6,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { ACCESS_TOKEN_KEY } from '@skillhive/shared/rules/constants';
 import { createQueryClient, isUserScopedKey } from '../../../lib/query-client.ts';
 import { browserOnRealServer } from '../../../test/browser.ts';
-import { deviceOf, enrol, signUp, type Person } from '../../../test/real-api.ts';
+import { deviceOf, enroll, signUp, type Person } from '../../../test/real-api.ts';
 import type { CatalogueTitle } from '../../../test/real-server.ts';
 import { createLocationProbe } from '../../../test/location-probe.tsx';
 import { useAuth, type AuthContextValue } from '../auth-context.ts';
@@ -34,7 +34,7 @@ async function currentSessionId(): Promise<string> {
 /** A verified person with a class in their cart ("Ann’s pottery", "Ben’s bread"). */
 async function personWith(name: string, title: CatalogueTitle): Promise<Person> {
   const person = await signUp(browser.server, name);
-  await enrol(await deviceOf(browser.server, person), [title]);
+  await enroll(await deviceOf(browser.server, person), [title]);
   return person;
 }
 

@@ -19,7 +19,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /**
  * /classes/:id: an accepted class as anyone may see it — image, title, teacher with a
  * short bio and their other classes, description, price, rating with its breakdown, reviews a page
- * at a time, number of students — and `actions` (Pay Now, or Enrolled) from the enrolments feature.
+ * at a time, number of students — and `actions` (Pay Now, or Enrolled) from the enrollments feature.
  */
 export function PublicClassPage({ classId, actions }: { classId: string; actions: ReactNode }) {
   const query = useQuery(publicClassQueryOptions(classId));

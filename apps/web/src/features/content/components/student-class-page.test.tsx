@@ -5,7 +5,7 @@ import { CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { browserOnRealServer } from '../../../test/browser.ts';
-import { buy, deviceOf, enrol, signUp } from '../../../test/real-api.ts';
+import { buy, deviceOf, enroll, signUp } from '../../../test/real-api.ts';
 import { renderSignedInPage } from '../../../test/render-signed-in-page.tsx';
 import { StudentClassPage } from './student-class-page.tsx';
 
@@ -32,10 +32,10 @@ describe('StudentClassPage', () => {
     queryClient.clear();
   });
 
-  it('tells a student whose enrolment is not paid that only paying students open the content', async () => {
+  it('tells a student whose enrollment is not paid that only paying students open the content', async () => {
     const student = await signUp(browser.server, 'Una Unpaid');
     const device = await deviceOf(browser.server, student);
-    await enrol(device, ['Ann’s pottery']);
+    await enroll(device, ['Ann’s pottery']);
     const classId = browser.server.classes['Ann’s pottery'];
     const answer = await device.call<{ error: { code: string; message: string } }>(
       'GET',

@@ -56,11 +56,11 @@ function PlatformFigures({ stats }: { stats: AdminStats }) {
       <FiguresSection id="admin-home-revenue" title="Revenue">
         <StatGrid>
           <StatCard label="Revenue" value={formatPrice(stats.total)} hint="All time, net of refunds" />
-          <StatCard label="Paid enrolments" value={stats.paidEnrollments} />
+          <StatCard label="Paid enrollments" value={stats.paidEnrollments} />
           <StatCard
             label="This month"
             value={formatPrice(thisMonth?.revenue ?? 0)}
-            hint={`${thisMonth?.paidEnrollments ?? 0} paid enrolments`}
+            hint={`${thisMonth?.paidEnrollments ?? 0} paid enrollments`}
           />
         </StatGrid>
         <RevenueByMonthChart byMonth={stats.byMonth} />

@@ -12,7 +12,7 @@ export interface MenuItem {
  * spec §2 side menus (plus the audit log for admins). A person sees the section of every role
  * they hold, admin first, then teacher, then student, so an admin who teaches, or a teacher who
  * studies, reaches every page of theirs; the spec's precedence picks only the default home. Every
- * account can enrol and pay, so every account has the student section. Profile closes the role sections once.
+ * account can enroll and pay, so every account has the student section. Profile closes the role sections once.
  */
 export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
   admin: [

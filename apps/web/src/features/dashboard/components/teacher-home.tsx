@@ -51,7 +51,7 @@ function TeacherFigures({ stats }: { stats: TeacherStats }) {
         <StatCard
           label="Students enrolled"
           value={stats.enrollments}
-          hint={`${stats.paidEnrollments} paid enrolments`}
+          hint={`${stats.paidEnrollments} paid enrollments`}
         />
         <StatCard label="Paid students" value={stats.students} />
         <StatCard label="Revenue" value={formatPrice(stats.total)} hint="All time, net of refunds" />

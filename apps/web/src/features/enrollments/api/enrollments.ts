@@ -7,10 +7,10 @@ import { invalidateClasses } from '../../classes/api/class-keys.ts';
 import { reviewKeys } from '../../reviews/api/get-reviews.ts';
 
 export const ENROLLMENTS_PAGE_SIZE = 9;
-/** The cart is every pending enrolment; the server's total covers all of them (DESIGN §1.3). */
+/** The cart is every pending enrollment; the server's total covers all of them (DESIGN §1.3). */
 const CART_LIMIT = 100;
 
-/** The student's own enrolments and cart, under their key root. */
+/** The student's own enrollments and cart, under their key root. */
 export const enrollmentKeys = {
   all: (userId: string) => [...userScopeKey(userId), 'enrolled'] as const,
   page: (userId: string, page: number) => [...enrollmentKeys.all(userId), 'page', page] as const,
@@ -33,7 +33,7 @@ export const enrollmentsQueryOptions = (user: UserScope | null, page: number) =>
     placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });
 
-/** The cart of the payment page: the caller's pending enrolments. */
+/** The cart of the payment page: the caller's pending enrollments. */
 export const cartQueryOptions = (user: UserScope | null) =>
   queryOptions({
     queryKey: enrollmentKeys.cart(user?.id ?? ''),
@@ -50,7 +50,7 @@ export const cartQueryOptions = (user: UserScope | null) =>
   });
 
 /**
- * The signed-in student's enrolment in one class (GET /api/enrolled/:email?classId=), the paid one
+ * The signed-in student's enrollment in one class (GET /api/enrolled/:email?classId=), the paid one
  * first: what the public class page offers (Pay Now, or Enrolled). Null when they have none.
  */
 export const classEnrollmentQueryOptions = (user: UserScope | null, classId: string) =>

@@ -18,7 +18,7 @@ import { REDIRECT_REASONS } from '../../auth/safe-return-path.ts';
 
 /**
  * classDetails/:id (spec §2): the class with its teacher, price and rating, and Pay Now, which
- * creates the enrolment (POST /api/enrolled {enrollId}; DESIGN §1.3–1.4) and opens the payment page.
+ * creates the enrollment (POST /api/enrolled {enrollId}; DESIGN §1.3–1.4) and opens the payment page.
  */
 export function ClassDetailsPage({
   classId,

@@ -14,7 +14,7 @@ import { RefundRequestControl } from './refund-request-control.tsx';
 import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
 import { ClassCardGrid, ClassImageCard } from '../../../components/ui/class-image-card.tsx';
 
-/** myEnrollClass (spec §2): the total, and a card per enrolment; pending ones can be paid. */
+/** myEnrollClass (spec §2): the total, and a card per enrollment; pending ones can be paid. */
 export function MyEnrolledClasses() {
   const { user } = useAuth();
   const page = usePageParam();
@@ -89,7 +89,7 @@ function EnrollmentCard({ item }: { item: Enrollment }) {
         </>
       ) : item.status === 'refunded' ? (
         <p className="text-sm text-muted">
-          This class was refunded; you can enrol in it again from{' '}
+          This class was refunded; you can enroll in it again from{' '}
           <Link to={paths.classPage(item.enrollId)} className="link">
             its page
           </Link>

@@ -6,7 +6,7 @@ import { REFUND_MESSAGES } from '@skillhive/shared/rules/refunds';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { browserOnRealServer } from '../../../test/browser.ts';
-import { buy, deviceOf, enrol, signUp } from '../../../test/real-api.ts';
+import { buy, deviceOf, enroll, signUp } from '../../../test/real-api.ts';
 import { renderSignedInPage } from '../../../test/render-signed-in-page.tsx';
 import { MyEnrolledClasses } from './my-enrolled-classes.tsx';
 
@@ -30,7 +30,7 @@ describe('Request a refund', () => {
     const student = await signUp(browser.server, 'Reni Refund');
     const device = await deviceOf(browser.server, student);
     await buy(device, ['Ink drawing']);
-    await enrol(device, ['Ann’s pottery']);
+    await enroll(device, ['Ann’s pottery']);
     await browser.signIn(student);
     renderSignedInPage(queryClient, { path: paths.dashboard.myEnrollClass, element: <MyEnrolledClasses /> });
 

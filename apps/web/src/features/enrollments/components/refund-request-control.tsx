@@ -11,7 +11,7 @@ import { myRefundRequestsQueryOptions, useRequestRefund } from '../../refunds/ap
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 
 /**
- * On a paid enrolment: "Request a refund" while the line is within the refund
+ * On a paid enrollment: "Request a refund" while the line is within the refund
  * window and nothing was asked yet; afterwards, the request's state (and an admin's reason when
  * it was declined).
  */

@@ -15,7 +15,7 @@ export const paymentKeys = {
 };
 
 /**
- * POST /api/create-payment-intent: the server totals the caller's pending enrolments (a price in
+ * POST /api/create-payment-intent: the server totals the caller's pending enrollments (a price in
  * the body would be ignored, DESIGN §1.3). Kept as a query keyed by the cart so the page asks
  * once per cart, not on every render; never reused after leaving the page.
  */

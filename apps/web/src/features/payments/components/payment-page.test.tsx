@@ -7,7 +7,7 @@ import { COUPON_MESSAGES } from '@skillhive/shared/rules/coupons';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { browserOnRealServer } from '../../../test/browser.ts';
-import { buy, createSiteCoupon, deviceOf, enrol, signUp, withdrawClass, type Person } from '../../../test/real-api.ts';
+import { buy, createSiteCoupon, deviceOf, enroll, signUp, withdrawClass, type Person } from '../../../test/real-api.ts';
 import type { CatalogueTitle } from '../../../test/real-server.ts';
 import { renderSignedInPage } from '../../../test/render-signed-in-page.tsx';
 import { PaymentPage } from './payment-page.tsx';
@@ -27,7 +27,7 @@ function renderPaymentPage() {
  */
 async function studentWithCart(titles: CatalogueTitle[], options: { verified?: boolean } = {}): Promise<Person> {
   const student = await signUp(browser.server, 'Sam Student', options);
-  await enrol(await deviceOf(browser.server, student), titles);
+  await enroll(await deviceOf(browser.server, student), titles);
   await browser.signIn(student);
   return student;
 }

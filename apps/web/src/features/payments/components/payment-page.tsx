@@ -53,7 +53,7 @@ interface PaymentPageProps {
 }
 
 /**
- * payment (spec §2, §4): the cart of pending enrolments, the server's total, and the gateway's
+ * payment (spec §2, §4): the cart of pending enrollments, the server's total, and the gateway's
  * card form. Flow: intent (server total) → the panel confirms the card [and 3-D Secure] →
  * record payment → myEnrollClass.
  */
@@ -97,7 +97,7 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
 
   const recordPayment = (txId: string) => {
     if (amount === null || !intent.data) return;
-    // The enrolments the server's total covers: exactly these are recorded as paid.
+    // The enrollments the server's total covers: exactly these are recorded as paid.
     const paidIds = intent.data.cartIds ?? cartIds;
     setStep('recording');
     record.mutate(

@@ -53,7 +53,7 @@ export const myRefundRequestsQueryOptions = (user: UserScope | null) =>
 
 /**
  * Everything a refund changes for the person who made or asked for it: refund lists, the
- * enrolments (a refunded line), payment history and stats, all under their own key root.
+ * enrollments (a refunded line), payment history and stats, all under their own key root.
  */
 function useInvalidateOwnData() {
   const queryClient = useQueryClient();
@@ -98,7 +98,7 @@ export function useDecideRefundRequest() {
   });
 }
 
-/** POST /api/refund-requests {enrollmentId, reason} (the enrolment's student). */
+/** POST /api/refund-requests {enrollmentId, reason} (the enrollment's student). */
 export function useRequestRefund() {
   const invalidate = useInvalidateOwnData();
   return useMutation({

@@ -76,7 +76,7 @@ export function useUpdateClass(id: string) {
   });
 }
 
-/** DELETE /api/classes/:id → {deletedCount}; a class with paid enrolments is archived instead. */
+/** DELETE /api/classes/:id → {deletedCount}; a class with paid enrollments is archived instead. */
 export function useDeleteClass() {
   const queryClient = useQueryClient();
   const user = useUserScope();

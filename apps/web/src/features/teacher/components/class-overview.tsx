@@ -15,7 +15,7 @@ interface ClassOverviewProps {
   heading: string;
   /** spec §8 names "Error fetching profile:" for the my-class page; others say "class". */
   errorWhat?: string;
-  /** Shown under the details once the class has loaded (the enrolment figures). */
+  /** Shown under the details once the class has loaded (the enrollment figures). */
   children?: ReactNode;
   actions?: (item: ClassItem) => ReactNode;
 }

@@ -16,7 +16,7 @@ function weekLabel(week: string): string {
 }
 
 /**
- * GET /api/classes/:id/stats: enrolled and paid students, revenue, enrolments per week, and the
+ * GET /api/classes/:id/stats: enrolled and paid students, revenue, enrollments per week, and the
  * class content's progress (decision 021: sessions held, average completion of paid students).
  */
 export function ClassStatsPanel({ classId }: { classId: string }) {
@@ -24,9 +24,9 @@ export function ClassStatsPanel({ classId }: { classId: string }) {
   return (
     <section aria-labelledby="class-stats-heading" className="flex flex-col gap-3">
       <h2 id="class-stats-heading" className="text-xl font-semibold">
-        Enrolments
+        Enrollments
       </h2>
-      <QueryState query={query} what="enrolment figures">
+      <QueryState query={query} what="enrollment figures">
         {(data) => (
           <>
             <StatGrid>
@@ -40,10 +40,10 @@ export function ClassStatsPanel({ classId }: { classId: string }) {
               <StatCard label="Average completion" value={percent.format(data.progress.averageCompletion)} />
             </StatGrid>
             <BarChartCard
-              title="Enrolments per week"
-              valueLabel="Enrolments"
+              title="Enrollments per week"
+              valueLabel="Enrollments"
               data={data.perWeek.map((w) => ({ label: weekLabel(w.week), value: w.enrollments }))}
-              emptyText="No enrolments yet."
+              emptyText="No enrollments yet."
               colors={['#a14a07']}
             />
           </>
