@@ -140,6 +140,8 @@ test.describe('/allClassAllowed', () => {
     await page.goto('/allClassAllowed');
     const box = page.getByRole('combobox', { name: 'Search classes' });
     await box.fill('typograpy');
+    // The typed text reaches the URL after its debounce; the keys below come after that navigation.
+    await expect(page).toHaveURL(/q=typograpy/);
     const list = page.getByRole('listbox', { name: 'Suggested classes' });
     await expect(list.getByRole('option').first()).toContainText('Typography essentials');
     await expect(box).toHaveAttribute('aria-expanded', 'true');

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useLocation, useNavigation } from 'react-router';
 import {
   CATEGORIES,
   CATEGORY_LABELS,
@@ -29,15 +30,21 @@ export function CatalogueFilters({ params, onChange }: CatalogueFiltersProps) {
     }
   }, [params.q]);
 
+  // A navigation to another page (a chosen suggestion, a card, a link) must not be overtaken by the
+  // search's own URL write that was still waiting for its debounce.
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  const leaving = navigation.state !== 'idle' && navigation.location?.pathname !== pathname;
+
   useEffect(() => {
     const next = term.trim();
-    if (next === written.current) return;
+    if (leaving || next === written.current) return;
     const timer = window.setTimeout(() => {
       written.current = next;
       onChange({ q: next, page: 1 }, { replace: true });
     }, SEARCH_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
-  }, [term, onChange]);
+  }, [term, onChange, leaving]);
 
   return (
     <form
