@@ -1,3 +1,4 @@
+import { forEachClaimed } from '../../lib/claimed-batches.ts';
 import { finishPendingRefunds } from '../refunds/refund-reconciler.service.ts';
 import * as repo from './checkout.repository.ts';
 import type { PaymentsDeps } from './fulfilment.service.ts';
@@ -87,18 +88,12 @@ export function createReconciler(deps: PaymentsDeps & { intervalSeconds: number 
       refundsFinished: 0,
       refundsFailed: 0,
     };
-    const seen = new Set<string>();
-    for (;;) {
-      const now = deps.now();
-      const rows = await repo.claimDueIntents(deps.db, {
-        now,
-        leaseUntil: new Date(now.getTime() + LEASE_MS),
-        limit: BATCH,
-      });
-      const fresh = rows.filter((row) => !seen.has(row.id));
-      if (fresh.length === 0) break;
-      for (const row of fresh) {
-        seen.add(row.id);
+    await forEachClaimed(
+      (limit) => {
+        const now = deps.now();
+        return repo.claimDueIntents(deps.db, { now, leaseUntil: new Date(now.getTime() + LEASE_MS), limit });
+      },
+      async (row) => {
         report.checked += 1;
         try {
           await reconcileOne(row, report);
@@ -110,9 +105,9 @@ export function createReconciler(deps: PaymentsDeps & { intervalSeconds: number 
             .deferIntent(deps.db, row.id, new Date(deps.now().getTime() + deps.intervalSeconds * 1000))
             .catch(() => undefined);
         }
-      }
-      if (rows.length < BATCH) break;
-    }
+      },
+      BATCH,
+    );
     const refunds = await finishPendingRefunds(deps);
     report.refundsFinished = refunds.finished;
     report.refundsFailed = refunds.failed;

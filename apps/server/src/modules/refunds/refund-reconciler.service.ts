@@ -1,3 +1,4 @@
+import { forEachClaimed } from '../../lib/claimed-batches.ts';
 import * as checkout from '../checkout/payments.public.ts';
 import * as repo from './refunds.repository.ts';
 import { type RefundsDeps, askGateway } from './refunds.service.ts';
@@ -26,18 +27,12 @@ export async function finishPendingRefunds(
   deps: Omit<RefundsDeps, 'refundWindowDays'>,
 ): Promise<RefundReconcileReport> {
   const report: RefundReconcileReport = { checked: 0, finished: 0, failed: 0 };
-  const seen = new Set<string>();
-  for (;;) {
-    const now = deps.now();
-    const rows = await repo.claimDueRefunds(deps.db, {
-      now,
-      leaseUntil: new Date(now.getTime() + LEASE_MS),
-      limit: BATCH,
-    });
-    const fresh = rows.filter((row) => !seen.has(row.id));
-    if (fresh.length === 0) break;
-    for (const row of fresh) {
-      seen.add(row.id);
+  await forEachClaimed(
+    (limit) => {
+      const now = deps.now();
+      return repo.claimDueRefunds(deps.db, { now, leaseUntil: new Date(now.getTime() + LEASE_MS), limit });
+    },
+    async (row) => {
       report.checked += 1;
       try {
         const payment = await checkout.findPaymentById(deps.db, row.paymentId);
@@ -52,8 +47,8 @@ export async function finishPendingRefunds(
         deps.log.error({ err: error, refundId: row.id }, 'reconciler could not finish a refund');
         await repo.deferRefund(deps.db, row.id, new Date(deps.now().getTime() + RETRY_MS)).catch(() => undefined);
       }
-    }
-    if (rows.length < BATCH) break;
-  }
+    },
+    BATCH,
+  );
   return report;
 }
