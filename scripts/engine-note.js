@@ -1,9 +1,9 @@
-// Runs before `npm install` on whatever Node the machine has (so plain JavaScript, no types).
-// The project's scripts run the Node 24 that the `node` dev dependency installs; .npmrc keeps npm's
-// per-package engine warnings quiet, so this is the one line about it.
-const major = Number(process.versions.node.split('.')[0]);
-if (major < 24) {
+// Runs before the project's build on `npm install`. npm has already put the `node` dev dependency
+// (Node 24) first on the PATH by now, so the machine's own Node is read from npm's user agent.
+// .npmrc keeps npm's per-package engine warnings quiet, so this is the one line about it.
+const machineNode = /node\/v(\d+)\.\S*/.exec(process.env.npm_config_user_agent ?? '');
+if (machineNode && Number(machineNode[1]) < 24) {
   console.log(
-    `Node ${process.versions.node} here: npm's scripts will run the project's own Node 24 (the \`node\` dev dependency).`,
+    `This machine has Node ${machineNode[0].slice(5)}: npm's scripts run the project's own Node 24 (the \`node\` dev dependency).`,
   );
 }
