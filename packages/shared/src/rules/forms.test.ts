@@ -89,12 +89,23 @@ describe('class form', () => {
   it.each([
     // The form sends an empty field as undefined.
     [undefined, CLASS_MESSAGES.priceRequired],
-    ['abc', CLASS_MESSAGES.priceRequired],
+    ['  ', CLASS_MESSAGES.priceRequired],
+    ['abc', CLASS_MESSAGES.priceNumber],
+    ['NaN', CLASS_MESSAGES.priceNumber],
     ['0.49', CLASS_MESSAGES.priceRange],
     ['10000.01', CLASS_MESSAGES.priceRange],
     ['1.005', CLASS_MESSAGES.priceCents],
   ])('refuses price %j with "%s"', (price, message) => {
     expect(firstMessages(CreateClassBody.safeParse({ ...valid, price })).price).toBe(message);
+  });
+
+  it('says how long a title and an image address may be', () => {
+    expect(firstMessages(CreateClassBody.safeParse({ ...valid, title: 'a'.repeat(121) })).title).toBe(
+      CLASS_MESSAGES.titleTooLong,
+    );
+    expect(firstMessages(CreateClassBody.safeParse({ ...valid, image: `/${'a'.repeat(2048)}` })).image).toBe(
+      CLASS_MESSAGES.imageTooLong,
+    );
   });
 
   it('refuses an unknown category and allows partial updates', () => {

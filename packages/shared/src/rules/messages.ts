@@ -60,11 +60,14 @@ export const ACCOUNT_MESSAGES = {
 
 export const CLASS_MESSAGES = {
   titleRequired: 'Title is required',
+  titleTooLong: 'Title must be at most 120 characters',
   priceRequired: 'Price is required',
+  priceNumber: 'Price must be a number, like 49 or 49.99',
   priceRange: 'Price must be between 0.50 and 10,000',
   priceCents: 'Price can have at most two decimals',
   descriptionRequired: 'Description is required',
   imageRequired: 'Image is required',
+  imageTooLong: 'The image address must be at most 2048 characters',
   categoryRequired: 'Category is required',
 } as const;
 
