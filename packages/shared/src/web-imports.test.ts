@@ -18,7 +18,8 @@ async function importErrors(code: string, file = 'apps/web/src/features/classes/
     .map((m) => m.message);
 }
 
-describe('what the web imports from @skillhive/shared', () => {
+// The first lint loads the typed ESLint configuration (a TypeScript program): seconds on a busy machine.
+describe('what the web imports from @skillhive/shared', { timeout: 30_000 }, () => {
   it('refuses a value from a contract (classic Zod)', async () => {
     const errors = await importErrors(
       "import { ClassItem } from '@skillhive/shared/contracts/classes';\nexport const x = ClassItem;\n",
