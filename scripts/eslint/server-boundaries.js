@@ -6,8 +6,8 @@ import { dirs } from './dirs.js';
  * they are declared in db/schema/<module>.ts and only that module imports the file. Another module
  * is reached only through its `*.service.ts` or `*.public.ts` files; every other file of a module
  * folder is its own, whatever the folder (a new module is covered without being listed here).
- * Lower layers (lib, db, shared) never import modules, but for the seed and the export/import,
- * which say why at their top, and the command-line entry points of db/ (like server.ts).
+ * Lower layers (lib, db, shared) never import modules, but for the seed (db/seed*.ts) and the
+ * export/import, which say why at their top, and the command-line entry points of db/ (like server.ts).
  */
 const serverModules = dirs('../../apps/server/src/modules');
 
@@ -71,7 +71,7 @@ export const serverBoundaries = [
   })),
   {
     files: ['apps/server/src/lib/**/*.ts', 'apps/server/src/db/**/*.ts', 'packages/shared/src/**/*.ts'],
-    ignores: ['apps/server/src/db/seed.ts', 'apps/server/src/db/portable.ts', 'apps/server/src/db/*-cli.ts'],
+    ignores: ['apps/server/src/db/seed*.ts', 'apps/server/src/db/portable.ts', 'apps/server/src/db/*-cli.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -9,33 +9,6 @@ import {
 } from '@skillhive/shared/rules/auth-forms';
 import type { OperationContract } from './openapi-access.ts';
 
-/**
- * The better-auth endpoints people call, described by us (auth.routes.ts forwards them; their
- * routes are hidden from the generated document). Bodies come from the shared Zod schemas, answers
- * are written as better-auth gives them. The list is the one the allow-list gate in front of
- * better-auth must agree with (decision 012).
- */
-export const AUTH_ENDPOINTS = [
-  'POST /api/auth/sign-up/email',
-  'POST /api/auth/sign-in/email',
-  'POST /api/auth/sign-out',
-  'GET /api/auth/get-session',
-  'POST /api/auth/update-user',
-  'POST /api/auth/change-password',
-  'POST /api/auth/revoke-sessions',
-  'POST /api/auth/revoke-other-sessions',
-  'POST /api/auth/send-verification-email',
-  'GET /api/auth/verify-email',
-  'POST /api/auth/request-password-reset',
-  'GET /api/auth/reset-password/{token}',
-  'POST /api/auth/reset-password',
-  'POST /api/auth/change-email',
-  'POST /api/auth/sign-in/social',
-  'POST /api/auth/sign-in/oauth2',
-  'GET /api/auth/callback/{provider}',
-  'GET /api/auth/oauth2/callback/{providerId}',
-] as const;
-
 type Json = Record<string, unknown>;
 
 // Every POST here can be a 403: better-auth refuses a request whose Origin (or callbackURL) is not
@@ -47,53 +20,53 @@ function jsonSchemaOf(schema: z.core.$ZodType): Json {
   return out;
 }
 
-const timestamp = { type: 'string', description: 'ISO 8601 date-time' };
+const TIMESTAMP = { type: 'string', description: 'ISO 8601 date-time' };
+const STRING = { type: 'string' };
+const BOOLEAN = { type: 'boolean' };
+const NULLABLE_STRING = { type: 'string', nullable: true };
+
+/** A closed object schema: every property is required but those named `optional`. */
+function object(properties: Json, optional: string[] = []): Json {
+  const required = Object.keys(properties).filter((key) => !optional.includes(key));
+  return { type: 'object', additionalProperties: false, required, properties };
+}
 
 /** The user as better-auth answers it, with our additional fields. */
-const AUTH_USER = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'email', 'name', 'emailVerified', 'createdAt', 'updatedAt'],
-  properties: {
-    id: { type: 'string' },
-    email: { type: 'string' },
-    name: { type: 'string' },
-    image: { type: 'string', nullable: true },
-    emailVerified: { type: 'boolean' },
-    phone: { type: 'string', nullable: true },
-    isAdmin: { type: 'boolean' },
-    isTeacher: { type: 'boolean' },
-    createdAt: timestamp,
-    updatedAt: timestamp,
+const AUTH_USER = object(
+  {
+    id: STRING,
+    email: STRING,
+    name: STRING,
+    image: NULLABLE_STRING,
+    emailVerified: BOOLEAN,
+    phone: NULLABLE_STRING,
+    isAdmin: BOOLEAN,
+    isTeacher: BOOLEAN,
+    createdAt: TIMESTAMP,
+    updatedAt: TIMESTAMP,
   },
-};
+  ['image', 'phone', 'isAdmin', 'isTeacher'],
+);
 
-const AUTH_SESSION = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'token', 'userId', 'expiresAt', 'createdAt', 'updatedAt'],
-  properties: {
-    id: { type: 'string' },
-    token: { type: 'string' },
-    userId: { type: 'string' },
-    expiresAt: timestamp,
-    ipAddress: { type: 'string', nullable: true },
-    userAgent: { type: 'string', nullable: true },
-    createdAt: timestamp,
-    updatedAt: timestamp,
+const AUTH_SESSION = object(
+  {
+    id: STRING,
+    token: STRING,
+    userId: STRING,
+    expiresAt: TIMESTAMP,
+    ipAddress: NULLABLE_STRING,
+    userAgent: NULLABLE_STRING,
+    createdAt: TIMESTAMP,
+    updatedAt: TIMESTAMP,
   },
-};
+  ['ipAddress', 'userAgent'],
+);
 
 const USER_REF = { $ref: '#/components/schemas/AuthUser' };
 const SESSION_REF = { $ref: '#/components/schemas/AuthSession' };
 
 /** The answer of the calls that make a new session for a user: sign-up, and a change of password. */
-const TOKEN_AND_USER = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['token', 'user'],
-  properties: { token: { type: 'string', nullable: true }, user: USER_REF },
-};
+const TOKEN_AND_USER = object({ token: NULLABLE_STRING, user: USER_REF });
 
 /** Component schemas the auth operations refer to. */
 export const AUTH_COMPONENT_SCHEMAS: Record<string, Json> = { AuthUser: AUTH_USER, AuthSession: AUTH_SESSION };
@@ -113,22 +86,12 @@ function body(schema: Json, required = true): Json {
   return { required, content: { 'application/json': { schema } } };
 }
 
-const STATUS_TRUE = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['status'],
-  properties: { status: { type: 'boolean' } },
-};
+const STATUS_TRUE = object({ status: BOOLEAN });
 
-const REDIRECT_URL = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['url', 'redirect'],
-  properties: {
-    url: { type: 'string', description: "The provider's authorization URL to send the browser to." },
-    redirect: { type: 'boolean' },
-  },
-};
+const REDIRECT_URL = object({
+  url: { type: 'string', description: "The provider's authorization URL to send the browser to." },
+  redirect: BOOLEAN,
+});
 
 const CALLBACK_URLS = {
   callbackURL: {
@@ -138,7 +101,7 @@ const CALLBACK_URLS = {
   },
   errorCallbackURL: { type: 'string', description: 'Where the browser lands when signing in fails (same rule).' },
   newUserCallbackURL: { type: 'string', description: 'Where a first-time user lands (same rule).' },
-  disableRedirect: { type: 'boolean' },
+  disableRedirect: BOOLEAN,
 };
 
 const FOUND = {
@@ -189,8 +152,13 @@ function providerCallback(operationId: string, summary: string, param: string, p
   };
 }
 
-/** Each endpoint of AUTH_ENDPOINTS: its contract (who may call, errors) and its operation object. */
-export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperation> = {
+/**
+ * The better-auth endpoints people call, described by us (auth.routes.ts forwards them; their
+ * routes are hidden from the generated document): each one's contract (who may call, errors) and
+ * operation object. Bodies come from the shared Zod schemas, answers are written as better-auth
+ * gives them.
+ */
+export const AUTH_OPERATIONS: Record<string, AuthOperation> = {
   'POST /api/auth/sign-up/email': {
     contract: { access: 'public', errors: [400, 403, 409, 429] },
     operation: {
@@ -213,23 +181,13 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
         ...jsonSchemaOf(LoginBody),
         properties: {
           ...(jsonSchemaOf(LoginBody).properties as Json),
-          rememberMe: { type: 'boolean' },
-          callbackURL: { type: 'string' },
+          rememberMe: BOOLEAN,
+          callbackURL: STRING,
         },
       }),
       responses: {
         200: ok(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['redirect', 'token', 'user'],
-            properties: {
-              redirect: { type: 'boolean' },
-              token: { type: 'string' },
-              url: { type: 'string' },
-              user: USER_REF,
-            },
-          },
+          object({ redirect: BOOLEAN, token: STRING, url: STRING, user: USER_REF }, ['url']),
           'Signed in',
           SET_COOKIE,
         ),
@@ -242,16 +200,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
       operationId: 'signOut',
       summary: 'End the current session and clear its cookie',
       responses: {
-        200: ok(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['success'],
-            properties: { success: { type: 'boolean' } },
-          },
-          'Signed out',
-          SET_COOKIE,
-        ),
+        200: ok(object({ success: BOOLEAN }), 'Signed out', SET_COOKIE),
       },
     },
   },
@@ -262,16 +211,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
       operationId: 'getSession',
       summary: 'The current session and user, or null without one',
       responses: {
-        200: ok(
-          {
-            type: 'object',
-            nullable: true,
-            additionalProperties: false,
-            required: ['session', 'user'],
-            properties: { session: SESSION_REF, user: USER_REF },
-          },
-          'The session, or null',
-        ),
+        200: ok({ ...object({ session: SESSION_REF, user: USER_REF }), nullable: true }, 'The session, or null'),
       },
     },
   },
@@ -358,15 +298,7 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
         'The link works once, for one hour. 429 after RATE_LIMIT_MAIL_REQUESTS requests for one address in the window.',
       requestBody: body(jsonSchemaOf(RequestPasswordResetBody)),
       responses: {
-        200: ok(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['status'],
-            properties: { status: { type: 'boolean' }, message: { type: 'string' } },
-          },
-          'Requested',
-        ),
+        200: ok(object({ status: BOOLEAN, message: STRING }, ['message']), 'Requested'),
       },
     },
   },
@@ -432,3 +364,6 @@ export const AUTH_OPERATIONS: Record<(typeof AUTH_ENDPOINTS)[number], AuthOperat
     'oidc',
   ),
 };
+
+/** The endpoints of AUTH_OPERATIONS: the allow-list gate in front of better-auth agrees with them (decision 012). */
+export const AUTH_ENDPOINTS = Object.keys(AUTH_OPERATIONS);

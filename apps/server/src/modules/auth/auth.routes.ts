@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fromNodeHeaders } from 'better-auth/node';
 import { z } from 'zod';
 import { JwtBody, JwtResponse } from '@skillhive/shared/contracts/auth';
-import type { ErrorBody } from '@skillhive/shared/contracts/errors';
 import { ACCOUNT_MESSAGES, EMAIL_TAKEN_ERROR, TEXT_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, forbidden, unauthenticated } from '../../lib/app-error.ts';
@@ -11,6 +10,15 @@ import type { Limiter } from '../../lib/rate-limit.ts';
 import { emailChangedMail, emailChangeRequestedMail, queueMail } from '../mail/mail.service.ts';
 import { contactEmailOf } from '../users/contact.public.ts';
 import { CHANGE_EMAIL_MESSAGES, confirmPerson } from '../users/users.service.ts';
+import {
+  addAuthErrorFields,
+  isUniqueViolation,
+  parseJson,
+  RETRY_AFTER_SECONDS,
+  statusFor422,
+  toAuthErrorBody,
+  validationError,
+} from './auth-errors.ts';
 import { CLIENT_IP_HEADER, type Auth } from './auth.ts';
 import { findEmailLink, issueNotMeToken, revokeEmailLinks } from './email-links.public.ts';
 import {
@@ -23,10 +31,10 @@ import {
   type IdentityEndpoint,
   type PasswordLockout,
 } from './identity-gate.ts';
+import type { TokenService } from './token.ts';
 
 /** Where a "this was not me" link lands in the web app (decision 028). */
 export const NOT_ME_PATH = '/not-me';
-import type { TokenService } from './token.ts';
 
 export interface AuthRoutesOptions {
   db: Db;
@@ -42,106 +50,10 @@ export interface AuthRoutesOptions {
   mailbox: boolean;
 }
 
-function validationError(error: z.core.$ZodError): AppError {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
-  return new AppError(ErrorCode.VALIDATION, Object.values(fields)[0] ?? 'Invalid request', { fields });
-}
-
-/** better-auth's statuses → our error codes (DESIGN §3). */
-function codeForStatus(status: number): ErrorCode {
-  if (status === 400) return ErrorCode.VALIDATION;
-  if (status === 401) return ErrorCode.UNAUTHENTICATED;
-  if (status === 403) return ErrorCode.FORBIDDEN;
-  if (status === 404) return ErrorCode.NOT_FOUND;
-  if (status === 409) return ErrorCode.CONFLICT;
-  if (status === 429) return ErrorCode.RATE_LIMITED;
-  if (status === 503) return ErrorCode.UNAVAILABLE;
-  return status >= 500 ? ErrorCode.INTERNAL : ErrorCode.VALIDATION;
-}
-
-/** How long a client should wait before retrying a sign-up the database could not store. */
-const RETRY_AFTER_SECONDS = 5;
-
-/**
- * better-auth answers 422 both for a duplicate e-mail and for a user it failed to insert. Only the
- * duplicate is a conflict (DESIGN §3: 409); a failed insert is the database's fault, so 503 and
- * the client retries. Any other 422 is bad input.
- */
-function statusFor422(authCode: unknown): number {
-  if (typeof authCode !== 'string') return 400;
-  if (authCode.startsWith('USER_ALREADY_EXISTS')) return 409;
-  if (authCode.startsWith('FAILED_TO_CREATE')) return 503;
-  return 400;
-}
-
-/** better-auth's error codes that belong to one form field, for the web forms. */
-const FIELD_OF_AUTH_CODE: Record<string, string> = {
-  USER_ALREADY_EXISTS: 'email',
-  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: 'email',
-  INVALID_EMAIL: 'email',
-  PASSWORD_TOO_SHORT: 'password',
-  PASSWORD_TOO_LONG: 'password',
-};
-
-/**
- * Errors under /api/auth/* carry the standard shape {error:{code,message},requestId} and, beside
- * it, better-auth's own top-level {code, message}, which its web client reads.
- */
-type AuthErrorBody = ErrorBody & { code: string; message: string };
-
-function toAuthErrorBody(
-  status: number,
-  requestId: string,
-  upstream: { code?: unknown; message?: unknown } | null,
-): AuthErrorBody {
-  const authCode = typeof upstream?.code === 'string' ? upstream.code : codeForStatus(status);
-  const message =
-    status === 503
-      ? 'We could not complete this just now. Please try again in a moment.'
-      : status >= 500
-        ? 'Something went wrong on our side. Please try again.'
-        : typeof upstream?.message === 'string' && upstream.message !== ''
-          ? upstream.message
-          : 'The request could not be completed';
-  const field = status < 500 ? FIELD_OF_AUTH_CODE[authCode] : undefined;
-  return {
-    error: { code: codeForStatus(status), message, ...(field ? { fields: { [field]: message } } : {}) },
-    requestId,
-    code: authCode,
-    message,
-  };
-}
-
-/** A PostgreSQL unique violation (23505), however the driver and the ORM wrapped it. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    if (typeof current !== 'object') return false;
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
 export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
   const { auth, limits } = opts;
 
-  // Our own failures here (validation, rate limits) also carry better-auth's top-level fields.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode < 400 || typeof payload !== 'string' || !request.url.startsWith(`${AUTH_BASE_PATH}/`))
-      return payload;
-    const body = parseJson(payload) as Partial<AuthErrorBody> | null;
-    if (!body?.error || body.message !== undefined) return payload;
-    return JSON.stringify({ ...body, code: body.error.code, message: body.error.message });
-  });
+  addAuthErrorFields(app);
 
   /** Hands a request to better-auth as a Web Request at the gate's URL, and copies its answer back. */
   async function forward(
@@ -331,7 +243,12 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
    */
   async function followEmailLink(request: FastifyRequest, reply: FastifyReply, url: URL) {
     const userId = await findEmailLink(opts.db, url.searchParams.get('token') ?? '', opts.now());
-    if (!userId) return refuseLink(reply, url);
+    if (!userId) {
+      // better-auth's own answer to a bad token.
+      const back = backToCallback(reply, url, 'INVALID_TOKEN');
+      if (!back) throw unauthenticated('Invalid token');
+      return back;
+    }
     const before = await contactEmailOf(opts.db, userId);
     const tellOldAddress = async () => {
       const after = await contactEmailOf(opts.db, userId);
@@ -347,31 +264,24 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     try {
       return (await forward(request, reply, url, undefined, tellOldAddress)).sent;
     } catch (error) {
-      if (isUniqueViolation(error)) return answerEmailTaken(reply, url);
-      throw error;
+      if (!isUniqueViolation(error)) throw error;
+      // A change-of-address link followed after another account registered that address:
+      // better-auth's update of the e-mail hit the unique index, and nothing was changed.
+      const back = backToCallback(reply, url, EMAIL_TAKEN_ERROR);
+      if (!back) throw conflict(ACCOUNT_MESSAGES.changeEmailTaken);
+      return back;
     }
   }
 
-  /** better-auth's answer to a bad verification token: back to the callback with ?error=, or 401. */
-  function refuseLink(reply: FastifyReply, url: URL) {
-    const callback = url.searchParams.get('callbackURL');
-    if (!callback) throw unauthenticated('Invalid token');
-    const target = new URL(callback, opts.publicUrl);
-    target.searchParams.set('error', 'INVALID_TOKEN');
-    return reply.redirect(`${target.pathname}${target.search}${target.hash}`, 302);
-  }
-
   /**
-   * A change-of-address link followed after another account registered that address: better-auth's
-   * update of the e-mail hits the unique index. The browser goes back to the page the link lands on
-   * (its callbackURL, checked by the gate) with ?error=EMAIL_TAKEN, which that page puts in words;
-   * nothing was changed. Without a callback, the same as a 409.
+   * Back to a link's callback page (checked by the gate) with ?error=, which that page puts in
+   * words; null when the link named no callback.
    */
-  function answerEmailTaken(reply: FastifyReply, url: URL) {
+  function backToCallback(reply: FastifyReply, url: URL, error: string) {
     const callback = url.searchParams.get('callbackURL');
-    if (!callback) throw conflict(ACCOUNT_MESSAGES.changeEmailTaken);
+    if (!callback) return null;
     const target = new URL(callback, opts.publicUrl);
-    target.searchParams.set('error', EMAIL_TAKEN_ERROR);
+    target.searchParams.set('error', error);
     return reply.redirect(`${target.pathname}${target.search}${target.hash}`, 302);
   }
 
@@ -382,8 +292,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     body: Record<string, unknown>,
   ): Promise<string | null> {
     if (lockout.account === 'body-email') return typeof body.email === 'string' ? body.email : null;
-    if (!request.headers.cookie) return null;
-    const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+    const session = await sessionOf(request);
     return session ? session.user.email.toLowerCase() : null;
   }
 
@@ -410,9 +319,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     async (request) => {
       // The session cookie only: a token cannot renew itself. It names this session (`sid`) and
       // ends with it: at sign-out, revocation, a password change, or the hour's end (decision 009).
-      const session = request.headers.cookie
-        ? await auth.api.getSession({ headers: fromNodeHeaders(request.headers) })
-        : null;
+      const session = await sessionOf(request);
       if (!session) throw unauthenticated('Sign in to get a token');
       const user = { id: session.user.id, email: session.user.email.toLowerCase() };
       if (request.body.email !== user.email) throw forbidden('You can only get a token for your own account');
