@@ -279,17 +279,21 @@ describe('statuses', () => {
     }
   });
 
-  it('admins may filter by status, and see every status but archived unfiltered', async () => {
+  it('admins may filter by status or ask for all of them (but archived); unfiltered they see the public catalogue', async () => {
     for (const status of ['pending', 'rejected', 'archived'] as const) {
       const { items, total } = await list(`?status=${status}`, admin);
       expect(ids(items)).toEqual([hidden[status]]);
       expect(total).toBe(1);
     }
-    const all = await list('?limit=100', admin);
+    const all = await list('?status=all&limit=100', admin);
     expect(all.total).toBe(10);
     expect(ids(all.items)).toEqual(expect.arrayContaining([hidden.pending, hidden.rejected]));
     expect(ids(all.items)).not.toContain(hidden.archived);
     expect((await list('?status=pending&q=react', admin)).items).toHaveLength(1);
+    const visitors = await list('?limit=100', null);
+    const unfiltered = await list('?limit=100', admin);
+    expect([unfiltered.total, unfiltered.items]).toEqual([visitors.total, visitors.items]);
+    expect(ids(visitors.items)).not.toContain(hidden.pending);
   });
 });
 

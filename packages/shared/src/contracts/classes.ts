@@ -135,8 +135,11 @@ export const ClassListQuery = PageQuery.extend({
     .min(1, 'minRating must be between 1 and 5')
     .max(5, 'minRating must be between 1 and 5')
     .optional(),
-  /** Admins only; everyone else sees accepted classes. */
-  status: z.enum(CLASS_STATUSES).optional(),
+  /**
+   * Admins only: one status, or `all` (every status but archived). Without it everyone, admins
+   * included, gets the public catalogue of accepted classes.
+   */
+  status: z.enum([...CLASS_STATUSES, 'all']).optional(),
 }).refine((query) => query.minPrice === undefined || query.maxPrice === undefined || query.minPrice <= query.maxPrice, {
   path: ['maxPrice'],
   message: 'maxPrice must not be below minPrice',

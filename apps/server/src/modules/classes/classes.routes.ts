@@ -72,7 +72,7 @@ export async function classesRoutes(
         tags: ['classes'],
         operationId: 'listClasses',
         summary:
-          'The catalogue: accepted classes, searched by prefix and forgiving misspellings (?q=, ranked by relevance unless ?sort= says otherwise), filtered by ?category=, ?minPrice=, ?maxPrice= and ?minRating=, paginated; admins may filter by ?status= (public)',
+          'The catalogue: accepted classes, searched by prefix and forgiving misspellings (?q=, ranked by relevance unless ?sort= says otherwise), filtered by ?category=, ?minPrice=, ?maxPrice= and ?minRating=, paginated; admins may ask for another ?status= or `all` (public)',
         querystring: ClassListQuery,
         response: { 200: z.array(ClassItem) },
       },
@@ -80,8 +80,9 @@ export async function classesRoutes(
     async (request, reply) => {
       const viewer = await request.getViewer();
       const { query } = request;
-      if (!viewer?.isAdmin) {
-        // Everyone but admins sees the same accepted classes: the page is shared (plugins/catalogue-cache.ts).
+      if (!viewer?.isAdmin || !query.status) {
+        // Everyone sees the same accepted classes (admins too, unless they ask for a status): the page
+        // is shared (plugins/catalogue-cache.ts).
         const key = JSON.stringify([
           query.category ?? null,
           query.q || null,

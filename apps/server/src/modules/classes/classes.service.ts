@@ -109,7 +109,10 @@ export async function buildSearchExpression(db: Db, q: string): Promise<string |
   return toTsqueryExpression(words, corrections);
 }
 
-/** The catalogue: accepted classes for everyone; admins may ask for any status. */
+/**
+ * The catalogue: accepted classes for everyone, admins included; an admin's moderation list asks
+ * for a status (or `all`).
+ */
 export async function listClasses(
   db: Db,
   storage: ImageStorage,
@@ -118,7 +121,7 @@ export async function listClasses(
   /** Shares counts between the catalogue's pages (plugins/catalogue-cache.ts); else counts each time. */
   totals?: ShortCache<number>,
 ): Promise<CataloguePage> {
-  const status = viewer?.isAdmin ? (query.status ?? null) : 'accepted';
+  const status = viewer?.isAdmin && query.status ? (query.status === 'all' ? null : query.status) : 'accepted';
   const q = query.q || undefined;
   const tsquery = q ? await buildSearchExpression(db, q) : undefined;
   // Only separators (say "&&"): there is no word to find.

@@ -64,7 +64,13 @@ export const teacherRequestsQueryOptions = (user: UserScope | null, params: Stat
 export const adminClassesQueryOptions = (user: UserScope | null, params: StatusPageParams<ClassStatus>) =>
   queryOptions({
     queryKey: classKeys.moderation(user?.id ?? '', params),
-    queryFn: ({ signal }) => apiClient.list('/classes', { secured: true, signal, query: moderationQuery(params) }),
+    queryFn: ({ signal }) =>
+      apiClient.list('/classes', {
+        secured: true,
+        signal,
+        // Without ?status= the API answers the public catalogue, admins included.
+        query: { ...moderationQuery(params), status: params.status || ALL_STATUSES },
+      }),
     enabled: user !== null,
     placeholderData: keepPreviousDataOf(user?.id ?? ''),
   });
