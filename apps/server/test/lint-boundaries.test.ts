@@ -88,6 +88,7 @@ describe('server modules own their tables', () => {
       expect.objectContaining({ ruleId: 'no-restricted-imports', message: expect.stringContaining('Lower layers') }),
     ]);
     expect(await errorsOf(code, 'apps/server/src/db/seed.ts')).toEqual([]);
+    expect(await errorsOf(code, 'apps/server/src/db/seed-fixtures.ts')).toEqual([]);
   });
 
   it('lets the stats read model read every table', async () => {
