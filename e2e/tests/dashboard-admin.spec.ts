@@ -189,7 +189,14 @@ test.describe('deciding (an arranged admin)', () => {
     await expect(approveRow).toContainText('Mid-level');
     await expect(approveRow).toContainText('Data science');
     await expect(approveRow.getByRole('img', { name: `Photo of ${approveMe.name}` })).toBeVisible();
+    // A role decision asks first: cancelling leaves the request pending.
     await approveRow.getByRole('button', { name: `Approve ${approveMe.name}` }).click();
+    const confirmation = page.getByRole('dialog', { name: `Make ${approveMe.name} a teacher?` });
+    await confirmation.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirmation).toBeHidden();
+    await expect(approveRow).toContainText('Pending');
+    await approveRow.getByRole('button', { name: `Approve ${approveMe.name}` }).click();
+    await confirmation.getByRole('button', { name: 'Yes, approve' }).click();
     await expect(page.getByText(`${approveMe.name} is a teacher now.`)).toBeVisible();
     await row(page, rejectMe.email)
       .getByRole('button', { name: `Reject ${rejectMe.name}` })

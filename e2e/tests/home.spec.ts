@@ -33,6 +33,19 @@ test.describe('home page', () => {
     await expect(page).toHaveURL('/teach');
   });
 
+  test('the partner logos stay visible in the dark theme (inverted), and keep their ink in the light one', async ({
+    page,
+  }) => {
+    const logo = page.getByRole('img', { name: 'Northbeam' });
+    const filterOf = () => logo.evaluate((img) => getComputedStyle(img).filter);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/');
+    await logo.scrollIntoViewIfNeeded();
+    await expect.poll(filterOf).toContain('invert(1)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(filterOf).not.toContain('invert');
+  });
+
   test('ships no requests to other origins and runs under the CSP without errors', async ({ page }) => {
     const errors: string[] = [];
     page.on('console', (message) => {

@@ -48,6 +48,7 @@ test.describe('the marketplace story', () => {
       await adminPage.goto(`/dashboard/teacherRequest?status=pending&q=${encodeURIComponent(applicant.email)}`);
       await expectReady(adminPage);
       await adminPage.getByRole('button', { name: `Approve ${applicant.name}` }).click();
+      await adminPage.getByRole('button', { name: 'Yes, approve' }).click();
       await expect(adminPage.getByText(`${applicant.name} is a teacher now.`)).toBeVisible();
 
       // 3. The same user, on their next visit, is a teacher and adds a class with an uploaded image.

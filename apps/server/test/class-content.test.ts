@@ -153,9 +153,10 @@ describe('who may open a class’s content (permission matrix)', () => {
     for (const [who, user, status] of readers()) {
       const res = await call(user, 'GET', url());
       expect(res.statusCode, `${who}: ${res.body.slice(0, 200)}`).toBe(status);
-      if (status === 409)
-        expect(res.json()).toMatchObject({ error: { code: 'conflict', message: CONTENT_MESSAGES.notPaid } });
-      else if (status !== 200) expect(res.json()).toMatchObject({ error: { code: expect.any(String) } });
+      if (status === 409) {
+        const message = user === refunded ? CONTENT_MESSAGES.refunded : CONTENT_MESSAGES.notPaid;
+        expect(res.json(), who).toMatchObject({ error: { code: 'conflict', message } });
+      } else if (status !== 200) expect(res.json()).toMatchObject({ error: { code: expect.any(String) } });
     }
   });
 
@@ -299,7 +300,8 @@ describe('a refund takes access away at once', () => {
     expect(res.statusCode).toBe(200);
     const after = await call(student, 'GET', `/api/classes/${other.id}/content`);
     expect(after.statusCode).toBe(409);
-    expect(after.json().error.message).toBe(CONTENT_MESSAGES.notPaid);
+    // The refusal says why: refunded, enroll again (not "only students who paid").
+    expect(after.json().error.message).toBe(CONTENT_MESSAGES.refunded);
     expect((await call(student, 'GET', `/api/classes/${other.id}/calendar.ics`)).statusCode).toBe(409);
   });
 

@@ -43,5 +43,7 @@ export const CONTENT_MESSAGES = {
   tooMany: `A class can hold at most ${CONTENT_ITEMS_MAX} sessions and ${CONTENT_ITEMS_MAX} materials`,
   notStarted: 'You can mark a session attended once it has started',
   notPaid: 'Only students who paid for this class can open its content',
+  /** The same refusal to a student whose payment was refunded: a refund takes access away at once. */
+  refunded: 'Your payment for this class was refunded. Enroll again to open its content.',
   notOwner: 'Only the teacher of this class can change its content',
 } as const;

@@ -62,7 +62,8 @@ export async function loadViewableClass(
   if (cls.teacherId === viewer.id) return { cls, role: 'teacher' };
   if (await enrollments.hasPaidFor(db, viewer.id, classId)) return { cls, role: 'student' };
   if (viewer.isAdmin) return { cls, role: 'admin' };
-  throw conflict(CONTENT_MESSAGES.notPaid);
+  const refunded = await enrollments.wasRefundedFor(db, viewer.id, classId);
+  throw conflict(refunded ? CONTENT_MESSAGES.refunded : CONTENT_MESSAGES.notPaid);
 }
 
 /** A session or material by id: a 404 naming `what` for an id that is not a uuid or is unknown. */

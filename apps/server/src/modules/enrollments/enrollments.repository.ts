@@ -295,6 +295,17 @@ export async function hasPaidEnrollment(db: Db, studentId: string, classId: stri
   return Boolean(row);
 }
 
+export async function hasRefundedEnrollment(db: Db, studentId: string, classId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: enrollments.id })
+    .from(enrollments)
+    .where(
+      and(eq(enrollments.studentId, studentId), eq(enrollments.classId, classId), eq(enrollments.status, 'refunded')),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
 /**
  * Whether the student's enrollment in the class is paid, its row locked FOR SHARE until the
  * transaction ends: a refund (which locks it FOR UPDATE) waits for the caller, or the caller for it.

@@ -216,6 +216,11 @@ export function hasPaidFor(db: Db, studentId: string, classId: string): Promise<
   return repo.hasPaidEnrollment(db, studentId, classId);
 }
 
+/** Whether a payment of the student for the class was refunded (what a refused page says). */
+export function wasRefundedFor(db: Db, studentId: string, classId: string): Promise<boolean> {
+  return repo.hasRefundedEnrollment(db, studentId, classId);
+}
+
 /**
  * `hasPaidFor` inside a transaction, holding the paid line (FOR SHARE) until it ends, so that a
  * refund of that line runs entirely before or entirely after the caller's writes.

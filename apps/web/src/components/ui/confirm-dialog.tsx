@@ -54,6 +54,15 @@ export function confirmMakeAdminOf(name: string): ConfirmOptions {
   };
 }
 
+/** Approving an application makes its author a teacher who can publish classes and take money. */
+export function confirmApproveTeacherOf(name: string): ConfirmOptions {
+  return {
+    title: `Make ${name} a teacher?`,
+    text: 'They will be able to publish classes for review and sell them on SkillHive.',
+    confirmButtonText: 'Yes, approve',
+  };
+}
+
 interface ConfirmDialogProps {
   open: boolean;
   options: ConfirmOptions;

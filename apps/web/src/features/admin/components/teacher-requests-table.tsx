@@ -20,6 +20,7 @@ import { StatusFilter } from './status-filter.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { Avatar } from '../../../components/ui/fallback-image.tsx';
 import { countOf } from '../../../lib/plural.ts';
+import { confirmApproveTeacherOf, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
 
 const STATUS_LABELS: Record<TeacherRequestStatus, string> = {
   pending: 'Pending',
@@ -41,8 +42,11 @@ export function TeacherRequestsTable() {
   const user = useUserScope();
   const query = useQuery(teacherRequestsQueryOptions(user, { page, status, q }));
   const decide = useDecideTeacherRequest();
+  const [confirm, confirmDialog] = useConfirm();
 
-  const act = (request: TeacherRequest, decision: 'approve' | 'reject') =>
+  const act = async (request: TeacherRequest, decision: 'approve' | 'reject') => {
+    // A role decision is asked first, as "Make admin" is (rejecting opens no powers: one click).
+    if (decision === 'approve' && (await confirm(confirmApproveTeacherOf(request.name))) !== 'confirmed') return;
     decide.mutate(
       { id: request._id, decision },
       {
@@ -53,6 +57,7 @@ export function TeacherRequestsTable() {
         onError: (error) => notify.error(errorMessage(error)),
       },
     );
+  };
 
   return (
     <div className="flex flex-col gap-5">
@@ -101,8 +106,8 @@ export function TeacherRequestsTable() {
                       <DecisionButtons
                         subject={request.name}
                         disabled={!pending || decide.isPending}
-                        onApprove={() => act(request, 'approve')}
-                        onReject={() => act(request, 'reject')}
+                        onApprove={() => void act(request, 'approve')}
+                        onReject={() => void act(request, 'reject')}
                       />
                     </td>
                   </tr>
@@ -113,6 +118,7 @@ export function TeacherRequestsTable() {
           </>
         )}
       </PagedQueryState>
+      {confirmDialog}
     </div>
   );
 }

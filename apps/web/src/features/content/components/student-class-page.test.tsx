@@ -11,7 +11,8 @@ import { StudentClassPage } from './student-class-page.tsx';
 
 /**
  * A class's page for its student (myEnrollClass/:id), against the real server: a student who has
- * not paid is answered 409 "not paid" (DESIGN §3, as for a review) and the page says so.
+ * not paid is answered 409 "not paid" (DESIGN §3, as for a review) and the page says so, with a
+ * way to the class instead of a retry.
  */
 
 const browser = browserOnRealServer();
@@ -46,7 +47,10 @@ describe('StudentClassPage', () => {
     await browser.signIn(student);
     renderPage(classId);
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain(`Error fetching the class: ${CONTENT_MESSAGES.notPaid}`);
+    expect(alert.textContent).toContain(CONTENT_MESSAGES.notPaid);
+    // A retry would be refused the same way: the way on is the class itself.
+    expect(screen.getByRole('link', { name: 'See the class' }).getAttribute('href')).toBe(paths.classPage(classId));
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
   });
 
   it('shows the class to the student who paid', async () => {

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { ClassMaterial, ClassSession } from '@skillhive/shared/contracts/content';
 import { paths } from '../../../config/paths.ts';
-import { errorMessage } from '../../../lib/api-client.ts';
+import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
@@ -17,6 +17,25 @@ import { formatBytes, formatDuration, formatSessionStart } from './session-time.
  */
 export function StudentClassPage({ classId }: { classId: string }) {
   const query = useQuery(classContentQueryOptions(useUserScope(), classId));
+  // Not paid (or refunded): a business refusal that a retry will not change; the way on is the class.
+  if (isApiError(query.error) && query.error.status === 409) {
+    return (
+      <div
+        role="alert"
+        className="flex flex-col items-start gap-3 rounded-box border border-warning/50 bg-base-100 p-5"
+      >
+        <p className="font-medium">{query.error.message}</p>
+        <div className="flex flex-wrap gap-2">
+          <Link to={paths.classPage(classId)} className="btn btn-sm btn-primary">
+            See the class
+          </Link>
+          <Link to={paths.dashboard.myEnrollClass} className="btn btn-sm btn-ghost">
+            My enrolled classes
+          </Link>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="flex flex-col gap-6">
       <QueryState query={query} what="the class">

@@ -24,7 +24,7 @@ export function TrustedBy() {
               height={56}
               loading="lazy"
               decoding="async"
-              className="h-10 w-auto opacity-90 grayscale transition hover:opacity-100 hover:grayscale-0 sm:h-12"
+              className="partner-logo h-10 w-auto opacity-90 grayscale transition hover:opacity-100 hover:grayscale-0 sm:h-12"
             />
           </li>
         ))}
