@@ -34,7 +34,7 @@ test.describe('/teach', () => {
     await expect(name).toHaveAttribute('readonly', '');
     await expect(page.getByLabel('Email')).toHaveValue(user.email);
     await expect(page.getByLabel('Email')).toHaveAttribute('readonly', '');
-    await expect(page.getByLabel('Photo URL')).toHaveValue(user.image);
+    await expect(page.getByRole('img', { name: 'Your photo' })).toHaveAttribute('src', user.image);
     await expect(page.getByLabel('Experience')).toHaveValue('');
     await expect(page.getByLabel('Category')).toHaveValue('');
 

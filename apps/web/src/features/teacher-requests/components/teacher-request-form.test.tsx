@@ -12,7 +12,9 @@ describe('TeacherRequestForm', () => {
     expect(name.value).toBe('Sam Student');
     expect(name.readOnly).toBe(true);
     expect((screen.getByLabelText('Email') as HTMLInputElement).readOnly).toBe(true);
-    expect((screen.getByLabelText('Photo URL') as HTMLInputElement).value).toBe(applicant.photoURL);
+    // The photo is shown as the picture, not as its address.
+    expect(screen.getByRole('img', { name: 'Your photo' }).getAttribute('src')).toBe(applicant.photoURL);
+    expect(screen.queryByLabelText('Photo URL')).toBeNull();
     const experience = screen.getByLabelText('Experience') as HTMLSelectElement;
     expect(experience.value).toBe('');
     expect([...experience.options].map((o) => o.textContent)).toEqual([

@@ -58,14 +58,19 @@ export function TeacherRequestForm({ applicant, onSubmit }: TeacherRequestFormPr
       alert={alert}
     >
       <div className="flex items-center gap-4 rounded-box bg-base-200 p-4">
-        <Avatar size={64} src={applicant.photoURL} className="h-16 w-16 rounded-full object-cover ring-2 ring-accent" />
+        {/* spec §5's photo URL, pre-filled from the account: shown as the picture, not as its address. */}
+        <Avatar
+          size={64}
+          src={applicant.photoURL}
+          alt="Your photo"
+          className="h-16 w-16 rounded-full object-cover ring-2 ring-accent"
+        />
         <p className="text-sm text-muted">Your name, e-mail and photo come from your account.</p>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Name" name="name" value={applicant.name} readOnly />
         <TextField label="Email" name="email" type="email" value={applicant.email} readOnly />
       </div>
-      <TextField label="Photo URL" name="image" value={applicant.photoURL ?? ''} readOnly />
       <TextField
         label="Title"
         placeholder="e.g. Modern JavaScript for beginners"
