@@ -25,7 +25,7 @@ export interface Viewer {
 export type Access =
   /** Anyone, no credentials read. */
   | 'public'
-  /** Anyone; a session or token, when sent, shows more (an admin sees every status). */
+  /** Anyone; a session or token, when sent, may show more (an admin may ask for every status). */
   | 'public-viewer-aware'
   /** Anyone, but the better-auth session cookie is read when sent. */
   | 'public-session-aware'
