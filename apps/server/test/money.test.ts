@@ -299,6 +299,24 @@ describe('the reconciler (finding 3)', () => {
     await expectBooksBalance(student);
   });
 
+  it('frees the lines of an intent canceled at the gateway whose cancel was never recorded: the cart can be paid again', async () => {
+    const student = await newStudent();
+    await enrolOk(ctx, student, (await createClass(ctx, teacher, { priceCents: 1500 })).id);
+    const intent = await createIntentOk(ctx, student);
+    // A checkout cut short after its cancel reached the gateway, before it was recorded here.
+    const gateway = createTestGateway(ctx.db);
+    const stored = await gateway.findIntentByClientSecret(intent.clientSecret);
+    await gateway.cancelIntent(stored!.id);
+    expect((await enrollmentsByIds(intent.cartIds)).map((e) => e.reservedBy)).toEqual([stored!.id]);
+
+    const report = await ctx.reconciler.runOnce();
+    expect(report.canceled).toBeGreaterThanOrEqual(1);
+    expect((await enrollmentsByIds(intent.cartIds)).map((e) => e.reservedBy)).toEqual([null]);
+    const again = await createIntentOk(ctx, student);
+    expect(again.clientSecret).not.toBe(intent.clientSecret);
+    expect(again.cartIds).toEqual(intent.cartIds);
+  });
+
   it('refunds a charge nobody recorded whose lines can no longer be fulfilled', async () => {
     const student = await newStudent();
     const cls = await createClass(ctx, teacher, { priceCents: 999 });

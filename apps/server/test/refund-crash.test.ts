@@ -25,7 +25,8 @@ import {
 /**
  * Refunds always finish (decision 031), with the server process killed (SIGKILL) while it waits
  * for Stripe — before Stripe refunded, and after Stripe refunded but before the answer came back —
- * and with the database stopped (pg_ctl) while Stripe's answer is on its way.
+ * stopped (SIGTERM) past SHUTDOWN_TIMEOUT_MS while it waits, and with the database stopped (pg_ctl)
+ * while Stripe's answer is on its way.
  * Two instances share a PostgreSQL cluster of this test's own: the spawned server approves and is
  * killed; the in-process one (its reconciler run by hand, its clock moved past the grace)
  * finishes the refund. Money at the gateway and the database agree to the cent afterwards.
@@ -96,8 +97,9 @@ describe.skipIf(!hasPostgresBinaries)('a refund cut short by kill -9 of the serv
     dataDirs = [];
   });
 
-  async function startOtherInstance(): Promise<ServerProcess> {
+  async function startOtherInstance(extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
     const server = spawnServer(await freePort(), {
+      ...extraEnv,
       DATA_DIR: tempDir(),
       DATABASE_URL: cluster.url,
       AUTH_SECRET,
@@ -180,6 +182,50 @@ describe.skipIf(!hasPostgresBinaries)('a refund cut short by kill -9 of the serv
       expect(decided).toMatchObject({ status: 'approved', refundId: pending!.id });
     }, 120_000);
   }
+
+  it('finishes the refund when the approving server is stopped (SIGTERM) past SHUTDOWN_TIMEOUT_MS after Stripe refunded, once restarted', async () => {
+    const admin = await createCaller(ctx, 'admin');
+    const { intentId, paymentId, lineId, request } = await paidAndRequested(2700);
+    const other = await startOtherInstance({ SHUTDOWN_TIMEOUT_MS: '500' });
+    const refundCalls = () => fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds').length;
+    const callsBefore = refundCalls();
+    fake.failRefunds = 'hang-after';
+    try {
+      const approving = fetch(`${other.origin}/api/admin/refund-requests/${request._id}/approve`, {
+        method: 'POST',
+        headers: admin.headers,
+      }).catch(() => null);
+      await waitFor(async () => refundCalls() > callsBefore, 20_000, 'the approval reaching Stripe');
+      // A graceful stop waits for the approval, which waits for Stripe past the shutdown timeout.
+      other.child.kill('SIGTERM');
+      await other.exited;
+      expect(await approving).toBeNull();
+    } finally {
+      fake.failRefunds = null;
+    }
+    const atStripe = () => fake.refunds.filter((r) => r.payment_intent === intentId);
+    expect(atStripe().map((r) => r.amount)).toEqual([2700]);
+    const [pending] = await ctx.db.select().from(schema.refunds).where(eq(schema.refunds.paymentId, paymentId));
+    expect(pending).toMatchObject({ status: 'pending', amountCents: 2700 });
+
+    // Restarted: approving again resumes the refund with its key (Stripe refunds once) and settles it.
+    const restarted = await startOtherInstance();
+    try {
+      const again = await fetch(`${restarted.origin}/api/admin/refund-requests/${request._id}/approve`, {
+        method: 'POST',
+        headers: admin.headers,
+      });
+      expect(again.status).toBe(200);
+    } finally {
+      restarted.child.kill('SIGTERM');
+      await restarted.exited;
+    }
+    const rows = await ctx.db.select().from(schema.refunds).where(eq(schema.refunds.paymentId, paymentId));
+    expect(atStripe().map((r) => r.amount)).toEqual([2700]);
+    expect(rows).toMatchObject([{ id: pending!.id, status: 'succeeded', gatewayRefundId: atStripe()[0]!.id }]);
+    const [line] = await ctx.db.select().from(schema.enrollments).where(eq(schema.enrollments.id, lineId));
+    expect(line).toMatchObject({ status: 'refunded', paidCents: 2700 });
+  }, 120_000);
 
   it('an approval whose database went away after Stripe refunded is resumed by approving again, not 409', async () => {
     const admin = await createCaller(ctx, 'admin');

@@ -168,7 +168,7 @@ describe('an approved refund whose gateway step fails still finishes', () => {
     await expectMoneyAgrees(intentId, paymentId);
   });
 
-  it("the reconciler also completes an admin's direct refund cut short by a gateway error", async () => {
+  it("answers an admin's direct refund cut short by a gateway error 202 in progress; the reconciler completes it", async () => {
     const { intentId, paymentId, lineId } = await paidAndRequested(2500);
     fake.failRefunds = 'before';
     try {
@@ -176,14 +176,45 @@ describe('an approved refund whose gateway step fails still finishes', () => {
         enrollmentId: lineId,
         reason: 'Asked by phone',
       });
-      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+      // The decision committed: in progress, not a 503 whose retry would be refused.
+      expect(res.statusCode).toBe(202);
+      expect(res.json()).toEqual({
+        refunds: [expect.objectContaining({ enrollmentId: lineId, amountCents: 2500, status: 'pending' })],
+        refundedCents: 0,
+      });
     } finally {
       fake.failRefunds = null;
     }
-    expect((await refundRowOf(paymentId)).status).toBe('pending');
+    const pending = await refundRowOf(paymentId);
+    expect(pending.status).toBe('pending');
+    // Admins see it in progress, with its payment and class, until the reconciler finishes it.
+    const listed = await call(admin, 'GET', '/api/admin/refunds/pending?limit=100');
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toContainEqual(
+      expect.objectContaining({
+        _id: pending.id,
+        transactionId: intentId,
+        amountCents: 2500,
+        status: 'pending',
+        refundedBy: admin.email,
+        title: expect.any(String),
+      }),
+    );
     skewMs += PAST_GRACE_MS;
     await ctx.reconciler.runOnce();
     expect((await refundRowOf(paymentId)).status).toBe('succeeded');
     await expectMoneyAgrees(intentId, paymentId);
+    const after = (await call(admin, 'GET', '/api/admin/refunds/pending?limit=100')).json() as { _id: string }[];
+    expect(after.map((item) => item._id)).not.toContain(pending.id);
+  });
+
+  it('lists pending refunds paged, with their total; bad paging is a 400', async () => {
+    for (const query of ['limit=0', 'page=0', 'limit=abc', 'page=-1']) {
+      const bad = await call(admin, 'GET', `/api/admin/refunds/pending?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+    }
+    const res = await call(admin, 'GET', '/api/admin/refunds/pending?limit=1');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-total-count']).toMatch(/^\d+$/);
   });
 });

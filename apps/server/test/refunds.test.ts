@@ -431,6 +431,12 @@ describe('permission matrix (every refund endpoint × anonymous, student, teache
       expected: admins,
     },
     {
+      name: 'GET /api/admin/refunds/pending',
+      method: 'GET',
+      url: () => '/api/admin/refunds/pending',
+      expected: admins,
+    },
+    {
       name: 'POST /api/admin/refund-requests/:id/decline',
       method: 'POST',
       url: () => `/api/admin/refund-requests/${requestId}/decline`,

@@ -24,6 +24,7 @@ const DECLARED: Record<string, string> = {
   'POST /api/webhooks/stripe': 'signature',
   'GET /api/admin/payments': 'admin',
   'POST /api/admin/payments/:id/refunds': 'admin',
+  'GET /api/admin/refunds/pending': 'admin',
   'GET /api/admin/refund-requests': 'admin',
   'POST /api/admin/refund-requests/:id/approve': 'admin',
   'POST /api/admin/refund-requests/:id/decline': 'admin',

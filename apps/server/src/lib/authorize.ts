@@ -1,4 +1,4 @@
-import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ErrorCode, forbidden, unauthenticated } from './app-error.ts';
 
 /** The signed-in caller, with roles read fresh from the database on every request. */
@@ -135,13 +135,23 @@ export const EMAIL_NOT_VERIFIED_MESSAGE =
 
 const viewers = new WeakMap<FastifyRequest, Viewer>();
 
-/** Enforces the route's declared access before its handler runs (decision 025). */
-async function enforceAccess(request: FastifyRequest): Promise<void> {
+/** The accesses the hook checks against the viewer; the others are checked by their handlers, or by no one. */
+const VIEWER_ACCESS: ReadonlySet<Access> = new Set(['signed-in', 'verified', 'teacher', 'admin', 'self-or-admin']);
+
+/**
+ * Enforces the route's declared access before its handler runs (decision 025). A public route is
+ * let through synchronously: no promise and no microtask turn on the catalogue's path (decision 036).
+ */
+function enforceAccess(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
   // The not-found path is no route: the SPA fallback and the JSON 404 answer it.
-  if (request.is404) return;
+  if (request.is404) return done();
   const access = request.routeOptions.config.access;
-  if (!access) throw new AppError(ErrorCode.INTERNAL, 'This route declares no access');
-  if (!['signed-in', 'verified', 'teacher', 'admin', 'self-or-admin'].includes(access)) return;
+  if (!access) return done(new AppError(ErrorCode.INTERNAL, 'This route declares no access'));
+  if (!VIEWER_ACCESS.has(access)) return done();
+  checkViewer(request, access).then(() => done(), done);
+}
+
+async function checkViewer(request: FastifyRequest, access: Access): Promise<void> {
   const viewer = await request.getViewer();
   if (!viewer) throw unauthenticated();
   if (access === 'verified' && !viewer.emailVerified) {

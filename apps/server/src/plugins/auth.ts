@@ -8,6 +8,8 @@ import { findTokenViewer } from '../modules/auth/sessions.public.ts';
 import type { TokenService } from '../modules/auth/token.ts';
 import { findViewerUser } from '../modules/users/contact.public.ts';
 
+const ANONYMOUS: Promise<Viewer | null> = Promise.resolve(null);
+
 /**
  * Who is calling: `Authorization: Bearer <token>` (spec §7) or the better-auth session cookie.
  * Either way the user row is read again, so a deleted user is anonymous at once (DESIGN §1.2); a
@@ -36,6 +38,8 @@ export const authPlugin = fp(
     }
 
     app.decorateRequest('getViewer', function getViewer(this: FastifyRequest) {
+      // No credentials, no lookup: an anonymous request (the catalogue's most) costs nothing here (decision 036).
+      if (this.headers.authorization === undefined && this.headers.cookie === undefined) return ANONYMOUS;
       let pending = cache.get(this);
       if (!pending) {
         pending = resolve(this);

@@ -15,14 +15,20 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const csrfPlugin = fp(
   async function csrf(app: FastifyInstance, opts: { publicUrl: string }) {
     const ours = new URL(opts.publicUrl).origin;
-    app.addHook('onRequest', async (request) => {
-      if (SAFE_METHODS.has(request.method) || !request.headers.cookie) return;
+    // Synchronous: it runs on every request and waits for nothing (decision 036).
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (SAFE_METHODS.has(request.method) || !request.headers.cookie) {
+        done();
+        return;
+      }
       const origin = request.headers.origin;
       const site = request.headers['sec-fetch-site'];
       const fromUs = origin === ours;
       if ((origin !== undefined && !fromUs) || site === 'cross-site' || (site === 'same-site' && !fromUs)) {
-        throw new AppError(ErrorCode.FORBIDDEN, 'Cross-site requests are not allowed');
+        done(new AppError(ErrorCode.FORBIDDEN, 'Cross-site requests are not allowed'));
+        return;
       }
+      done();
     });
   },
   { name: 'csrf' },

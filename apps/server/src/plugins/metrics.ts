@@ -93,7 +93,8 @@ export const metricsPlugin = fp(async function metrics(app: FastifyInstance, opt
     poolGauge('skillhive_db_pool_waiting', 'PostgreSQL pool: queries waiting for a connection', (p) => p.waitingCount);
   }
 
-  app.addHook('onResponse', async (request, reply) => {
+  // Synchronous, as every hook on the path of every request (decision 036).
+  app.addHook('onResponse', (request, reply, done) => {
     // The route pattern (/api/classes/:id), never the raw URL: label values stay few.
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
@@ -101,6 +102,7 @@ export const metricsPlugin = fp(async function metrics(app: FastifyInstance, opt
     duration.observe(labels, reply.elapsedTime / 1000);
     requests.inc(labels);
     if (status >= 400) errors.inc({ method: request.method, route, status: String(status) });
+    done();
   });
 
   const token = opts.token;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { getSessionCookie } from 'better-auth/cookies';
@@ -277,11 +277,18 @@ export const staticWebPlugin = fp(async function staticWeb(
   // A hook on the not-found path rather than a '/*' route: a wildcard route would also catch what
   // the router refuses (an over-long /api/classes/:id is a 400 of its own, plugins/error-handler.ts).
   // As a preHandler it runs after the guards' onRequest hooks (input guard, lifecycle, CSRF).
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.is404) return;
+  // Synchronous for every routed request (the API, the catalogue): only the not-found path waits
+  // for a page (decision 036).
+  app.addHook('preHandler', (request, reply, done) => {
+    if (!request.is404) return done();
     const queryAt = request.url.indexOf('?');
     const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
-    if (!isPageRequest(request.method, pathname)) return;
+    if (!isPageRequest(request.method, pathname)) return done();
+    // Once the page is sent, done() runs no further hook (Fastify skips them for a sent reply).
+    answerPage(request, reply, pathname, queryAt).then(() => done(), done);
+  });
+
+  async function answerPage(request: FastifyRequest, reply: FastifyReply, pathname: string, queryAt: number) {
     const search = queryAt === -1 ? '' : request.url.slice(queryAt);
     const renderer = opts.renderer;
     if (renderer?.rendersOnServer(routeOf(pathname))) {
@@ -312,5 +319,5 @@ export const staticWebPlugin = fp(async function staticWeb(
     }
     const html = await spaPage(pathname, search);
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
-  });
+  }
 });

@@ -41,6 +41,20 @@ export const AdminPayment = z.object({
 });
 export type AdminPayment = z.infer<typeof AdminPayment>;
 
+/**
+ * A refund decided but not finished at the gateway (decision 031): the reconciler asks the gateway
+ * again from `nextCheckAt` until it is settled. The admin's Refunds page lists them.
+ */
+export const PendingRefund = Refund.extend({
+  transactionId: z.string(),
+  /** The e-mail the payment was made with. */
+  email: z.string(),
+  /** The class of the line refunded; null for a refund that matches no single line. */
+  title: z.string().nullable(),
+  nextCheckAt: z.string(),
+});
+export type PendingRefund = z.infer<typeof PendingRefund>;
+
 /** GET /api/admin/payments?q=: an exact transaction id or a student's e-mail. */
 export const AdminPaymentQuery = PageQuery.extend({ q: z.string().trim().min(1).max(254) });
 

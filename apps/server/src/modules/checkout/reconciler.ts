@@ -1,4 +1,5 @@
 import { forEachClaimed } from '../../lib/claimed-batches.ts';
+import * as enrollments from '../enrollments/enrollments.service.ts';
 import { finishPendingRefunds } from '../refunds/refund-reconciler.service.ts';
 import * as repo from './checkout.repository.ts';
 import type { PaymentsDeps } from './fulfilment.service.ts';
@@ -62,7 +63,15 @@ export function createReconciler(deps: PaymentsDeps & { intervalSeconds: number 
     }
     const intent = await deps.gateway.retrieveIntent(row.id);
     if (!intent || intent.status === 'canceled') {
-      if (await repo.setIntentStatus(deps.db, row.id, ['open'], 'canceled', { now })) report.canceled += 1;
+      // Canceled at the gateway (a checkout cut short between its cancel and recording it, or the
+      // dashboard): closed here with its lines freed, as checkout closes one, in one transaction;
+      // a line left reserved by a closed intent could never be paid for again.
+      const canceled = await deps.db.transaction(async (tx) => {
+        if (!(await repo.setIntentStatus(tx, row.id, ['open'], 'canceled', { now }))) return false;
+        await enrollments.releaseLines(tx, row.id);
+        return true;
+      });
+      if (canceled) report.canceled += 1;
       return;
     }
     if (intent.status === 'succeeded') {

@@ -15,9 +15,13 @@ export interface Lifecycle {
 }
 
 export const lifecyclePlugin = fp(async function lifecycle(app: FastifyInstance, opts: { lifecycle: Lifecycle }) {
-  app.addHook('onRequest', async (request, reply) => {
-    if (opts.lifecycle.phase !== 'closing') return;
-    return reply
+  // Synchronous: it runs on every request and waits for nothing (decision 036).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (opts.lifecycle.phase !== 'closing') {
+      done();
+      return;
+    }
+    reply
       .code(503)
       .header('connection', 'close')
       .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
@@ -26,5 +30,6 @@ export const lifecyclePlugin = fp(async function lifecycle(app: FastifyInstance,
         error: { code: ErrorCode.UNAVAILABLE, message: 'The server is restarting. Please try again shortly.' },
         requestId: request.id,
       });
+    // A hook that sent the reply ends the request without calling done.
   });
 });

@@ -120,12 +120,18 @@ export async function countPending(db: Db): Promise<number> {
   return row?.n ?? 0;
 }
 
-export async function oldestPendingCreatedAt(db: Db): Promise<Date | null> {
+/**
+ * How long the oldest unsent mail has waited, in seconds (0 when none waits), measured on the
+ * database's clock that wrote its `created_at`: an instance whose clock is off reports the same lag
+ * (decision 032).
+ */
+export async function oldestPendingAgeSeconds(db: Db): Promise<number> {
   const [row] = await db
-    .select({ createdAt: mailOutbox.createdAt })
+    .select({
+      seconds: sql<string | number | null>`extract(epoch from now() - min(${mailOutbox.createdAt}))`,
+    })
     .from(mailOutbox)
-    .where(eq(mailOutbox.status, 'pending'))
-    .orderBy(mailOutbox.createdAt)
-    .limit(1);
-  return row?.createdAt ?? null;
+    .where(eq(mailOutbox.status, 'pending'));
+  const seconds = Number(row?.seconds ?? 0);
+  return Number.isFinite(seconds) ? Math.max(0, seconds) : 0;
 }

@@ -80,6 +80,24 @@ export async function claimDueRefunds(
   return db.update(refunds).set({ leaseUntil: options.leaseUntil }).where(inArray(refunds.id, due)).returning();
 }
 
+/** Pending refunds, oldest first (the longest in progress at the top), with their count. */
+export async function listPendingRefunds(
+  db: Db,
+  options: { limit: number; offset: number },
+): Promise<{ rows: RefundRow[]; total: number }> {
+  const where = eq(refunds.status, 'pending');
+  return withTotal(
+    db
+      .select()
+      .from(refunds)
+      .where(where)
+      .orderBy(asc(refunds.createdAt), asc(refunds.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    { db, table: refunds, where },
+  );
+}
+
 /** After an attempt that did not settle it: look again at `nextCheckAt`, and free the claim. */
 export async function deferRefund(db: Db, id: string, nextCheckAt: Date): Promise<void> {
   await db.update(refunds).set({ nextCheckAt, leaseUntil: null }).where(eq(refunds.id, id));

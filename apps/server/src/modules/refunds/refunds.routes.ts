@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IdParam } from '@skillhive/shared/contracts/common';
+import { IdParam, PageQuery } from '@skillhive/shared/contracts/common';
 import {
   AdminPayment,
   AdminPaymentQuery,
   CreateRefundResponse,
   MyRefundRequests,
+  PendingRefund,
   RefundRequest,
   RefundRequestListQuery,
 } from '@skillhive/shared/contracts/refunds';
@@ -14,6 +15,7 @@ import { CreateRefundBody, CreateRefundRequestBody, RefundReasonForm } from '@sk
 import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import * as requests from './refund-requests.service.ts';
+import * as adminViews from './admin-refunds.service.ts';
 import * as refunds from './refunds.service.ts';
 
 /** Refunds (DESIGN §4): an admin's refunds and a student's requests, which an admin decides. */
@@ -34,7 +36,23 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         response: { 200: z.array(AdminPayment) },
       },
     },
-    async (request, reply) => replyWithPage(reply, await refunds.searchPayments(deps.db, request.query)),
+    async (request, reply) => replyWithPage(reply, await adminViews.searchPayments(deps.db, request.query)),
+  );
+
+  typed.get(
+    '/api/admin/refunds/pending',
+    {
+      config: { access: 'admin', list: true },
+      schema: {
+        tags: ['refunds'],
+        operationId: 'listPendingRefunds',
+        summary:
+          'Refunds in progress: decided, not yet finished at the gateway; the reconciler completes each by itself (decision 031). Oldest first (admins only)',
+        querystring: PageQuery,
+        response: { 200: z.array(PendingRefund) },
+      },
+    },
+    async (request, reply) => replyWithPage(reply, await adminViews.listPendingRefunds(deps.db, request.query)),
   );
 
   typed.post(
@@ -47,13 +65,24 @@ export async function refundsRoutes(app: FastifyInstance, opts: { deps: Omit<ref
         summary:
           'Refund one enrollment of a payment (`enrollmentId`) or every enrollment still paid, with a reason; the gateway gives back what was paid for each (admins only)',
         description:
-          'The enrollments become refunded: the student loses access at once and may buy the class again. 404 for an unknown payment or an enrollment not in it; 409 when it is refunded already or nothing is left to refund. Two concurrent calls refund once.',
+          'The enrollments become refunded: the student loses access at once and may buy the class again. 202 when the refund is recorded but the gateway step did not finish: it is in progress (its status `pending`) and completes by itself (decision 031); refunding again resumes it. 404 for an unknown payment or an enrollment not in it; 409 when it is refunded already or nothing is left to refund. Two concurrent calls refund once.',
         params: IdParam,
         body: CreateRefundBody,
-        response: { 200: CreateRefundResponse },
+        response: {
+          200: CreateRefundResponse,
+          202: CreateRefundResponse.describe('Recorded; the refund is in progress'),
+        },
       },
     },
-    async (request) => refunds.refundPayment(deps, viewerOf(request), request.params.id, request.body),
+    async (request, reply) => {
+      const { answer, inProgress } = await refunds.refundPayment(
+        deps,
+        viewerOf(request),
+        request.params.id,
+        request.body,
+      );
+      return reply.status(inProgress ? 202 : 200).send(answer);
+    },
   );
 
   typed.get(

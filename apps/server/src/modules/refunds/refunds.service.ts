@@ -1,10 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AdminPayment, Refund } from '@skillhive/shared/contracts/refunds';
+import type { Refund } from '@skillhive/shared/contracts/refunds';
 import { REFUND_MESSAGES } from '@skillhive/shared/rules/refunds';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
-import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, refundMail } from '../mail/mail.service.ts';
@@ -44,7 +43,7 @@ export const REFUND_GRACE_MS = 2 * 60_000;
 
 const sum = (values: readonly number[]) => values.reduce((total, n) => total + n, 0);
 
-async function emailsOf(db: Db, ids: (string | null)[]): Promise<Map<string, string>> {
+export async function emailsOf(db: Db, ids: (string | null)[]): Promise<Map<string, string>> {
   const emails = new Map<string, string>();
   for (const id of new Set(ids)) {
     if (!id) continue;
@@ -54,7 +53,7 @@ async function emailsOf(db: Db, ids: (string | null)[]): Promise<Map<string, str
   return emails;
 }
 
-function toRefund(row: repo.RefundRow, emails: Map<string, string>): Refund {
+export function toRefund(row: repo.RefundRow, emails: Map<string, string>): Refund {
   return {
     _id: row.id,
     paymentId: row.paymentId,
@@ -178,16 +177,45 @@ async function completeRefund(
  * An admin refunds one enrollment line of a payment (`enrollmentId`) or every line still paid, with
  * a reason; each line gives back what was paid for it. A line already refunded is a 409; a line
  * whose refund is pending (a concurrent click, or a crash before the gateway answered) is resumed
- * with the same idempotency key, so the gateway refunds it once.
+ * with the same idempotency key, so the gateway refunds it once. As for an approved request
+ * (decision 031), a gateway step that fails after the decision committed is `inProgress` (202):
+ * the refund stays pending and the reconciler, or the admin's next click, finishes it.
  */
 export async function refundPayment(
   deps: RefundsDeps,
   actor: Actor,
   paymentId: string,
   input: { enrollmentId?: string | undefined; reason: string },
-): Promise<{ refunds: Refund[]; refundedCents: number }> {
+): Promise<{ answer: { refunds: Refund[]; refundedCents: number }; inProgress: boolean }> {
   const plan = await planRefund(deps, actor, paymentId, input);
-  return answerOf(deps.db, await askGateway(deps, plan.payment, plan.rows));
+  let done: repo.RefundRow[];
+  try {
+    done = await askGateway(deps, plan.payment, plan.rows);
+  } catch (error) {
+    deps.log.warn({ err: error, paymentId: plan.payment.id }, 'refund not finished at the gateway: left pending');
+    return { answer: await answerAfterFailure(deps.db, actor, plan.rows), inProgress: true };
+  }
+  return { answer: await answerOf(deps.db, done), inProgress: done.some((row) => row.status === 'pending') };
+}
+
+/**
+ * The planned refunds as they are now (one may have finished before another failed); when the
+ * database is what failed, as they were planned: pending, by this admin.
+ */
+async function answerAfterFailure(
+  db: Db,
+  actor: Actor,
+  planned: readonly repo.RefundRow[],
+): Promise<{ refunds: Refund[]; refundedCents: number }> {
+  try {
+    const ids = new Set(planned.map((row) => row.id));
+    const now = (await repo.listRefundsOfPayments(db, [...new Set(planned.map((row) => row.paymentId))])).filter(
+      (row) => ids.has(row.id),
+    );
+    return await answerOf(db, now);
+  } catch {
+    return { refunds: planned.map((row) => toRefund(row, new Map([[actor.id, actor.email]]))), refundedCents: 0 };
+  }
 }
 
 export interface RefundPlan {
@@ -348,46 +376,6 @@ export async function recordGatewayRefunds(
       if (refund) await applyRefund(tx, deps, { payment: locked, lines: matched, refund, actor: null });
     });
   }
-}
-
-// ---- The admin's search -------------------------------------------------------------------------
-
-/** Payments found by a student's e-mail or a transaction id, with their lines and refunds. */
-export async function searchPayments(
-  db: Db,
-  query: { q: string; page: number; limit: number },
-): Promise<{ items: AdminPayment[]; total: number }> {
-  const { rows, total } = await checkout.searchPayments(db, {
-    q: query.q,
-    ...limitOffsetOf(query),
-  });
-  const ids = rows.map((row) => row.id);
-  const [lines, refunds] = await Promise.all([
-    enrollments.getLinesOfPayments(db, ids),
-    repo.listRefundsOfPayments(db, ids),
-  ]);
-  const emails = await emailsOf(
-    db,
-    refunds.map((row) => row.refundedBy),
-  );
-  const items = rows.map((row) => {
-    const own = refunds.filter((refund) => refund.paymentId === row.id);
-    return {
-      _id: row.id,
-      email: row.email,
-      transactionId: row.transactionId,
-      gateway: row.gateway,
-      amountCents: row.amountCents,
-      refundedCents: sum(own.filter((r) => r.status === 'succeeded').map((r) => r.amountCents)),
-      currency: row.currency,
-      paidAt: row.data.toISOString(),
-      lines: lines
-        .filter((line) => line.paymentId === row.id)
-        .map((line) => ({ _id: line.id, title: line.title, priceCents: line.paidCents, status: line.status })),
-      refunds: own.map((refund) => toRefund(refund, emails)),
-    };
-  });
-  return { items, total };
 }
 
 /** The refunds (pending or done) of some payments, for the payer's history and receipts. */

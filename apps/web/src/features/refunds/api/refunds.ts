@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CreateRefundResponse } from '@skillhive/shared/contracts/refunds';
 import type { RefundRequestStatus } from '@skillhive/shared/rules/constants';
 import { apiClient, apiRequest } from '../../../lib/api-client.ts';
 import { keepPreviousDataOf, userScopeKey, type UserScope } from '../../../lib/query-client.ts';
@@ -13,6 +14,7 @@ export const refundKeys = {
   requests: (userId: string, status: RefundRequestStatus | 'all', page: number) =>
     [...refundKeys.all(userId), 'requests', status, page] as const,
   payments: (userId: string, q: string) => [...refundKeys.all(userId), 'payments', q] as const,
+  pending: (userId: string, page: number) => [...refundKeys.all(userId), 'pending', page] as const,
   mine: (userId: string) => [...refundKeys.all(userId), 'mine'] as const,
 };
 
@@ -25,6 +27,22 @@ export const refundRequestsQueryOptions = (user: UserScope | null, status: Refun
         secured: true,
         signal,
         query: { page, limit: REFUND_REQUESTS_PAGE_SIZE, ...(status === 'all' ? {} : { status }) },
+      }),
+    enabled: user !== null,
+    placeholderData: keepPreviousDataOf(user?.id ?? ''),
+  });
+
+export const PENDING_REFUNDS_PAGE_SIZE = 20;
+
+/** GET /api/admin/refunds/pending?page= (admin; oldest first; X-Total-Count): refunds in progress (decision 031). */
+export const pendingRefundsQueryOptions = (user: UserScope | null, page: number) =>
+  queryOptions({
+    queryKey: refundKeys.pending(user?.id ?? '', page),
+    queryFn: ({ signal }) =>
+      apiClient.list('/admin/refunds/pending', {
+        secured: true,
+        signal,
+        query: { page, limit: PENDING_REFUNDS_PAGE_SIZE },
       }),
     enabled: user !== null,
     placeholderData: keepPreviousDataOf(user?.id ?? ''),
@@ -61,16 +79,20 @@ function useInvalidateOwnData() {
   return () => queryClient.invalidateQueries({ queryKey: userScopeKey(userId) });
 }
 
-/** POST /api/admin/payments/:id/refunds {enrollmentId?, reason} (admin). */
+/**
+ * POST /api/admin/payments/:id/refunds {enrollmentId?, reason} (admin). 202: recorded, and the
+ * refund finishes by itself (decision 031); the body is the same.
+ */
 export function useRefundPayment() {
   const invalidate = useInvalidateOwnData();
   return useMutation({
     mutationFn: ({ paymentId, enrollmentId, reason }: { paymentId: string; enrollmentId?: string; reason: string }) =>
-      apiClient.post(
-        '/admin/payments/{id}/refunds',
-        { reason, ...(enrollmentId ? { enrollmentId } : {}) },
-        { path: { id: paymentId }, secured: true },
-      ),
+      apiRequest<CreateRefundResponse>('/admin/payments/{id}/refunds', {
+        method: 'POST',
+        path: { id: paymentId },
+        body: { reason, ...(enrollmentId ? { enrollmentId } : {}) },
+        secured: true,
+      }).then(({ data, status }) => ({ ...data, inProgress: status === 202 })),
     onSuccess: invalidate,
   });
 }

@@ -19,6 +19,7 @@ import {
   useRefundPayment,
 } from '../api/refunds.ts';
 import { countOf } from '../../../lib/plural.ts';
+import { PendingRefundsSection } from './pending-refunds-section.tsx';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const cents = (amount: number) => formatPrice(centsToDecimal(amount));
@@ -45,6 +46,7 @@ export function RefundsPage() {
         </p>
       </div>
       <RefundRequestsSection />
+      <PendingRefundsSection />
       <RefundPaymentSection />
     </div>
   );
@@ -203,7 +205,14 @@ function RefundPaymentSection() {
       {
         onSuccess: (answer) => {
           setTarget(null);
-          notify.success(`Refunded ${cents(answer.refundedCents)}.`);
+          const pendingCents = answer.refunds
+            .filter((item) => item.status === 'pending')
+            .reduce((sum, item) => sum + item.amountCents, 0);
+          notify.success(
+            answer.inProgress
+              ? `${answer.refundedCents > 0 ? `Refunded ${cents(answer.refundedCents)}; the` : 'The'} refund of ${cents(pendingCents)} is in progress and completes by itself.`
+              : `Refunded ${cents(answer.refundedCents)}.`,
+          );
         },
         onError: (error) => notify.error(errorMessage(error)),
       },
