@@ -63,7 +63,10 @@ const HOISTED = /^(?:<(?:link|meta)\b[^>]*>|<title>[^<]*<\/title>)*/;
 /**
  * The document: the page's markup in #root and its state beside it. The data preloads go (the
  * data is in the page, decision 008's preloads are for pages the browser renders), and so does
- * the note that the page needs JavaScript: this one is readable without it.
+ * the note that the page needs JavaScript: this one is readable without it. So do the preloads of
+ * the app's code (`data-app`, apps/web/first-load-report.ts): the entry fetches it once the page
+ * has loaded and been painted, rather than beside the stylesheet and the largest image (decision
+ * 037). The entry's own imports stay preloaded.
  */
 function document(template: string, rendered: string, state: string): string {
   if (!template.includes(ROOT)) throw new Error(`index.html has no ${ROOT}`);
@@ -75,6 +78,7 @@ function document(template: string, rendered: string, state: string): string {
   return head
     .replace('</head>', () => `  ${hoisted}\n  </head>`)
     .replace(/[ \t]*<link rel="preload" as="fetch"[^>]*>\n?/g, '')
+    .replace(/[ \t]*<link rel="modulepreload"[^>]* data-app>\n?/g, '')
     .replace(/<noscript>[\s\S]*?<\/noscript>\s*/, '')
     .replace(
       ROOT,
