@@ -1,0 +1,42 @@
+/*
+ * The web app in the browser, imported by main.tsx (decision 037): the router, the query cache
+ * and React's first render or hydration of the page.
+ */
+import { StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { hydrate } from '@tanstack/react-query';
+import { AppProviders } from './app/providers.tsx';
+import { createAppRouter, hydrateAppRouter } from './app/router.tsx';
+import { readServerState } from './app/server-state.ts';
+import { queryClient } from './lib/query-client.ts';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('#root is missing from index.html');
+
+const serverState = readServerState(document);
+if (serverState) {
+  // A public page the server rendered (decision 030): the browser takes over the same markup,
+  // from the same loader data and query cache, without rendering it again.
+  hydrate(queryClient, serverState.queries);
+  void hydrateAppRouter(serverState.router).then((router) => {
+    hydrateRoot(
+      container,
+      <StrictMode>
+        <AppProviders>
+          <RouterProvider router={router} />
+        </AppProviders>
+      </StrictMode>,
+    );
+  });
+} else {
+  // Until the first page's code and data are in, the router shows its HydrateFallback (the progress
+  // bar); then the page, in one render (decisions 008, 020 and 024).
+  createRoot(container).render(
+    <StrictMode>
+      <AppProviders>
+        <RouterProvider router={createAppRouter()} />
+      </AppProviders>
+    </StrictMode>,
+  );
+}
