@@ -33,6 +33,8 @@ export type FakeDispute = Pick<
   | 'reason'
   | 'status'
 > & {
+  /** Stripe sends every evidence field, null until the platform answers; these few stand for them. */
+  evidence: Pick<Stripe.Dispute.Evidence, 'customer_email_address' | 'product_description' | 'uncategorized_text'>;
   evidence_details: Pick<Stripe.Dispute.EvidenceDetails, 'due_by' | 'has_evidence' | 'past_due' | 'submission_count'>;
 };
 
@@ -248,6 +250,7 @@ export function fakeConnectRoutes(context: ConnectContext): FakeConnectRoutes {
         payment_intent: intent.id,
         reason: 'fraudulent',
         status: 'needs_response',
+        evidence: { customer_email_address: null, product_description: null, uncategorized_text: null },
         // Stripe gives about three weeks to answer.
         evidence_details: { due_by: now() + 21 * 86_400, has_evidence: false, past_due: false, submission_count: 0 },
       };
