@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Redis } from 'ioredis';
 import { COUPON_MESSAGES } from '@skillhive/shared/rules/coupons';
 import { UPLOAD_MESSAGES } from '@skillhive/shared/rules/messages';
+import { percentToBasisPoints } from '@skillhive/shared/rules/earnings';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
@@ -26,10 +27,14 @@ import { lifecyclePlugin, type Lifecycle } from './modules/health/lifecycle.ts';
 import { pingRedis } from './lib/redis.ts';
 import { enrollmentsRoutes } from './modules/enrollments/enrollments.routes.ts';
 import { createGateway } from './modules/gateways/create-gateway.ts';
-import type { PaymentGateway } from './modules/gateways/gateway.public.ts';
+import { type PaymentGateway, isTestGateway } from './modules/gateways/gateway.public.ts';
 import { paymentHistoryRoutes } from './modules/checkout/payment-history.routes.ts';
 import { paymentsRoutes } from './modules/checkout/checkout.routes.ts';
 import type { Reconciler } from './modules/checkout/reconciler.ts';
+import { earningsRoutes } from './modules/earnings/earnings.routes.ts';
+import type { PayoutJob } from './modules/earnings/payout-job.ts';
+import { payoutsRoutes } from './modules/earnings/payouts.routes.ts';
+import { testGatewayPayoutRoutes } from './modules/earnings/test-gateway.routes.ts';
 import { couponsRoutes } from './modules/coupons/coupons.routes.ts';
 import { refundsRoutes } from './modules/refunds/refunds.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
@@ -89,6 +94,8 @@ export interface App {
   auth: Auth;
   /** Settles charges nobody came back for (decision 010); runs every RECONCILE_INTERVAL_SECONDS. */
   reconciler: Reconciler;
+  /** Releases shares, settles payouts in flight and runs scheduled payouts (decision 040); tests call runOnce(). */
+  payoutJob: PayoutJob;
   /** Queues reminders of sessions starting soon (decision 021); tests call runOnce(). */
   sessionReminders: ReturnType<typeof createSessionReminders>;
   lifecycle: Lifecycle;
@@ -125,6 +132,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   const gateway = deps.gateway ?? createGateway(env, db, now);
+  // How the earnings ledger splits and holds each paid line (decision 039).
+  const ledger = {
+    platformBasisPoints: percentToBasisPoints(env.PLATFORM_FEE_PERCENT),
+    refundWindowDays: env.REFUND_WINDOW_DAYS,
+  };
   // Without SMTP, mail waits in the outbox; outside production admins can read it there.
   const mailboxEnabled = !env.SMTP_URL && env.NODE_ENV !== 'production';
   const isStripe = gateway.name === 'stripe';
@@ -237,6 +249,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     gateway,
     now,
     publicUrl: env.publicUrl,
+    ledger,
     couponFailures: {
       perAccount: couponFailure('coupon-failures-account', env.RATE_LIMIT_COUPON_FAILURES),
       perIp: couponFailure('coupon-failures-ip', env.RATE_LIMIT_COUPON_FAILURES_PER_IP),
@@ -246,6 +259,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     deps: { db, gateway, now, publicUrl: env.publicUrl, refundWindowDays: env.REFUND_WINDOW_DAYS },
   });
   await app.register(paymentHistoryRoutes, { db });
+  const earningsDeps = {
+    db,
+    gateway,
+    now,
+    publicUrl: env.publicUrl,
+    ledger,
+    schedule: env.PAYOUT_SCHEDULE,
+    minimumCents: env.PAYOUT_MINIMUM_CENTS,
+  };
+  await app.register(earningsRoutes, { deps: earningsDeps });
+  await app.register(payoutsRoutes, { deps: earningsDeps });
+  if (isTestGateway(gateway)) await app.register(testGatewayPayoutRoutes, { deps: { ...earningsDeps, gateway } });
   await app.register(couponsRoutes, { db, now });
   await app.register(reviewsRoutes, { db, now });
   await app.register(teacherRequestsRoutes, { db, now, publicUrl: env.publicUrl });
@@ -305,6 +330,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       route === '/classes/:id' && params.id ? getClassPageMeta(db, deps.storage, params.id) : null,
   });
 
-  const { reconciler, sessionReminders } = registerJobs(app, { env, db, storage: deps.storage, gateway, now });
-  return { app, auth, reconciler, sessionReminders, lifecycle };
+  const { reconciler, sessionReminders, payoutJob } = registerJobs(app, {
+    env,
+    db,
+    storage: deps.storage,
+    gateway,
+    now,
+    ledger,
+  });
+  return { app, auth, reconciler, payoutJob, sessionReminders, lifecycle };
 }

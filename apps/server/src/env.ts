@@ -79,6 +79,19 @@ const EnvSchema = z
       ),
     /** How many days after paying a student may ask for a refund of a class. */
     REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+    /** The platform's fee on every paid line, in percent with at most two decimals (decision 039); an admin may set a teacher's own. */
+    PLATFORM_FEE_PERCENT: z.coerce
+      .number()
+      .min(0)
+      .max(100)
+      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'PLATFORM_FEE_PERCENT takes at most two decimals')
+      .default(20),
+    /** How often the payout job pays teachers their available balance (decision 040): each UTC day, or each UTC week from Monday. */
+    PAYOUT_SCHEDULE: z.enum(['daily', 'weekly']).default('weekly'),
+    /** A teacher's available balance is paid out only from this amount on, in integer cents. */
+    PAYOUT_MINIMUM_CENTS: z.coerce.number().int().min(1).default(2_000),
+    /** How often the money-out job looks for shares to release, payouts to run and payouts to settle (0 disables). */
+    PAYOUT_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
     UPLOAD_DIR: z.string().min(1).optional(),
     S3_BUCKET: z.string().min(1).optional(),
     S3_REGION: z.string().min(1).default('us-east-1'),

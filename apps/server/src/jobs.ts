@@ -6,6 +6,8 @@ import { createSmtpSender } from './modules/mail/mail.transport.ts';
 import { createMailWorker } from './modules/mail/mail.worker.ts';
 import type { PaymentGateway } from './modules/gateways/gateway.public.ts';
 import { createReconciler } from './modules/checkout/reconciler.ts';
+import { createPayoutJob } from './modules/earnings/payout-job.ts';
+import type { LedgerSettings } from './modules/earnings/earnings.public.ts';
 import { createImageCollector } from './modules/uploads/image-collector.ts';
 import type { ImageStorage } from './modules/uploads/storage.public.ts';
 
@@ -15,7 +17,14 @@ import type { ImageStorage } from './modules/uploads/storage.public.ts';
  */
 export function registerJobs(
   app: FastifyInstance,
-  deps: { env: Env; db: Db; storage: ImageStorage; gateway: PaymentGateway; now: () => Date },
+  deps: {
+    env: Env;
+    db: Db;
+    storage: ImageStorage;
+    gateway: PaymentGateway;
+    now: () => Date;
+    ledger: LedgerSettings;
+  },
 ) {
   const { env, db, now } = deps;
   const log = app.log;
@@ -57,15 +66,27 @@ export function registerJobs(
     gateway: deps.gateway,
     now,
     publicUrl: env.publicUrl,
+    ledger: deps.ledger,
     log,
     intervalSeconds: env.RECONCILE_INTERVAL_SECONDS,
   });
   jobs.push(reconciler);
+  // Releases shares, settles payouts in flight, runs the scheduled payouts (decisions 039, 040).
+  const payoutJob = createPayoutJob({
+    db,
+    gateway: deps.gateway,
+    now,
+    log,
+    minimumCents: env.PAYOUT_MINIMUM_CENTS,
+    schedule: env.PAYOUT_SCHEDULE,
+    intervalSeconds: env.PAYOUT_JOB_INTERVAL_SECONDS,
+  });
+  jobs.push(payoutJob);
   app.addHook('onReady', async () => {
     for (const job of jobs) job.start();
   });
   app.addHook('onClose', async () => {
     for (const job of jobs) await job.stop();
   });
-  return { reconciler, sessionReminders };
+  return { reconciler, sessionReminders, payoutJob };
 }

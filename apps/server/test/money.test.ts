@@ -325,6 +325,7 @@ describe('the reconciler (finding 3)', () => {
       now: () => new Date(),
       log: ctx.app.log,
       publicUrl: ctx.env.publicUrl,
+      ledger: { platformBasisPoints: 2000, refundWindowDays: ctx.env.REFUND_WINDOW_DAYS },
       intervalSeconds: 0,
     });
     await Promise.all([ctx.reconciler.runOnce(), other.runOnce(), ctx.reconciler.runOnce()]);

@@ -90,6 +90,9 @@ export const OWNERSHIP_RULES = {
   },
   'not-self-not-last-admin': { who: 'admins only; not themself, not the last admin' },
   'own-classes': { who: 'teachers only, for their own classes' },
+  'own-earnings': { who: 'teachers only, their own earnings and payouts (students shown by initials only)' },
+  'test-gateway-only': { who: 'admins only, where the built-in test gateway takes payments (else 404)' },
+  'test-gateway-account': { who: 'anyone holding the link, where the built-in test gateway takes payments (else 404)' },
   'own-class-roster': {
     who: "the class's own teacher only (404 for another teacher's class, whoever asks; 403 for non-teachers)",
   },

@@ -87,3 +87,9 @@ export function percentToBasisPoints(percent: number): number {
 export function basisPointsToPercent(basisPoints: number): number {
   return basisPoints / 100;
 }
+
+/**
+ * The teacher's Earnings page: where the server sends a teacher back after Connect onboarding
+ * (`?connect=return` or `?connect=refresh-failed`).
+ */
+export const EARNINGS_PAGE_PATH = '/dashboard/earnings';

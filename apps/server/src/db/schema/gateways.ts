@@ -31,3 +31,40 @@ export const testGatewayRefunds = pgTable('test_gateway_refunds', {
   metadata: jsonb('metadata').$type<Record<string, string>>().notNull(),
   createdAt: createdAt(),
 });
+
+/** Connected accounts of the built-in test gateway (Stripe Connect Express, simulated offline). */
+export const testGatewayAccounts = pgTable('test_gateway_accounts', {
+  id: text('id').primaryKey(),
+  /** Our reference of the account holder (the teacher's user id), as Stripe's metadata would keep it. */
+  ownerRef: text('owner_ref').notNull().unique(),
+  /** Set when the simulated onboarding page is completed. */
+  payoutsEnabled: text('payouts_enabled').notNull().default('false'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Transfers of the built-in test gateway; one per idempotency key, as Stripe answers a repeated key. */
+export const testGatewayTransfers = pgTable('test_gateway_transfers', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  currency: text('currency').notNull(),
+  transferGroup: text('transfer_group').notNull(),
+  sourceTransaction: text('source_transaction').notNull(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  metadata: jsonb('metadata').$type<Record<string, string>>().notNull(),
+  reversedCents: integer('reversed_cents').notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** Disputes (chargebacks) the built-in test gateway raised on a charge, for tests and demos. */
+export const testGatewayDisputes = pgTable('test_gateway_disputes', {
+  id: text('id').primaryKey(),
+  intentId: text('intent_id').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  reason: text('reason').notNull(),
+  status: text('status').notNull(),
+  metadata: jsonb('metadata').$type<Record<string, string>>().notNull(),
+  evidenceDueBy: timestamp('evidence_due_by', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});

@@ -6,6 +6,7 @@ export * from './checkout.ts';
 export * from './classes.ts';
 export * from './content.ts';
 export * from './coupons.ts';
+export * from './earnings.ts';
 export * from './enrollments.ts';
 export * from './gateways.ts';
 export * from './mail.ts';

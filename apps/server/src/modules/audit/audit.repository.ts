@@ -15,7 +15,10 @@ export type AuditAction =
   | 'class.revision.approve'
   | 'class.revision.reject'
   | 'payment.refund'
-  | 'refund_request.decline';
+  | 'refund_request.decline'
+  | 'teacher.fee_rate'
+  | 'payout.retry'
+  | 'payout_batch.mark_paid';
 
 /** Inserts one entry; the service's recordAudit is what other modules call. */
 export async function insertAuditEntry(db: Db, values: typeof schema.auditLog.$inferInsert): Promise<void> {

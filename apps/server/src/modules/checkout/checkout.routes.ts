@@ -30,6 +30,8 @@ export interface PaymentsRoutesOptions {
   gateway: PaymentGateway;
   now: () => Date;
   publicUrl: string;
+  /** How the earnings ledger splits and holds each paid line (decision 039). */
+  ledger: fulfilment.PaymentsDeps['ledger'];
   /** Unusable coupon codes tried at checkout (RATE_LIMIT_COUPON_FAILURES…): per account, per client address. */
   couponFailures: { perAccount: Limiter; perIp: Limiter };
 }
@@ -67,7 +69,14 @@ async function withCouponAttempt<T>(
 /** Paying for the cart (spec §4 payment flow, §7 calls; DESIGN §1.3). */
 export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesOptions) {
   const { db, gateway } = opts;
-  const deps: fulfilment.PaymentsDeps = { db, gateway, now: opts.now, log: app.log, publicUrl: opts.publicUrl };
+  const deps: fulfilment.PaymentsDeps = {
+    db,
+    gateway,
+    now: opts.now,
+    log: app.log,
+    publicUrl: opts.publicUrl,
+    ledger: opts.ledger,
+  };
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, forbidden } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { couponOfCharge, redeemCoupon } from '../coupons/coupons.service.ts';
+import { type LedgerSettings, recordSale } from '../earnings/earnings.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import type { GatewayIntent, PaymentGateway } from '../gateways/gateway.public.ts';
 import { paymentReceiptMail, queueMail } from '../mail/mail.service.ts';
@@ -20,6 +21,8 @@ export interface PaymentsDeps {
   log: FastifyBaseLogger;
   /** For the links in the receipt e-mail. */
   publicUrl: string;
+  /** The platform's fee and the refund window the earnings ledger splits and holds each paid line by (decision 039). */
+  ledger: LedgerSettings;
 }
 
 /** An existing payment answers a repeat only for the same student and the same enrollments. */
@@ -123,6 +126,23 @@ export async function fulfilPayment(
       });
       // Rolls the payment back too: never a payment without all of its enrollments paid.
       if (flipped !== ids.length) throw conflict(PAYMENT_MESSAGES.cartChanged);
+      // Every paid line's fee and share, with the payment (decision 039).
+      await recordSale(tx, deps.ledger, {
+        paymentId,
+        transactionId: intent.id,
+        studentId: input.studentId,
+        currency: intent.currency,
+        paidAt,
+        coupon: coupon ? { teacherId: coupon.teacherId } : null,
+        lines: priced.lines.map((line) => ({
+          id: line.id,
+          classId: line.classId,
+          teacherId: line.teacherId,
+          listCents: line.listCents,
+          discountCents: line.discountCents,
+          paidCents: line.paidCents,
+        })),
+      });
       if (ours) {
         await repo.setIntentStatus(tx, intent.id, ['open', 'canceled'], 'succeeded', { paymentId, now: paidAt });
         await enrollments.releaseLines(tx, intent.id);

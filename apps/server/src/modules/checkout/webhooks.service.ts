@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/app-error.ts';
+import { handleMoneyOutEvent, isMoneyOutEvent } from '../earnings/earnings.public.ts';
 import { HANDLED_EVENT_TYPES, type GatewayEvent } from '../gateways/gateway.public.ts';
 import { recordGatewayRefunds } from '../refunds/refunds.service.ts';
 import * as repo from './checkout.repository.ts';
@@ -38,6 +39,9 @@ export async function handleGatewayEvent(
   } else if (event.type === 'charge.refunded' && event.intentId) {
     // A refund made in Stripe's dashboard, or ours echoed back: recorded once.
     await recordGatewayRefunds(deps, event.intentId);
+  } else if (isMoneyOutEvent(event.type)) {
+    // Connected accounts, transfer reversals and disputes belong to the earnings ledger (decision 040).
+    await handleMoneyOutEvent(deps, event);
   } else {
     deps.log.info({ eventId: event.id, type: event.type, intentId: event.intentId }, 'payment failed at the gateway');
   }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, isNotNull, lte, max, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, lte, max, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   classMaterials,
@@ -308,4 +308,27 @@ export async function claimOwedMoveNotices(
     .orderBy(asc(sessionMoveNotices.mailedAt))
     .limit(limit)
     .for('update', { of: sessionMoveNotices, skipLocked: true });
+}
+
+/** The published sessions of some classes with their ends: the earnings ledger releases a share per session held (decision 039). */
+export async function listSessionEndsOfClasses(
+  db: Db,
+  classIds: string[],
+): Promise<{ classId: string; sessionId: string; endsAt: Date }[]> {
+  if (classIds.length === 0) return [];
+  const rows = await db
+    .select({
+      classId: classSessions.classId,
+      sessionId: classSessions.id,
+      startsAt: classSessions.startsAt,
+      durationMinutes: classSessions.durationMinutes,
+    })
+    .from(classSessions)
+    .where(and(inArray(classSessions.classId, classIds), isNotNull(classSessions.publishedAt)))
+    .orderBy(asc(classSessions.startsAt), asc(classSessions.id));
+  return rows.map((row) => ({
+    classId: row.classId,
+    sessionId: row.sessionId,
+    endsAt: new Date(row.startsAt.getTime() + row.durationMinutes * 60_000),
+  }));
 }

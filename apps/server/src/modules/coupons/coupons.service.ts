@@ -94,6 +94,8 @@ export interface CartCoupon {
   kind: CouponKind;
   value: number;
   adjustment: PriceAdjustment;
+  /** Whose coupon: a teacher's (their id) comes out of their share, a site-wide one (null) out of the fee (decision 039). */
+  teacherId: string | null;
 }
 
 /**
@@ -108,7 +110,7 @@ export function couponRefusal(message: string): AppError {
 }
 
 function toCartCoupon(row: repo.CouponRow, adjustment: PriceAdjustment): CartCoupon {
-  return { id: row.id, code: row.code, kind: row.kind, value: row.value, adjustment };
+  return { id: row.id, code: row.code, kind: row.kind, value: row.value, adjustment, teacherId: row.teacherId };
 }
 
 /**

@@ -52,9 +52,71 @@ export interface GatewayEvent {
   type: string;
   /** The id of the intent the event is about (a charge's payment intent too), when it is about one. */
   intentId: string | null;
+  /** The id of the object of a Connect or dispute event (account, transfer, dispute); re-read, never trusted. */
+  objectId?: string | null;
 }
 
-export interface PaymentGateway {
+// ---- Money out (decision 040): connected accounts, transfers, disputes -------------------------
+
+/** A teacher's connected account (Stripe Connect Express), as the gateway knows it now. */
+export interface GatewayAccount {
+  id: string;
+  payoutsEnabled: boolean;
+  detailsSubmitted: boolean;
+}
+
+export interface CreateTransferInput {
+  accountId: string;
+  amountCents: number;
+  currency: string;
+  /** The payment the money came from (separate charges and transfers). */
+  transferGroup: string;
+  /** The intent whose charge funds the transfer (Stripe: its latest charge is `source_transaction`). */
+  sourceIntentId: string;
+  metadata: Record<string, string>;
+  /** The same key answers the same transfer instead of transferring again. */
+  idempotencyKey: string;
+}
+
+export interface GatewayTransfer {
+  id: string;
+  amountCents: number;
+  reversedCents: number;
+  transferGroup: string;
+  metadata: Record<string, string>;
+}
+
+export { TransferRefusedError } from './transfer-refused.ts';
+
+/** A chargeback as the gateway knows it now (Stripe's Dispute, folded). */
+export interface GatewayDispute {
+  id: string;
+  intentId: string;
+  amountCents: number;
+  currency: string;
+  reason: string;
+  /** The gateway's status: warning_needs_response, needs_response, under_review, won, lost, … */
+  status: string;
+  evidenceDueBy: Date | null;
+  evidence: Record<string, string | null>;
+  /** Ours, where a test gateway names the disputed lines (`enrollment_ids`, comma-separated). */
+  metadata: Record<string, string>;
+}
+
+/** Connected accounts and transfers: Stripe Connect, or the test gateway's offline simulation. */
+export interface PayoutGateway {
+  createAccount(input: { ownerRef: string; email: string; idempotencyKey: string }): Promise<GatewayAccount>;
+  retrieveAccount(id: string): Promise<GatewayAccount | null>;
+  /** A single-use link to the gateway's onboarding pages; it sends the teacher back to returnUrl (done) or refreshUrl (expired). */
+  createOnboardingLink(input: { accountId: string; returnUrl: string; refreshUrl: string }): Promise<{ url: string }>;
+  createTransfer(input: CreateTransferInput): Promise<GatewayTransfer>;
+  /** Our transfer of a payout item, found by its metadata (`payout_item`) in its transfer group; null when never made. */
+  findTransfer(input: { transferGroup: string; payoutItemId: string }): Promise<GatewayTransfer | null>;
+  retrieveTransfer(id: string): Promise<GatewayTransfer | null>;
+  retrieveDispute(id: string): Promise<GatewayDispute | null>;
+}
+
+export interface PaymentGateway extends PayoutGateway {
   readonly name: 'test' | 'stripe';
   /** The key the browser needs to talk to the gateway (Stripe.js); null for the test gateway. */
   readonly publishableKey: string | null;
@@ -96,6 +158,12 @@ export const HANDLED_EVENT_TYPES = new Set([
   'payment_intent.payment_failed',
   // A refund made in Stripe's dashboard (or ours, echoed back): recorded once.
   'charge.refunded',
+  // Money out (decision 040): whether a connected account can be paid, a transfer taken back, a chargeback.
+  'account.updated',
+  'transfer.reversed',
+  'charge.dispute.created',
+  'charge.dispute.updated',
+  'charge.dispute.closed',
 ]);
 
 /** The built-in test gateway's card form is served by checkout when it is the configured gateway. */

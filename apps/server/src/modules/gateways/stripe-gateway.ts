@@ -10,6 +10,7 @@ import {
   type RefundAmountInput,
   WebhookSignatureError,
 } from './gateway.public.ts';
+import { createStripePayouts } from './stripe-connect.ts';
 
 /** Our user id travels in the intent's metadata under this key (we create no Stripe customers). */
 const CUSTOMER_REF_KEY = 'customer_ref';
@@ -116,6 +117,7 @@ export function createStripeGateway(config: StripeGatewayConfig): PaymentGateway
   return {
     name: 'stripe',
     publishableKey: config.publishableKey,
+    ...createStripePayouts(stripe),
 
     async createIntent(input: CreateIntentInput) {
       try {
@@ -189,14 +191,15 @@ export function createStripeGateway(config: StripeGatewayConfig): PaymentGateway
         throw new WebhookSignatureError(error instanceof Error ? error.message : 'Invalid signature');
       }
       const object = event.data.object as { object?: unknown; id?: unknown; payment_intent?: unknown };
-      // A charge event (charge.refunded) is about the charge's payment intent.
+      // A charge or dispute event (charge.refunded, charge.dispute.*) is about its payment intent.
       const intentId =
         object.object === 'payment_intent' && typeof object.id === 'string'
           ? object.id
-          : object.object === 'charge' && typeof object.payment_intent === 'string'
+          : (object.object === 'charge' || object.object === 'dispute') && typeof object.payment_intent === 'string'
             ? object.payment_intent
             : null;
-      return { id: event.id, type: event.type, intentId };
+      const objectId = typeof object.id === 'string' ? object.id : null;
+      return { id: event.id, type: event.type, intentId, objectId };
     },
   };
 }

@@ -11,6 +11,7 @@ import type {
   PaymentGateway,
   RefundAmountInput,
 } from './gateway.public.ts';
+import { type TestConnect, createTestConnect } from './test-gateway-connect.ts';
 
 /**
  * Stripe's documented test cards (https://docs.stripe.com/testing) and what they do. Any other
@@ -41,7 +42,7 @@ export type ConfirmOutcome =
 
 export type TestIntent = GatewayIntent & { clientSecret: string; lastError: string | null; refunded: boolean };
 
-export interface TestGateway extends PaymentGateway {
+export interface TestGateway extends PaymentGateway, TestConnect {
   readonly name: 'test';
   findIntentByClientSecret(clientSecret: string): Promise<TestIntent | null>;
   /**
@@ -119,6 +120,7 @@ export function createTestGateway(db: Db, now: () => Date = () => new Date()): T
   return {
     name: 'test',
     publishableKey: null,
+    ...createTestConnect(db, now),
 
     async createIntent(input: CreateIntentInput) {
       // Like a Stripe idempotency key: the same key gives back the same intent.

@@ -6,6 +6,7 @@ import { AppError, ErrorCode, conflict, notFound } from '../../lib/app-error.ts'
 import type { Viewer } from '../../lib/authorize.ts';
 import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { clawBackLines } from '../earnings/earnings.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, refundMail } from '../mail/mail.service.ts';
 import * as reviews from '../reviews/reviews.service.ts';
@@ -91,6 +92,8 @@ async function applyRefund(
     input.lines.map((line) => line.id),
     deps.now(),
   );
+  // The teachers' shares of those lines are taken back with the refund (decision 039).
+  await clawBackLines(tx, { enrollmentIds: flipped, now: deps.now(), kind: 'refund' });
   // The student's review of each refunded class goes with the payment that verified it.
   if (payment.studentId) {
     const classIds = new Set(input.lines.filter((line) => flipped.includes(line.id)).map((line) => line.classId));

@@ -170,7 +170,7 @@ export async function setTeacher(db: Db, userId: string, now: Date): Promise<num
  * The columns of `users` other modules may join on, read only (decision 015): a person's current
  * name and picture next to their enrollments or reviews. Their repositories never import the table.
  */
-export const userJoin = { table: users, id: users.id, name: users.name, image: users.image };
+export const userJoin = { table: users, id: users.id, name: users.name, image: users.image, email: users.email };
 
 /** What a request needs to know of its caller (lib/authorize.ts `Viewer`, without the session). */
 export const viewerColumns = {

@@ -1,0 +1,5 @@
+/**
+ * What other modules may read of a class's sessions (decision 015): the earnings ledger releases a
+ * teacher's share per session held (decision 039).
+ */
+export { listSessionEndsOfClasses } from './content.repository.ts';
