@@ -44,7 +44,7 @@ describe('the teacher’s Earnings page', () => {
 
     await browser.signIn(browser.server.teacher);
     renderSignedInPage(queryClient, { path: paths.dashboard.earnings, element: <EarningsPage /> });
-    const sales = await screen.findByRole('region', { name: 'Sales, newest first' });
+    const sales = await screen.findByRole('region', { name: 'Sales, newest first' }, { timeout: 15_000 });
     const row = within(sales)
       .getAllByRole('row')
       .find((r) => within(r).queryByText(line.studentInitials) !== null)!;

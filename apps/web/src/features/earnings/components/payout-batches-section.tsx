@@ -75,7 +75,10 @@ export function PayoutBatchesSection() {
       <PagedQueryState query={query} what="payout batches" empty="No batches yet.">
         {(data) => (
           <>
-            <DataTable label="Bank transfer batches" columns={['Created', 'Transfers', 'Total', 'Status', 'Actions']}>
+            <DataTable
+              label="Bank transfer batches, newest first"
+              columns={['Created', 'Transfers', 'Total', 'Status', 'Actions']}
+            >
               {data.items.map((batch) => (
                 <tr key={batch._id}>
                   <th scope="row" className="font-medium">

@@ -46,14 +46,14 @@ describe('the admin’s Payouts page', () => {
 
     await browser.signIn(browser.server.admin);
     renderSignedInPage(queryClient, { path: paths.dashboard.payouts, element: <PayoutsPage /> });
-    const disputes = await screen.findByRole('region', { name: 'Disputes, newest first' });
+    const disputes = await screen.findByRole('region', { name: 'Disputes, newest first' }, { timeout: 15_000 });
     const row = within(disputes).getByRole('row', { name: new RegExp(payment!.transactionId) });
     expect(row.textContent).toContain('Ben’s bread');
     expect(row.textContent).toContain('$19.99');
     expect(within(row).getByText('Open')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 2, name: 'Upcoming payouts' })).toBeTruthy();
     if (upcoming.payouts.length > 0) {
-      expect(await screen.findByRole('region', { name: 'Upcoming payouts' })).toBeTruthy();
+      expect(await screen.findByRole('region', { name: 'Upcoming payouts by teacher' })).toBeTruthy();
     } else {
       expect(await screen.findByText('No teacher has a balance to pay out.')).toBeTruthy();
     }

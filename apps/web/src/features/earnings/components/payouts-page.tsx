@@ -105,7 +105,7 @@ function UpcomingSection() {
               <p className="rounded-box bg-base-200 p-6">No teacher has a balance to pay out.</p>
             ) : (
               <DataTable
-                label="Upcoming payouts"
+                label="Upcoming payouts by teacher"
                 columns={['Teacher', 'Available', 'Next run pays', 'How', 'Payout account']}
               >
                 {data.payouts.map((item) => (

@@ -23,14 +23,16 @@ export function RevenueSection() {
           ) : (
             <DataTable
               label="Platform fee revenue by month, newest first"
-              columns={['Month', 'Sales', 'Paid by students', 'Platform fee', 'Teachers’ shares', 'Taken back']}
+              columns={['Month', 'Paid by students', 'Platform fee', 'Teachers’ shares', 'Taken back']}
             >
               {[...months].reverse().map((month) => (
                 <tr key={month.month}>
                   <th scope="row" className="font-medium whitespace-nowrap">
                     {shortMonthName(month.month)}
+                    <span className="block text-sm font-normal text-muted">
+                      {month.lines} {month.lines === 1 ? 'sale' : 'sales'}
+                    </span>
                   </th>
-                  <td className="tabular-nums">{month.lines}</td>
                   <td className="whitespace-nowrap tabular-nums">{formatCents(month.grossCents)}</td>
                   <td className="whitespace-nowrap tabular-nums">{formatCents(month.feeCents)}</td>
                   <td className="whitespace-nowrap tabular-nums">{formatCents(month.sharesCents)}</td>
