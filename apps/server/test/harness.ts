@@ -145,6 +145,8 @@ export interface TestContext {
   reconciler: Reconciler;
   /** The app's session reminder job: tests call runOnce() with their clock. */
   sessionReminders: App['sessionReminders'];
+  /** The app's money-out job (releases, in-flight payouts, scheduled runs): tests call runOnce(). */
+  payoutJob: App['payoutJob'];
   close(): Promise<void>;
 }
 
@@ -161,13 +163,15 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     // Suites call ctx.reconciler.runOnce() when they need it; a suite may turn the timer on.
     RECONCILE_INTERVAL_SECONDS: '0',
+    // Suites call ctx.payoutJob.runOnce() with their clock.
+    PAYOUT_JOB_INTERVAL_SECONDS: '0',
     // Suites read their own writes at once; catalogue-cache.test.ts turns the shared catalogue on.
     CATALOGUE_CACHE_TTL_SECONDS: '0',
     ...envOverrides,
   });
   const database = await createTestDatabase();
   const storage = deps.storage ?? createLocalStorage(env.uploadDir);
-  const { app, reconciler, sessionReminders } = await buildApp({
+  const { app, reconciler, sessionReminders, payoutJob } = await buildApp({
     env,
     database,
     storage,
@@ -187,6 +191,7 @@ export async function createTestApp(
     dataDir,
     reconciler,
     sessionReminders,
+    payoutJob,
     close: async () => {
       await app.close();
       await database.close();

@@ -7,6 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, like, notInArray, sql } from 'drizzle-orm';
 import { CATEGORIES, CATEGORY_LABELS, type Category } from '@skillhive/shared/rules/constants';
 import { hashPassword } from '../modules/auth/password.ts';
+import { recordSale } from '../modules/earnings/earnings.public.ts';
+import { releaseDue } from '../modules/earnings/ledger.ts';
+import { decidePayout } from '../modules/earnings/payouts.ts';
 import { pendingEnrollmentOf } from '../modules/enrollments/enrollments.service.ts';
 import { processImage } from '../modules/uploads/image-processing.ts';
 import type { ImageStorage } from '../modules/uploads/storage.public.ts';
@@ -393,6 +396,41 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
     await tx.insert(schema.payments).values(paymentRows);
     await tx.insert(schema.enrollments).values(enrollmentRows);
     await tx.insert(schema.reviews).values(reviewRows);
+    // The earnings ledger of those payments, as fulfilment writes it (decision 039): the shares of
+    // the older ones are released, and the first teacher has been paid once by manual payout.
+    const teacherOf = new Map(classRows.map((cls) => [cls.id, cls.teacherId]));
+    const ledger = { platformBasisPoints: 2000, refundWindowDays: 14 };
+    for (const payment of paymentRows) {
+      const lines = enrollmentRows.filter((e) => e.paymentId === payment.id);
+      await recordSale(tx, ledger, {
+        paymentId: payment.id!,
+        transactionId: payment.transactionId,
+        studentId: payment.studentId!,
+        currency: 'usd',
+        paidAt: payment.data as Date,
+        coupon: null,
+        lines: lines.map((line) => ({
+          id: line.id!,
+          classId: line.classId,
+          teacherId: teacherOf.get(line.classId)!,
+          listCents: line.priceCents,
+          discountCents: 0,
+          paidCents: line.paidCents!,
+        })),
+      });
+    }
+    await releaseDue(tx, new Date());
+    const paidTeacher = teachers[0]!;
+    const payout = await decidePayout({ db: tx, now: () => new Date(), gatewayName: null }, paidTeacher.id, {
+      minimumCents: 1,
+      skipLocked: false,
+    });
+    if (payout) {
+      await tx
+        .update(schema.payouts)
+        .set({ status: 'paid', paidAt: new Date() })
+        .where(eq(schema.payouts.id, payout.id));
+    }
     for (const cls of classRows) {
       const agg = ratings.get(cls.id);
       const enrolled = enrollCounts.get(cls.id) ?? 0;

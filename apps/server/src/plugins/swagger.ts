@@ -90,6 +90,43 @@ export function completeDocument(document: Json, publicUrl: string, routes: read
       content: { 'text/calendar': { schema: { type: 'string' } } },
     };
   }
+  // Money out (decision 040): CSV statements and batches, the test gateway's onboarding page and
+  // the redirects of Connect onboarding.
+  const csv = (description: string) => ({
+    description,
+    headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="…"' } },
+    content: { 'text/csv': { schema: { type: 'string' } } },
+  });
+  const statement = paths['/api/teachers/me/earnings/statement']?.get;
+  if (statement)
+    (statement.responses as Json)['200'] = csv('The month’s statement as CSV, one line per paid line and a total');
+  const batchCsv = paths['/api/admin/payout-batches/{id}/csv']?.get;
+  if (batchCsv) (batchCsv.responses as Json)['200'] = csv('The batch’s payouts as CSV for bank transfers');
+  const onboardingPage = paths['/test-gateway/connect/{accountId}']?.get;
+  if (onboardingPage) {
+    (onboardingPage.responses as Json)['200'] = {
+      description: 'The onboarding page',
+      content: { 'text/html': { schema: { type: 'string' } } },
+    };
+  }
+  const redirect = (description: string) => ({
+    description,
+    headers: { Location: { schema: { type: 'string' }, description: 'Where to go next' } },
+  });
+  for (const path of ['/api/teachers/me/connect/return', '/api/teachers/me/connect/refresh']) {
+    const operation = paths[path]?.get;
+    if (operation) {
+      const responses = operation.responses as Json;
+      delete responses['200'];
+      responses['303'] = redirect('To the Earnings page, or to a fresh onboarding link');
+    }
+  }
+  const completeOnboarding = paths['/test-gateway/connect/{accountId}']?.post;
+  if (completeOnboarding) {
+    const responses = completeOnboarding.responses as Json;
+    delete responses['200'];
+    responses['303'] = redirect('Back to the teacher’s return address');
+  }
   for (const [key, { contract, operation }] of Object.entries(AUTH_OPERATIONS)) {
     const [method = '', path = ''] = key.split(' ');
     const copy = structuredClone({ tags: ['auth'], ...operation });

@@ -99,7 +99,8 @@ export const EarningLine = z.object({
   /** The class's list price and what a coupon took off it, and whose coupon it was. */
   listCents: z.number().int(),
   discountCents: z.number().int(),
-  couponSource: z.enum(COUPON_SOURCES).nullable(),
+  /** `none` when no coupon took anything off the line (an enum with null does not survive the API document). */
+  couponSource: z.enum([...COUPON_SOURCES, 'none']),
   feePercent: z.number(),
   state: z.enum(EARNING_LINE_STATES),
   /** Of the share: still held, released (available or paid out), paid out. */

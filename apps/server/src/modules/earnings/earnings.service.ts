@@ -25,6 +25,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { PaymentGateway } from '../gateways/gateway.public.ts';
+import { isUuid } from '../enrollments/enrollments.service.ts';
 import { findViewerUser } from '../users/contact.public.ts';
 import * as repo from './earnings.repository.ts';
 import type { LedgerSettings } from './ledger.ts';
@@ -129,7 +130,7 @@ async function linesOf(
       shareCents: line.shareCents,
       listCents: line.listCents,
       discountCents: line.discountCents,
-      couponSource: line.couponSource,
+      couponSource: line.couponSource ?? 'none',
       feePercent: basisPointsToPercent(line.feeBasisPoints),
       state: stateOf(line, own),
       pendingCents: sum(held),
@@ -325,7 +326,7 @@ export async function runNow(deps: EarningsDeps) {
 }
 
 async function adminPayoutOf(db: Db, id: string): Promise<AdminPayout> {
-  const row = await repo.findPayoutWithTeacher(db, id);
+  const row = isUuid(id) ? await repo.findPayoutWithTeacher(db, id) : null;
   if (!row) throw notFound('Payout');
   const [payout] = await withTransfers(db, [toAdminPayout(row)]);
   return payout!;
@@ -333,11 +334,14 @@ async function adminPayoutOf(db: Db, id: string): Promise<AdminPayout> {
 
 /** Retries a failed payout: a new payout of what the teacher has available now (the minimum does not apply). */
 export async function retryPayout(deps: EarningsDeps, viewer: Viewer, id: string): Promise<AdminPayout> {
-  const failed = await repo.findPayout(deps.db, id);
+  const failed = isUuid(id) ? await repo.findPayout(deps.db, id) : null;
   if (!failed) throw notFound('Payout');
   if (failed.status !== 'failed') throw conflict(EARNINGS_MESSAGES.notRetryable);
   const payoutDeps = payoutDepsOf(deps);
-  const payout = await decidePayout(payoutDeps, failed.teacherId, { minimumCents: 1, skipLocked: false });
+  const payout = await decidePayout({ ...payoutDeps, gatewayName: deps.gateway.name }, failed.teacherId, {
+    minimumCents: 1,
+    skipLocked: false,
+  });
   if (!payout) throw conflict(EARNINGS_MESSAGES.notRetryable);
   if (payout.method === 'gateway') await sendPayout(payoutDeps, payout.id);
   await recordAudit(deps.db, viewer, {
@@ -380,7 +384,7 @@ export async function createBatch(deps: EarningsDeps, viewer: Viewer): Promise<P
 }
 
 export async function batchCsv(deps: EarningsDeps, id: string): Promise<string> {
-  const batch = await repo.findBatch(deps.db, id);
+  const batch = isUuid(id) ? await repo.findBatch(deps.db, id) : null;
   if (!batch) throw notFound('Payout batch');
   const rows = await repo.listPayoutsOfBatch(deps.db, id);
   const header = ['payout_id', 'teacher_name', 'teacher_email', 'amount', 'currency', 'reference', 'status'];
@@ -398,7 +402,7 @@ export async function batchCsv(deps: EarningsDeps, id: string): Promise<string> 
 
 export async function markBatchPaid(deps: EarningsDeps, viewer: Viewer, id: string): Promise<PayoutBatch> {
   const batch = await deps.db.transaction(async (tx) => {
-    const row = await repo.findBatch(tx, id, { lock: true });
+    const row = isUuid(id) ? await repo.findBatch(tx, id, { lock: true }) : null;
     if (!row) throw notFound('Payout batch');
     if (row.status === 'paid') throw conflict(EARNINGS_MESSAGES.batchPaid);
     await repo.markBatchPaid(tx, id, viewer.id, deps.now());

@@ -30,7 +30,10 @@ export type PayoutOutcome = 'paid' | 'manual' | 'failed' | 'in_flight' | 'skippe
 
 /** Decides a payout of the teacher's available balance; null when there is nothing to pay (or another instance has the teacher). */
 export async function decidePayout(
-  deps: PayoutDeps,
+  deps: Pick<PayoutDeps, 'db' | 'now'> & {
+    /** The gateway that takes payouts now; null pays every teacher manually (the demo data). */
+    gatewayName: string | null;
+  },
   teacherId: string,
   options: { minimumCents: number; skipLocked: boolean },
 ): Promise<repo.PayoutRow | null> {
@@ -41,7 +44,7 @@ export async function decidePayout(
     if (await repo.hasOpenPayout(tx, teacherId)) return null;
     const amountCents = balance.availableCents;
     const account = await repo.findAccount(tx, teacherId);
-    const viaGateway = account !== null && account.payoutsEnabled === 1 && account.gateway === deps.gateway.name;
+    const viaGateway = account !== null && account.payoutsEnabled === 1 && account.gateway === deps.gatewayName;
     const parts = await repo.listUnpaidReleased(tx, teacherId);
     const unpaid = parts.reduce((sum, p) => sum + p.amountCents, 0);
     const payout = await repo.insertPayout(tx, {
@@ -51,7 +54,7 @@ export async function decidePayout(
       currency: balance.currency,
       method: viaGateway ? 'gateway' : 'manual',
       status: viaGateway ? 'in_flight' : 'manual',
-      gateway: viaGateway ? deps.gateway.name : null,
+      gateway: viaGateway ? deps.gatewayName : null,
       accountId: viaGateway ? account.accountId : null,
       nextCheckAt: new Date(now.getTime() + GRACE_MS),
       createdAt: now,
@@ -190,7 +193,10 @@ export async function runPayouts(deps: PayoutDeps, options: { minimumCents: numb
     for (const { teacherId, availableCents } of page) {
       if (availableCents < options.minimumCents) continue;
       try {
-        const payout = await decidePayout(deps, teacherId, { minimumCents: options.minimumCents, skipLocked: true });
+        const payout = await decidePayout({ ...deps, gatewayName: deps.gateway.name }, teacherId, {
+          minimumCents: options.minimumCents,
+          skipLocked: true,
+        });
         if (!payout) continue;
         if (payout.method === 'manual') {
           report.manual += 1;
