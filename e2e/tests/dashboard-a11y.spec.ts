@@ -17,7 +17,7 @@ import { ROLE_STATE, roleAccounts, type Role } from '../fixtures/roles.ts';
  */
 const SCREENS: Record<Role, string[]> = {
   student: ['studentHome', 'classDetails/:id', 'payment', 'myEnrollClass', 'paymentHistory', 'profile', 'contact'],
-  teacher: ['teacherHome', 'addClasses', 'myClass', 'updateItem/:id', 'my-class/:id', 'profile'],
+  teacher: ['teacherHome', 'addClasses', 'myClass', 'updateItem/:id', 'my-class/:id', 'earnings', 'profile'],
   admin: [
     'adminHome',
     'users',
@@ -25,6 +25,7 @@ const SCREENS: Record<Role, string[]> = {
     'allClasses',
     'seeProgressDetails/:id',
     'refunds',
+    'payouts',
     'audit',
     'mailbox',
     'profile',

@@ -46,6 +46,8 @@ test.describe('looking (the role admin)', () => {
       'All Classes',
       // Refund requests and refunds by payment.
       'Refunds',
+      // Teachers' payouts, fee revenue and disputes.
+      'Payouts',
       'Coupons',
       'Audit Log',
       // No SMTP server in the e2e run: mail waits in the outbox, which admins read here.

@@ -84,6 +84,7 @@ test.describe('teacher dashboard', () => {
       'Add a Class',
       'My Classes',
       'My Coupons',
+      'Earnings',
       // A teacher may also study: their learning section too.
       'Student Home',
       'My Enrolled Classes',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { fakeConnectRoutes, type FakeConnect } from './fake-stripe-connect.ts';
 
 /**
  * A local stand-in for the few Stripe endpoints SkillHive calls (POST /v1/payment_intents,
@@ -17,7 +18,9 @@ import Stripe from 'stripe';
  * /v1/payment_intents/:id/fake_3ds, the bank's challenge (`result=complete|fail`), with CORS as
  * Stripe's API has it; and, given `webhook`, sends payment_intent.succeeded and
  * payment_intent.payment_failed to it signed with its secret, as Stripe does. `serve` answers
- * other GET paths (the e2e suite's fake Stripe.js and its frames).
+ * other GET paths (the e2e suite's fake Stripe.js and its frames). Stripe Connect (accounts, account
+ * links and the hosted onboarding page, transfers and reversals, disputes) is fake-stripe-connect.ts,
+ * reached as `connect`.
  */
 export interface FakeStripeOptions {
   webhook?: { url: string; secret: string };
@@ -54,6 +57,8 @@ export interface FakeStripe {
   /** Answers the refunds `hang-after` made and held, as Stripe would have (a slow answer, not a lost one). */
   releaseRefunds(): void;
   releaseWebhooks(): Promise<void>;
+  /** Connected accounts, transfers and disputes (fake-stripe-connect.ts). */
+  connect: FakeConnect;
   close(): Promise<void>;
 }
 
@@ -209,6 +214,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const refundByIdempotencyKey = new Map<string, Stripe.Refund>();
   const byIdempotencyKey = new Map<string, string>();
   const requests: FakeStripe['requests'] = [];
+  const connectRoutes = fakeConnectRoutes({
+    url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    webhook: options.webhook,
+    chargeExists: (chargeId) => [...intents.values()].some((intent) => intent.latest_charge === chargeId),
+  });
 
   const server: Server = createServer(async (request, response) => {
     const path = (request.url ?? '/').split('?')[0]!;
@@ -414,6 +424,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const intent = intents.get(decodeURIComponent(match[1]!));
       return intent ? send(200, intent) : missing(match[1]!);
     }
+    if (await connectRoutes.handle(request, response, path, send)) return;
     send(404, {
       error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${path})` },
     });
@@ -427,6 +438,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     refunds,
     requests,
     webhookDeliveries,
+    connect: connectRoutes.connect,
     get holdWebhooks() {
       return control.holdWebhooks;
     },

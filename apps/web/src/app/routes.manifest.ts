@@ -177,6 +177,8 @@ export const DASHBOARD_PAGES = {
   updateItem: { path: '/dashboard/updateItem/:id', module: 'routes/dashboard/update-item.tsx', access: 'teacher' },
   // A teacher's discount codes for their own classes (decision 019).
   myCoupons: { path: '/dashboard/myCoupons', module: 'routes/dashboard/my-coupons.tsx', access: 'teacher' },
+  // A teacher's balances, sales, payouts, statements and payout account (decisions 039, 040).
+  earnings: { path: '/dashboard/earnings', module: 'routes/dashboard/earnings.tsx', access: 'teacher' },
   // DESIGN §1.10: the route the spec leaves dangling.
   myClassDetails: {
     path: '/dashboard/my-class/:id',
@@ -202,6 +204,8 @@ export const DASHBOARD_PAGES = {
   },
   // Refund requests to decide, and refunds of a payment in full or one class of it.
   refunds: { path: '/dashboard/refunds', module: 'routes/dashboard/refunds.tsx', access: 'admin' },
+  // Teachers' payouts, bank transfer batches, fee revenue, disputes and fee rates (decisions 039, 040).
+  payouts: { path: '/dashboard/payouts', module: 'routes/dashboard/payouts.tsx', access: 'admin' },
   // Site-wide discount codes (decision 019).
   coupons: { path: '/dashboard/coupons', module: 'routes/dashboard/coupons.tsx', access: 'admin' },
   audit: { path: '/dashboard/audit', module: 'routes/dashboard/audit.tsx', access: 'admin' },

@@ -47,7 +47,7 @@ async function startServer(settings: Record<string, string>): Promise<{ info: Re
   for (const [title, priceCents] of Object.entries(CATALOGUE) as [CatalogueTitle, number][]) {
     classes[title] = (await createClass(ctx, teacher, { title, priceCents })).id;
   }
-  return { info: { baseUrl, admin, classes }, ctx };
+  return { info: { baseUrl, admin, teacher: { email: teacher.email, password: TEST_PASSWORD }, classes }, ctx };
 }
 
 export default async function setup(project: TestProject) {

@@ -20,6 +20,8 @@ export interface RealServer {
   baseUrl: string;
   /** An admin (listed in ADMIN_EMAILS, verified): reads the development mailbox. */
   admin: { email: string; password: string };
+  /** The teacher of every catalogue class (their earnings, decision 039). */
+  teacher: { email: string; password: string };
   /** Class id of each catalogue title. */
   classes: Record<CatalogueTitle, string>;
 }

@@ -21,6 +21,7 @@ export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
     { to: paths.dashboard.users, label: 'Users' },
     { to: paths.dashboard.allClasses, label: 'All Classes' },
     { to: paths.dashboard.refunds, label: 'Refunds' },
+    { to: paths.dashboard.payouts, label: 'Payouts' },
     { to: paths.dashboard.coupons, label: 'Coupons' },
     { to: paths.dashboard.audit, label: 'Audit Log' },
     { to: paths.dashboard.mailbox, label: 'Mailbox', requires: 'mailbox' },
@@ -30,6 +31,7 @@ export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
     { to: paths.dashboard.addClasses, label: 'Add a Class' },
     { to: paths.dashboard.myClass, label: 'My Classes' },
     { to: paths.dashboard.myCoupons, label: 'My Coupons' },
+    { to: paths.dashboard.earnings, label: 'Earnings' },
   ],
   student: [
     { to: paths.dashboard.studentHome, label: 'Student Home' },

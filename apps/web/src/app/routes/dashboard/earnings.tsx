@@ -1,0 +1,1 @@
+export { EarningsPage as Component } from '../../../features/earnings/components/earnings-page.tsx';

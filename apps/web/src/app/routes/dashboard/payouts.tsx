@@ -1,0 +1,1 @@
+export { PayoutsPage as Component } from '../../../features/earnings/components/payouts-page.tsx';
