@@ -95,6 +95,11 @@ const DECLARED: Record<string, string> = {
   'GET /api/teachers/me/stats': 'teacher own-classes',
   'GET /api/admin/stats': 'admin',
   'GET /api/admin/mailbox': 'admin mailbox-enabled',
+  'POST /api/reports': 'signed-in not-own-target',
+  'GET /api/admin/reports': 'admin',
+  'POST /api/admin/reports/:id/decision': 'admin',
+  'POST /api/admin/users/:id/suspension': 'admin',
+  'DELETE /api/admin/users/:id/suspension': 'admin',
 };
 
 const describeRoute = (route: DeclaredRoute) =>

@@ -9,6 +9,7 @@ export * from './coupons.ts';
 export * from './enrollments.ts';
 export * from './gateways.ts';
 export * from './mail.ts';
+export * from './moderation.ts';
 export * from './refunds.ts';
 export * from './reviews.ts';
 export * from './teacher-requests.ts';

@@ -15,7 +15,13 @@ export type AuditAction =
   | 'class.revision.approve'
   | 'class.revision.reject'
   | 'payment.refund'
-  | 'refund_request.decline';
+  | 'refund_request.decline'
+  | 'report.dismiss'
+  | 'report.hide'
+  | 'report.warn'
+  | 'report.suspend'
+  | 'user.suspend'
+  | 'user.reinstate';
 
 /** Inserts one entry; the service's recordAudit is what other modules call. */
 export async function insertAuditEntry(db: Db, values: typeof schema.auditLog.$inferInsert): Promise<void> {
