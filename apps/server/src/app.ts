@@ -22,6 +22,7 @@ import { createTokenService } from './modules/auth/token.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { registerMailMetrics } from './modules/mail/mail.metrics.ts';
 import { mailRoutes } from './modules/mail/mail.routes.ts';
+import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { checkDirectoryWritable, type ReadinessCheck } from './modules/health/health.service.ts';
 import { lifecyclePlugin, type Lifecycle } from './modules/health/lifecycle.ts';
 import { pingRedis } from './lib/redis.ts';
@@ -317,6 +318,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
   });
   await app.register(usersRoutes, { db, now, passwordFailures: loginFailures });
+  await app.register(moderationRoutes, {
+    db,
+    now,
+    publicUrl: env.publicUrl,
+    reportsPerUser: createLimiter({
+      name: 'reports',
+      points: env.RATE_LIMIT_REPORTS_PER_HOUR,
+      durationSeconds: 60 * 60,
+      redis: deps.redis,
+      message: 'Too many reports; try again later',
+    }),
+  });
   await app.register(auditRoutes, { db });
   await app.register(statsRoutes, { db, now });
   await app.register(mailRoutes, { db, mailboxEnabled });

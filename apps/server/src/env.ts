@@ -142,6 +142,8 @@ const EnvSchema = z
     RATE_LIMIT_COUPON_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     /** Uploads: rate, quota, bounded processing and collection of unused images (uploads module). */
     RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+    /** Reports a person may file per hour (decision 043): the queue is read by people. */
+    RATE_LIMIT_REPORTS_PER_HOUR: z.coerce.number().int().min(1).default(20),
     UPLOAD_QUOTA_MB: z.coerce.number().positive().default(100),
     UPLOAD_CONCURRENCY: z.coerce.number().int().min(1).default(2),
     UPLOAD_QUEUE_LENGTH: z.coerce.number().int().min(0).default(8),

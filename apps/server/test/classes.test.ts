@@ -472,12 +472,13 @@ describe('deleting', () => {
 });
 
 describe('GET /api/classes/:id visibility', () => {
-  const statuses: ClassStatus[] = ['pending', 'accepted', 'rejected', 'archived'];
+  const statuses: ClassStatus[] = ['pending', 'accepted', 'rejected', 'archived', 'hidden'];
   const visible: Record<ClassStatus, Record<ClassRole, number>> = {
     pending: { anonymous: 404, student: 404, owner: 200, otherTeacher: 404, admin: 200 },
     accepted: { anonymous: 200, student: 200, owner: 200, otherTeacher: 200, admin: 200 },
     rejected: { anonymous: 404, student: 404, owner: 200, otherTeacher: 404, admin: 200 },
     archived: { anonymous: 404, student: 404, owner: 200, otherTeacher: 404, admin: 200 },
+    hidden: { anonymous: 404, student: 404, owner: 200, otherTeacher: 404, admin: 200 },
   };
   const cells = statuses.flatMap((status) =>
     (Object.keys(visible[status]) as ClassRole[]).map((role) => ({ status, role, expected: visible[status][role] })),

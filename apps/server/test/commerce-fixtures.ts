@@ -29,7 +29,7 @@ export function card(
   return { cardNumber, expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvc: '123', ...overrides };
 }
 
-export type ClassStatus = 'pending' | 'accepted' | 'rejected' | 'archived';
+export type ClassStatus = 'pending' | 'accepted' | 'rejected' | 'archived' | 'hidden';
 
 export interface TestClass {
   id: string;

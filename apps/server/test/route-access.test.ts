@@ -115,6 +115,11 @@ const DECLARED: Record<string, string> = {
   'GET /api/admin/teachers/:id/fee-rate': 'admin',
   'PUT /api/admin/teachers/:id/fee-rate': 'admin',
   'GET /api/admin/mailbox': 'admin mailbox-enabled',
+  'POST /api/reports': 'signed-in not-own-target',
+  'GET /api/admin/reports': 'admin',
+  'POST /api/admin/reports/:id/decision': 'admin',
+  'POST /api/admin/users/:id/suspension': 'admin',
+  'DELETE /api/admin/users/:id/suspension': 'admin',
 };
 
 const describeRoute = (route: DeclaredRoute) =>

@@ -406,6 +406,7 @@ describe(`reconciliation of the stats (${STUDENTS} students, seed ${SEED})`, () 
         accepted: byStatus.accepted ?? 0,
         rejected: byStatus.rejected ?? 0,
         archived: byStatus.archived ?? 0,
+        hidden: byStatus.hidden ?? 0,
       });
       expect(stats.classes.archived).toBeGreaterThanOrEqual(archived.length);
 

@@ -97,6 +97,7 @@ export const OWNERSHIP_RULES = {
     who: "the class's own teacher only (404 for another teacher's class, whoever asks; 403 for non-teachers)",
   },
   'not-me-token': { who: 'anyone holding the token of a "this was not me" mail' },
+  'not-own-target': { who: 'any signed-in user, not about themself or their own content (409)' },
   'mailbox-enabled': { who: 'admins only, where mail waits in the outbox (no SMTP_URL, not production; else 404)' },
 } as const satisfies Record<string, { who: string; forbidden?: true }>;
 

@@ -9,6 +9,8 @@ export interface ShortCache<T> {
   /** False when the TTL is 0: `get` then loads every time. */
   readonly enabled: boolean;
   get(key: string, load: () => Promise<T>): Promise<T>;
+  /** Forgets every entry: the next request loads afresh (content an admin hid, decision 043). */
+  clear(): void;
 }
 
 export interface ShortCacheOptions {
@@ -22,7 +24,7 @@ export interface ShortCacheOptions {
 
 /** lru-cache with `ttl` and `fetchMethod` (which shares one load among concurrent callers). */
 export function createShortCache<T extends NonNullable<unknown>>(options: ShortCacheOptions): ShortCache<T> {
-  if (options.ttlMs <= 0) return { enabled: false, get: (_key, load) => load() };
+  if (options.ttlMs <= 0) return { enabled: false, get: (_key, load) => load(), clear: () => {} };
   const cache = new LRUCache<string, T, () => Promise<T>>({
     max: options.max ?? 1_000,
     // lru-cache keeps an entry while `now - start <= ttl`: one millisecond less makes it expire at
@@ -40,5 +42,6 @@ export function createShortCache<T extends NonNullable<unknown>>(options: ShortC
       if (value === undefined) throw new Error(`short cache: the load of ${key} returned nothing`);
       return value;
     },
+    clear: () => cache.clear(),
   };
 }

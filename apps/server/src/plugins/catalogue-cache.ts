@@ -49,6 +49,12 @@ export interface CatalogueCache {
     key: string,
     load: () => Promise<string>,
   ): FastifyReply | Promise<FastifyReply>;
+  /**
+   * Forgets every page and total of this instance, so content an admin hid or a suspended
+   * teacher's classes leave the public lists at once here (decision 043); other instances forget
+   * theirs within the TTL.
+   */
+  invalidate(): void;
 }
 
 /** Brotli, else gzip, from Accept-Encoding; null leaves it to the compression plugin as usual. */
@@ -130,6 +136,10 @@ export const catalogueCachePlugin = fp(
           encoded: new Map(),
         }));
         return sendShared(request, reply, page);
+      },
+      invalidate() {
+        pages.clear();
+        totals.clear();
       },
     };
     app.decorate('catalogueCache', cache);

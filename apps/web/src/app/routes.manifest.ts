@@ -208,6 +208,8 @@ export const DASHBOARD_PAGES = {
   payouts: { path: '/dashboard/payouts', module: 'routes/dashboard/payouts.tsx', access: 'admin' },
   // Site-wide discount codes (decision 019).
   coupons: { path: '/dashboard/coupons', module: 'routes/dashboard/coupons.tsx', access: 'admin' },
+  // Reports to decide: dismiss, hide, warn, suspend (decision 043).
+  reports: { path: '/dashboard/reports', module: 'routes/dashboard/reports.tsx', access: 'admin' },
   audit: { path: '/dashboard/audit', module: 'routes/dashboard/audit.tsx', access: 'admin' },
   mailbox: { path: '/dashboard/mailbox', module: 'routes/dashboard/mailbox.tsx', access: 'admin' },
 } as const satisfies Record<string, GuardedPage>;

@@ -186,6 +186,8 @@ export const PublicClass = z.object({
   /** How many reviews gave 1 to 5 stars (index 0 is one star). */
   ratingBreakdown: z.array(z.number().int()).length(5),
   teacher: z.object({
+    /** The teacher's account id: what a report of the teacher names (decision 043). */
+    _id: z.string(),
     /** The teacher's public name, photo and short bio; never their e-mail. */
     name: z.string(),
     image: z.string().nullable(),

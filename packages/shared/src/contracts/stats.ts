@@ -63,6 +63,8 @@ export const AdminStats = z.object({
     accepted: z.number().int(),
     rejected: z.number().int(),
     archived: z.number().int(),
+    /** Taken down by an admin, or a suspended teacher's (decision 043). */
+    hidden: z.number().int(),
   }),
   totalCents: z.number().int(),
   total: z.number(),

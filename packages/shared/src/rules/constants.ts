@@ -39,7 +39,7 @@ export const TEACHER_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as c
 export type TeacherRequestStatus = (typeof TEACHER_REQUEST_STATUSES)[number];
 
 /** spec §4; "archived" is DESIGN §4: a class with paid enrollments is hidden, not deleted. */
-export const CLASS_STATUSES = ['pending', 'accepted', 'rejected', 'archived'] as const;
+export const CLASS_STATUSES = ['pending', 'accepted', 'rejected', 'archived', 'hidden'] as const;
 export type ClassStatus = (typeof CLASS_STATUSES)[number];
 
 /** DESIGN §4: pending → paid → refunded (a refunded line gives no access; the class can be bought again). */
@@ -105,3 +105,17 @@ export const UPLOAD_FIELD = 'image';
 /** Types read from the file's bytes, never from its name or declared type. SVG is never accepted. */
 export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'] as const;
 export type AcceptedImageType = (typeof ACCEPTED_IMAGE_TYPES)[number];
+
+/**
+ * Reports and suspensions (decision 043): what may be reported, why, and what an admin may decide.
+ * `hidden` above is a class an admin took down, or one of a suspended teacher's: off every public list.
+ */
+export const REPORT_TARGET_TYPES = ['class', 'review', 'user'] as const;
+export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
+export const REPORT_REASONS = ['spam', 'abuse', 'inappropriate', 'off-platform-payment', 'scam', 'other'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+export const REPORT_STATUSES = ['open', 'dismissed', 'actioned'] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+export const REPORT_ACTIONS = ['dismiss', 'hide', 'warn', 'suspend'] as const;
+export type ReportAction = (typeof REPORT_ACTIONS)[number];
+export const REPORT_DETAILS_MAX = 1000;

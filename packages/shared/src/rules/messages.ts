@@ -4,7 +4,7 @@
  * checks (`cards.ts`). No Zod here: the web loads it on any page.
  */
 
-import { REASON_MAX, REVIEW_DETAILS_MAX } from './constants.ts';
+import { REASON_MAX, REPORT_DETAILS_MAX, REVIEW_DETAILS_MAX } from './constants.ts';
 
 /** What any text field says about characters it refuses (control characters, hostile callbacks). */
 export const TEXT_MESSAGES = {
@@ -119,4 +119,17 @@ export const UPLOAD_MESSAGES = {
   materialRateLimited: 'You are uploading files too quickly. Please wait a minute and try again.',
   /** The server's image-processing queue is full. */
   busy: 'The server is busy processing other images. Please try again in a few seconds.',
+} as const;
+
+/** Reports and suspensions (decision 043). */
+export const REPORT_MESSAGES = {
+  reasonRequired: 'Choose a reason',
+  detailsTooLong: `Details must be at most ${REPORT_DETAILS_MAX} characters`,
+  ownContent: 'You cannot report yourself or your own content',
+  alreadyReported: 'You already reported this; an admin will look at it',
+  notOpen: 'This report was already decided',
+  cannotHide: 'Only a class or a review can be hidden; warn or suspend a user',
+  cannotSuspendAdmin: 'An admin cannot be suspended; remove their admin role first',
+  notSuspended: 'This account is not suspended',
+  suspended: 'This account is suspended',
 } as const;

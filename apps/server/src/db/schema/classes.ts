@@ -42,6 +42,13 @@ export const classes = pgTable(
     category: categoryEnum('category').notNull(),
     status: classStatusEnum('status').notNull().default('pending'),
     rejectionReason: text('rejection_reason'),
+    /**
+     * While `status` is `hidden` (decision 043): the status to go back to, and why it was hidden —
+     * `content` (an admin took the class down) or `suspension` (its teacher is suspended; lifting
+     * the suspension brings back only these).
+     */
+    hiddenFromStatus: classStatusEnum('hidden_from_status'),
+    hiddenReason: text('hidden_reason'),
     /** Denormalised counters kept in step by the enrollment and review services. */
     enrollmentCount: integer('enrollment_count').notNull().default(0),
     ratingSum: integer('rating_sum').notNull().default(0),

@@ -1,6 +1,6 @@
 // Owned by modules/reviews (decision 015): only that module's repository code imports this file.
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { classes } from './classes.ts';
 import { createdAt, updatedAt } from './columns.ts';
 import { users } from './users.ts';
@@ -18,6 +18,12 @@ export const reviews = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     rating: smallint('rating').notNull(),
     details: text('details').notNull().default(''),
+    /**
+     * Set while the review is off the public lists (decision 043), with why: `content` (an admin
+     * hid it) or `suspension` (its author is suspended). A hidden review counts in no rating.
+     */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    hiddenReason: text('hidden_reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -18,7 +18,13 @@ export type AuditAction =
   | 'refund_request.decline'
   | 'teacher.fee_rate'
   | 'payout.retry'
-  | 'payout_batch.mark_paid';
+  | 'payout_batch.mark_paid'
+  | 'report.dismiss'
+  | 'report.hide'
+  | 'report.warn'
+  | 'report.suspend'
+  | 'user.suspend'
+  | 'user.reinstate';
 
 /** Inserts one entry; the service's recordAudit is what other modules call. */
 export async function insertAuditEntry(db: Db, values: typeof schema.auditLog.$inferInsert): Promise<void> {

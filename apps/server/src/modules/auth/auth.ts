@@ -4,7 +4,7 @@ import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins';
 import { eq } from 'drizzle-orm';
 import { toOneLine } from '@skillhive/shared/rules/control-characters';
-import { TEXT_MESSAGES } from '@skillhive/shared/rules/messages';
+import { REPORT_MESSAGES, TEXT_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import * as identityTables from '../../db/schema/auth.ts';
 // eslint-disable-next-line no-restricted-imports -- better-auth's adapter writes its user model itself (decision 015, known exception)
@@ -13,7 +13,7 @@ import { recordEmailLink, revokeEmailLinks } from './email-links.public.ts';
 import { checkIdentityBody, findEndpointByTemplate, findForeignCallback } from './identity-gate.ts';
 import { changeEmailMail, queueMail, resetPasswordMail, verifyEmailMail } from '../mail/mail.service.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
-import { contactEmailOf } from '../users/contact.public.ts';
+import { contactEmailOf, isSuspended } from '../users/contact.public.ts';
 import { grantAdminToVerifiedAddress, markEmailVerified } from '../users/users.service.ts';
 
 /** How long a verification link works; a reset link works one hour, since it grants the account. */
@@ -256,6 +256,13 @@ export function createAuth(config: AuthConfig) {
       },
       session: {
         create: {
+          // A suspended account signs in nowhere (decision 043): by password, Google or OIDC alike,
+          // every sign-in makes a session here first.
+          before: async (session) => {
+            if (await isSuspended(db, session.userId)) {
+              throw new APIError('FORBIDDEN', { message: REPORT_MESSAGES.suspended, code: 'ACCOUNT_SUSPENDED' });
+            }
+          },
           after: async (session) => grantAdminIfListed(session.userId),
         },
       },

@@ -41,6 +41,7 @@ export async function getPublicClass(db: Db, storage: ImageStorage, id: string):
     createdAt: row.createdAt.toISOString(),
     ratingBreakdown,
     teacher: {
+      _id: row.teacherId,
       name: row.teacherName,
       image,
       headline: headline?.headline ?? null,

@@ -9,7 +9,10 @@ export {
   classExists,
   classJoin,
   findClassForEnrollment,
+  hideClasses,
   lockClassesKeyShare,
+  restoreClassesOfTeacher,
+  type HiddenReason,
   type ClassForEnrollment,
   type CounterChange,
 } from './classes.repository.ts';

@@ -480,7 +480,7 @@ export type ClassForEnrollment = {
   description: string;
   priceCents: number;
   imageKey: string;
-  status: 'pending' | 'accepted' | 'rejected' | 'archived';
+  status: ClassStatus;
 };
 
 /**
@@ -537,6 +537,45 @@ export async function adjustCounters(db: Db, classId: string, change: CounterCha
   if (change.reviews !== undefined) set.reviewCount = sql`greatest(${classes.reviewCount} + ${change.reviews}, 0)`;
   if (Object.keys(set).length === 0) return;
   await db.update(classes).set(set).where(eq(classes.id, classId));
+}
+
+/** Why a class is hidden (decision 043): an admin took it down, or its teacher is suspended. */
+export type HiddenReason = 'content' | 'suspension';
+
+/**
+ * Takes classes off every public list (decision 043): status `hidden`, remembering the status to
+ * go back to. Every public read asks for `accepted`, so none of them (nor the catalogue's indexes)
+ * needs to know. Archived classes are already off them; hidden ones stay as they are. Answers the
+ * ids hidden.
+ */
+export async function hideClasses(
+  tx: Db,
+  which: { classId: string } | { teacherId: string },
+  reason: HiddenReason,
+  now: Date,
+): Promise<string[]> {
+  const target = 'classId' in which ? eq(classes.id, which.classId) : eq(classes.teacherId, which.teacherId);
+  const rows = await tx
+    .update(classes)
+    .set({ status: 'hidden', hiddenFromStatus: sql`${classes.status}`, hiddenReason: reason, updatedAt: now })
+    .where(and(target, inArray(classes.status, ['pending', 'accepted', 'rejected'])))
+    .returning({ id: classes.id });
+  return rows.map((row) => row.id);
+}
+
+/** Gives a lifted suspension's teacher back the classes it hid, each in its earlier status (decision 043). */
+export async function restoreClassesOfTeacher(tx: Db, teacherId: string, now: Date): Promise<string[]> {
+  const rows = await tx
+    .update(classes)
+    .set({
+      status: sql`coalesce(${classes.hiddenFromStatus}, 'pending')`,
+      hiddenFromStatus: null,
+      hiddenReason: null,
+      updatedAt: now,
+    })
+    .where(and(eq(classes.teacherId, teacherId), eq(classes.status, 'hidden'), eq(classes.hiddenReason, 'suspension')))
+    .returning({ id: classes.id });
+  return rows.map((row) => row.id);
 }
 
 /** Whether a class with this id exists, whatever its status. */

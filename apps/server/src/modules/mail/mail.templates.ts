@@ -315,3 +315,66 @@ export function sessionReminderMail(input: {
     action: { label: 'Open the class', url: `${input.publicUrl}/dashboard/myEnrollClass/${input.classId}` },
   });
 }
+
+/** What a report was about, in the words of the mails of decision 043. */
+const REPORTED_THING = { class: 'a class', review: 'a review', user: 'a member' } as const;
+
+/** The reporter hears what came of their report (decision 043); the reported person is not named. */
+export function reportOutcomeMail(input: {
+  publicUrl: string;
+  name: string;
+  targetType: keyof typeof REPORTED_THING;
+  actioned: boolean;
+}): RenderedMail {
+  return layout({
+    kind: 'report-outcome',
+    subject: 'About your report',
+    greeting: greetingFor(input.name),
+    paragraphs: [
+      `Thank you for reporting ${REPORTED_THING[input.targetType]}. An admin looked at it.`,
+      input.actioned
+        ? 'We took action under our community rules. For privacy we do not say what.'
+        : 'We found nothing against our community rules this time, so nothing was changed.',
+    ],
+    action: { label: 'Open SkillHive', url: input.publicUrl },
+  });
+}
+
+/** The person whose content or conduct was reported: a warning, a hidden item, or a suspension (decision 043). */
+export function moderationNoticeMail(input: {
+  publicUrl: string;
+  name: string;
+  action: 'warn' | 'hide' | 'suspend';
+  targetType: keyof typeof REPORTED_THING;
+  targetLabel: string;
+  note?: string | null | undefined;
+}): RenderedMail {
+  const about =
+    input.targetType === 'user' ? 'your conduct' : `your ${input.targetType} "${oneLine(input.targetLabel)}"`;
+  const reason = input.note ? [`The admin's note: ${input.note}`] : [];
+  if (input.action === 'suspend') {
+    return layout({
+      kind: 'account-suspended',
+      subject: 'Your account is suspended',
+      greeting: greetingFor(input.name),
+      paragraphs: [
+        `After a report about ${about}, an admin suspended your account. You are signed out everywhere and cannot sign in; your classes and reviews are hidden. Your payments and earnings records are kept.`,
+        ...reason,
+        'If you think this is a mistake, reply to this mail.',
+      ],
+      action: { label: 'Read the community rules', url: `${input.publicUrl}/` },
+    });
+  }
+  return layout({
+    kind: input.action === 'hide' ? 'content-hidden' : 'moderation-warning',
+    subject: input.action === 'hide' ? `Your ${input.targetType} was hidden` : 'A warning from SkillHive',
+    greeting: greetingFor(input.name),
+    paragraphs: [
+      input.action === 'hide'
+        ? `After a report about ${about}, an admin hid it: nobody else sees it now.`
+        : `After a report about ${about}, an admin sent you this warning. A further breach of our rules may suspend your account.`,
+      ...reason,
+    ],
+    action: { label: 'Open your dashboard', url: `${input.publicUrl}/dashboard` },
+  });
+}

@@ -1,6 +1,5 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { withTotal } from '../../db/paging.ts';
 import { reviews } from '../../db/schema/reviews.ts';
 import { classJoin } from '../classes/classes.public.ts';
 import { userJoin } from '../users/contact.public.ts';
@@ -20,28 +19,37 @@ export async function listReviews(
   db: Db,
   options: { classId?: string | undefined; limit: number; offset: number },
 ): Promise<{ rows: ReviewListRow[]; total: number }> {
-  const where = options.classId ? eq(reviews.classId, options.classId) : undefined;
-  return withTotal(
-    db
-      .select({
-        id: reviews.id,
-        rating: reviews.rating,
-        details: reviews.details,
-        createdAt: reviews.createdAt,
-        classId: reviews.classId,
-        classTitle: classJoin.title,
-        reviewerName: userJoin.name,
-        reviewerImage: userJoin.image,
-      })
-      .from(reviews)
-      .innerJoin(classJoin.table, eq(classJoin.id, reviews.classId))
-      .innerJoin(userJoin.table, eq(userJoin.id, reviews.studentId))
-      .where(where)
-      .orderBy(desc(reviews.createdAt), desc(reviews.id))
-      .limit(options.limit)
-      .offset(options.offset),
-    { db, table: reviews, where },
+  // Hidden reviews and the reviews of hidden classes are on no public list (decision 043).
+  const where = and(
+    options.classId ? eq(reviews.classId, options.classId) : undefined,
+    isNull(reviews.hiddenAt),
+    ne(classJoin.status, 'hidden'),
   );
+  const page = db
+    .select({
+      id: reviews.id,
+      rating: reviews.rating,
+      details: reviews.details,
+      createdAt: reviews.createdAt,
+      classId: reviews.classId,
+      classTitle: classJoin.title,
+      reviewerName: userJoin.name,
+      reviewerImage: userJoin.image,
+    })
+    .from(reviews)
+    .innerJoin(classJoin.table, eq(classJoin.id, reviews.classId))
+    .innerJoin(userJoin.table, eq(userJoin.id, reviews.studentId))
+    .where(where)
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
+    .limit(options.limit)
+    .offset(options.offset);
+  const total = db
+    .select({ n: count() })
+    .from(reviews)
+    .innerJoin(classJoin.table, eq(classJoin.id, reviews.classId))
+    .where(where);
+  const [rows, totals] = await Promise.all([page, total]);
+  return { rows, total: totals[0]?.n ?? 0 };
 }
 
 /** How many reviews of the class gave each number of stars (reviews_class_created_idx). */
@@ -49,7 +57,7 @@ export async function countRatingsOfClass(db: Db, classId: string): Promise<{ ra
   return db
     .select({ rating: reviews.rating, n: count() })
     .from(reviews)
-    .where(eq(reviews.classId, classId))
+    .where(and(eq(reviews.classId, classId), isNull(reviews.hiddenAt)))
     .groupBy(reviews.rating);
 }
 
@@ -58,9 +66,9 @@ export async function findReviewForUpdate(
   db: Db,
   studentId: string,
   classId: string,
-): Promise<{ id: string; rating: number } | null> {
+): Promise<{ id: string; rating: number; isHidden: boolean } | null> {
   const [row] = await db
-    .select({ id: reviews.id, rating: reviews.rating })
+    .select({ id: reviews.id, rating: reviews.rating, isHidden: sql<boolean>`${reviews.hiddenAt} is not null` })
     .from(reviews)
     .where(and(eq(reviews.studentId, studentId), eq(reviews.classId, classId)))
     .for('update');
@@ -88,12 +96,16 @@ export async function updateReview(
   await db.update(reviews).set(values).where(eq(reviews.id, id));
 }
 
-/** Removes the student's review of the class; answers its rating, or null when there was none. */
-export async function deleteReview(db: Db, studentId: string, classId: string): Promise<{ rating: number } | null> {
+/** Removes the student's review of the class; answers its rating (and whether it was hidden), or null when there was none. */
+export async function deleteReview(
+  db: Db,
+  studentId: string,
+  classId: string,
+): Promise<{ rating: number; isHidden: boolean } | null> {
   const [row] = await db
     .delete(reviews)
     .where(and(eq(reviews.studentId, studentId), eq(reviews.classId, classId)))
-    .returning({ rating: reviews.rating });
+    .returning({ rating: reviews.rating, isHidden: sql<boolean>`${reviews.hiddenAt} is not null` });
   return row ?? null;
 }
 
@@ -101,9 +113,61 @@ export async function deleteReview(db: Db, studentId: string, classId: string): 
  * Removes every review by a student; returns what each counted for, so the service takes them out
  * of their classes' ratings in the same transaction.
  */
-export async function deleteReviewsOf(db: Db, studentId: string): Promise<{ classId: string; rating: number }[]> {
+export async function deleteReviewsOf(
+  db: Db,
+  studentId: string,
+): Promise<{ classId: string; rating: number; isHidden: boolean }[]> {
   return db
     .delete(reviews)
     .where(eq(reviews.studentId, studentId))
+    .returning({
+      classId: reviews.classId,
+      rating: reviews.rating,
+      isHidden: sql<boolean>`${reviews.hiddenAt} is not null`,
+    });
+}
+
+/** A review as a report names it (decision 043): its author, class and text. */
+export async function findReviewSummary(db: Db, id: string) {
+  const [row] = await db
+    .select({
+      id: reviews.id,
+      studentId: reviews.studentId,
+      classId: reviews.classId,
+      details: reviews.details,
+      rating: reviews.rating,
+      hiddenAt: reviews.hiddenAt,
+      authorName: userJoin.name,
+    })
+    .from(reviews)
+    .innerJoin(userJoin.table, eq(userJoin.id, reviews.studentId))
+    .where(eq(reviews.id, id));
+  return row ?? null;
+}
+
+/** Hides reviews not hidden yet (one, or all of an author's); answers what each counted for. */
+export async function hideReviews(
+  db: Db,
+  which: { reviewId: string } | { studentId: string },
+  reason: 'content' | 'suspension',
+  now: Date,
+): Promise<{ classId: string; rating: number }[]> {
+  const target = 'reviewId' in which ? eq(reviews.id, which.reviewId) : eq(reviews.studentId, which.studentId);
+  return db
+    .update(reviews)
+    .set({ hiddenAt: now, hiddenReason: reason })
+    .where(and(target, isNull(reviews.hiddenAt)))
+    .returning({ classId: reviews.classId, rating: reviews.rating });
+}
+
+/** Shows again the reviews a lifted suspension hid; answers what each counts for. */
+export async function restoreSuspendedReviews(
+  db: Db,
+  studentId: string,
+): Promise<{ classId: string; rating: number }[]> {
+  return db
+    .update(reviews)
+    .set({ hiddenAt: null, hiddenReason: null })
+    .where(and(eq(reviews.studentId, studentId), eq(reviews.hiddenReason, 'suspension')))
     .returning({ classId: reviews.classId, rating: reviews.rating });
 }

@@ -71,7 +71,10 @@ export async function saveReview(
       const existing = await repo.findReviewForUpdate(tx, viewer.id, input.classId);
       if (existing) {
         await repo.updateReview(tx, existing.id, { rating: input.rating, details: input.details, updatedAt: now() });
-        await adjustClassCounters(tx, input.classId, { ratingSum: input.rating - existing.rating, reviews: 0 });
+        // A hidden review counts in no rating (decision 043), and an edit does not bring it back.
+        if (!existing.isHidden) {
+          await adjustClassCounters(tx, input.classId, { ratingSum: input.rating - existing.rating, reviews: 0 });
+        }
         return { insertedId: existing.id, created: false };
       }
       const id = await repo.insertReview(tx, {
@@ -98,13 +101,42 @@ export async function saveReview(
 export async function removeReviewOfRefundedClass(tx: Db, studentId: string, classId: string): Promise<void> {
   if (await enrollments.hasPaidFor(tx, studentId, classId)) return;
   const removed = await repo.deleteReview(tx, studentId, classId);
-  if (removed) await adjustClassCounters(tx, classId, { ratingSum: -removed.rating, reviews: -1 });
+  if (removed && !removed.isHidden) await adjustClassCounters(tx, classId, { ratingSum: -removed.rating, reviews: -1 });
 }
 
 /** Before an account is deleted: its reviews go, and the ratings they were counted in follow. */
 export async function deleteReviewsOf(db: Db, studentId: string): Promise<void> {
   const removed = await repo.deleteReviewsOf(db, studentId);
-  for (const { classId, rating } of removed) {
-    await adjustClassCounters(db, classId, { ratingSum: -rating, reviews: -1 });
+  for (const { classId, rating, isHidden } of removed) {
+    if (!isHidden) await adjustClassCounters(db, classId, { ratingSum: -rating, reviews: -1 });
   }
+}
+
+/** A review as a report names it (decision 043); null for an unknown id. */
+export async function findReviewSummary(db: Db, reviewId: string) {
+  if (!enrollments.isUuid(reviewId)) return null;
+  return repo.findReviewSummary(db, reviewId);
+}
+
+/**
+ * Takes reviews off the public lists and out of their classes' ratings (decision 043), in the
+ * moderation decision's transaction: one review an admin hid, or every review of a suspended
+ * author. A review already hidden is left as it is.
+ */
+export async function hideReviews(
+  tx: Db,
+  which: { reviewId: string } | { studentId: string },
+  reason: 'content' | 'suspension',
+  now: Date,
+): Promise<number> {
+  const hidden = await repo.hideReviews(tx, which, reason, now);
+  for (const { classId, rating } of hidden) await adjustClassCounters(tx, classId, { ratingSum: -rating, reviews: -1 });
+  return hidden.length;
+}
+
+/** A lifted suspension brings back the reviews it hid, and their ratings (decision 043). */
+export async function restoreSuspendedReviews(tx: Db, studentId: string): Promise<number> {
+  const shown = await repo.restoreSuspendedReviews(tx, studentId);
+  for (const { classId, rating } of shown) await adjustClassCounters(tx, classId, { ratingSum: rating, reviews: 1 });
+  return shown.length;
 }

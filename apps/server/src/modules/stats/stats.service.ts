@@ -64,7 +64,7 @@ export async function getAdminStats(db: Db, now: Date): Promise<AdminStats> {
     totals: await repo.earningTotals(tx, {}),
     months: await repo.earningsByMonth(tx, firstMonthStart(now), {}),
   }));
-  const classes = { total: 0, pending: 0, accepted: 0, rejected: 0, archived: 0 };
+  const classes = { total: 0, pending: 0, accepted: 0, rejected: 0, archived: 0, hidden: 0 };
   for (const status of CLASS_STATUSES) {
     const n = classStatuses.find((row) => row.status === status)?.n ?? 0;
     classes[status] = n;

@@ -9,7 +9,15 @@ import { findNotificationPreferencesByEmail, findUserById } from './users.reposi
  * imports only the users repository, so any module may import it without a cycle; writes to
  * `users` go through users.service.ts.
  */
-export { findUserIdByEmail, findViewerUser, userJoin, viewerColumns } from './users.repository.ts';
+export {
+  findModerationSubjects,
+  findUserIdByEmail,
+  findViewerUser,
+  isSuspended,
+  isViewerAllowed,
+  userJoin,
+  viewerColumns,
+} from './users.repository.ts';
 
 export type NotificationTopic = keyof NotificationPreferences;
 

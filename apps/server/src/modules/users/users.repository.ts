@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { withTotal } from '../../db/paging.ts';
 import { users } from '../../db/schema/users.ts';
@@ -184,10 +184,59 @@ export const viewerColumns = {
   emailVerified: users.emailVerified,
 };
 
-/** The caller's user row, read again on every request so a deleted user is anonymous at once. */
+/**
+ * The condition a caller's user row must meet: not suspended (decision 043). Exported for the one
+ * join that resolves a Bearer token's caller (auth's sessions.public.ts).
+ */
+export const isViewerAllowed = isNull(users.suspendedAt);
+
+/** The caller's user row, read again on every request so a deleted or suspended user is anonymous at once. */
 export async function findViewerUser(db: Db, id: string) {
-  const [user] = await db.select(viewerColumns).from(users).where(eq(users.id, id));
+  const [user] = await db
+    .select(viewerColumns)
+    .from(users)
+    .where(and(eq(users.id, id), isViewerAllowed));
   return user ?? null;
+}
+
+/** Whether the account is suspended now (decision 043); false for an account that does not exist. */
+export async function isSuspended(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, id));
+  return Boolean(row?.suspendedAt);
+}
+
+/** Names and suspension of these users, for a moderation queue's page (decision 043). */
+export async function findModerationSubjects(
+  db: Db,
+  ids: string[],
+): Promise<Map<string, { name: string; email: string; isAdmin: boolean; suspended: boolean }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      isAdmin: users.isAdmin,
+      suspendedAt: users.suspendedAt,
+    })
+    .from(users)
+    .where(inArray(users.id, ids));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { name: row.name, email: row.email, isAdmin: row.isAdmin, suspended: row.suspendedAt !== null },
+    ]),
+  );
+}
+
+/** Sets or lifts the suspension; answers whether the row changed (the user exists and was not already so). */
+export async function setSuspendedAt(db: Db, id: string, at: Date | null): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ suspendedAt: at, updatedAt: at ?? new Date() })
+    .where(and(eq(users.id, id), at ? isNull(users.suspendedAt) : sql`${users.suspendedAt} is not null`))
+    .returning({ id: users.id });
+  return rows.length > 0;
 }
 
 /**

@@ -123,6 +123,15 @@ export function grantAdminToVerifiedAddress(
   return repo.setAdminIfVerifiedAndListed(db, userId, isListed);
 }
 
+/**
+ * Suspends the account (`at`) or lifts its suspension (null), in the moderation decision's
+ * transaction (decision 043); answers whether anything changed. The sessions, classes and reviews
+ * that follow are the moderation module's to act on, through their owners.
+ */
+export function setSuspension(tx: Db, userId: string, at: Date | null): Promise<boolean> {
+  return repo.setSuspendedAt(tx, userId, at);
+}
+
 /** What a deleted account's kept financial records show instead of its e-mail. */
 export const DELETED_ACCOUNT_EMAIL = 'deleted-account';
 

@@ -35,12 +35,14 @@ const STATUS_LABELS: Record<ClassStatus, string> = {
   accepted: 'Accepted',
   rejected: 'Rejected',
   archived: 'Archived',
+  hidden: 'Hidden',
 };
 const STATUS_BADGES: Record<ClassStatus, string> = {
   pending: 'badge-warning',
   accepted: 'badge-success',
   rejected: 'badge-error',
   archived: 'badge-neutral',
+  hidden: 'badge-error',
 };
 
 /**

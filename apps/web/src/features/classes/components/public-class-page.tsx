@@ -16,12 +16,28 @@ const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** A "Report" control for something on the page (decision 043), given by the route: this feature only places it. */
+export type RenderReport = (target: {
+  targetType: 'class' | 'review' | 'user';
+  targetId: string;
+  label: string;
+  ownerId?: string | undefined;
+}) => ReactNode;
+
 /**
  * /classes/:id: an accepted class as anyone may see it — image, title, teacher with a
  * short bio and their other classes, description, price, rating with its breakdown, reviews a page
  * at a time, number of students — and `actions` (Pay Now, or Enrolled) from the enrollments feature.
  */
-export function PublicClassPage({ classId, actions }: { classId: string; actions: ReactNode }) {
+export function PublicClassPage({
+  classId,
+  actions,
+  renderReport = () => null,
+}: {
+  classId: string;
+  actions: ReactNode;
+  renderReport?: RenderReport;
+}) {
   const query = useQuery(publicClassQueryOptions(classId));
 
   if (query.isPending) {
@@ -62,10 +78,18 @@ export function PublicClassPage({ classId, actions }: { classId: string; actions
       </>
     );
   }
-  return <ClassView data={query.data} actions={actions} />;
+  return <ClassView data={query.data} actions={actions} renderReport={renderReport} />;
 }
 
-function ClassView({ data, actions }: { data: PublicClass; actions: ReactNode }) {
+function ClassView({
+  data,
+  actions,
+  renderReport,
+}: {
+  data: PublicClass;
+  actions: ReactNode;
+  renderReport: RenderReport;
+}) {
   const [imageFailed, setImageFailed] = useState(false);
   const { teacher } = data;
   const experience = teacher.experience
@@ -115,6 +139,12 @@ function ClassView({ data, actions }: { data: PublicClass; actions: ReactNode })
             {formatPrice(data.price)}
           </p>
           <div className="flex flex-col items-start gap-2">{actions}</div>
+          {renderReport({
+            targetType: 'class',
+            targetId: data._id,
+            label: `the class “${data.title}”`,
+            ownerId: teacher._id,
+          })}
         </div>
       </div>
 
@@ -126,7 +156,7 @@ function ClassView({ data, actions }: { data: PublicClass; actions: ReactNode })
             </h2>
             <p className="whitespace-pre-line break-words">{data.description}</p>
           </section>
-          <ClassReviews classId={data._id} total={data.reviewCount} />
+          <ClassReviews classId={data._id} total={data.reviewCount} renderReport={renderReport} />
         </div>
         <div className="flex min-w-0 flex-col gap-8">
           <RatingBreakdown breakdown={data.ratingBreakdown} total={data.reviewCount} />
@@ -141,6 +171,7 @@ function ClassView({ data, actions }: { data: PublicClass; actions: ReactNode })
                 {bio ? <p className="break-words text-sm text-muted">{bio}</p> : null}
               </div>
             </div>
+            {renderReport({ targetType: 'user', targetId: teacher._id, label: `the teacher ${teacher.name}` })}
             {teacher.otherClasses.length > 0 ? (
               <>
                 <h3 className="font-semibold">More classes by {teacher.name}</h3>
@@ -193,7 +224,15 @@ function RatingBreakdown({ breakdown, total }: { breakdown: number[]; total: num
   );
 }
 
-function ClassReviews({ classId, total }: { classId: string; total: number }) {
+function ClassReviews({
+  classId,
+  total,
+  renderReport,
+}: {
+  classId: string;
+  total: number;
+  renderReport: RenderReport;
+}) {
   const [page, setPage] = useState(1);
   const headingId = useId();
   const query = useQuery({ ...classReviewsQueryOptions(classId, page), enabled: total > 0 });
@@ -223,6 +262,9 @@ function ClassReviews({ classId, total }: { classId: string; total: number }) {
                 </div>
                 <StarRating value={review.rating} className="max-w-[100px]" />
                 {review.details ? <p className="whitespace-pre-line break-words">{review.details}</p> : null}
+                <div>
+                  {renderReport({ targetType: 'review', targetId: review._id, label: `the review by ${review.name}` })}
+                </div>
               </li>
             ))}
           </ul>

@@ -49,6 +49,7 @@ function PlatformFigures({ stats }: { stats: AdminStats }) {
           <StatCard label="Accepted" value={classes.accepted} />
           <StatCard label="Rejected" value={classes.rejected} />
           <StatCard label="Archived" value={classes.archived} hint="Deleted with paid students" />
+          <StatCard label="Hidden" value={classes.hidden} hint="Taken down after a report" />
         </StatGrid>
         <ClassesByStatusChart counts={classes} />
       </FiguresSection>

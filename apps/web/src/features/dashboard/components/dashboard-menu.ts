@@ -23,6 +23,7 @@ export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
     { to: paths.dashboard.refunds, label: 'Refunds' },
     { to: paths.dashboard.payouts, label: 'Payouts' },
     { to: paths.dashboard.coupons, label: 'Coupons' },
+    { to: paths.dashboard.reports, label: 'Reports' },
     { to: paths.dashboard.audit, label: 'Audit Log' },
     { to: paths.dashboard.mailbox, label: 'Mailbox', requires: 'mailbox' },
   ],

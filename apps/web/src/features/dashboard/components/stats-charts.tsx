@@ -3,13 +3,14 @@ import { formatPrice } from '@skillhive/shared/rules/money';
 import { BarChartCard } from '../../../components/ui/bar-chart-card.tsx';
 import { formatCompactPrice, monthLabel } from '../../stats/api/stats.ts';
 
-const STATUS_ORDER: readonly ClassStatus[] = ['pending', 'accepted', 'rejected', 'archived'];
+const STATUS_ORDER: readonly ClassStatus[] = ['pending', 'accepted', 'rejected', 'archived', 'hidden'];
 
 export const CLASS_STATUS_LABELS: Record<ClassStatus, string> = {
   pending: 'Pending',
   accepted: 'Accepted',
   rejected: 'Rejected',
   archived: 'Archived',
+  hidden: 'Hidden',
 };
 
 /** The admin's and a teacher's revenue, month by month over the last 12 months. */

@@ -34,7 +34,7 @@ function TeacherFigures({ stats }: { stats: TeacherStats }) {
       </div>
     );
   }
-  const counts: Record<ClassStatus, number> = { pending: 0, accepted: 0, rejected: 0, archived: 0 };
+  const counts: Record<ClassStatus, number> = { pending: 0, accepted: 0, rejected: 0, archived: 0, hidden: 0 };
   for (const item of stats.classes) counts[item.status] += 1;
   // Archived classes were deleted by their teacher; they are counted apart, with their earnings kept.
   const listed = stats.classes.length - counts.archived;

@@ -5,6 +5,7 @@ const STYLES: Record<ClassStatus, string> = {
   accepted: 'badge-success',
   rejected: 'badge-error',
   archived: 'badge-neutral',
+  hidden: 'badge-error',
 };
 
 const LABELS: Record<ClassStatus, string> = {
@@ -12,6 +13,7 @@ const LABELS: Record<ClassStatus, string> = {
   accepted: 'Accepted',
   rejected: 'Rejected',
   archived: 'Archived',
+  hidden: 'Hidden',
 };
 
 export function ClassStatusBadge({ status }: { status: ClassStatus }) {

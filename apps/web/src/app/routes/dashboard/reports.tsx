@@ -1,0 +1,1 @@
+export { ReportsQueue as Component } from '../../../features/moderation/components/reports-queue.tsx';
