@@ -1,7 +1,7 @@
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, type Database, type Db } from '../src/db/client.ts';
 import { seed } from '../src/db/seed.ts';
@@ -36,47 +36,53 @@ async function undoSectionsMigration(db: Db): Promise<void> {
   await db.execute(sql`delete from drizzle.__drizzle_migrations where created_at = ${sectionsMigration.when}`);
 }
 
+/**
+ * One count or sum over the whole database, each its own statement with no statement_timeout (the
+ * pool's bounds requests; at 100,000 classes on a busy machine a scan of every enrollment is longer).
+ */
+async function scalar(db: Db, query: SQL): Promise<string | number | null> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local statement_timeout = 0`);
+    const [row] = await rawRows<{ v: string | number | null }>(tx, sql`select (${query}) as v`);
+    return row!.v;
+  });
+}
+
 /** What must survive the migration unchanged: every session and every enrollment, field by field. */
 async function fingerprint(db: Db) {
-  const [row] = await rawRows<{
-    classes: number;
-    sessions: string;
-    enrollments: string;
-    nSessions: number;
-    nEnrollments: number;
-  }>(
-    db,
-    sql`select
-      (select count(*)::int from classes) as classes,
-      (select sum(hashtext(concat_ws('|', id, class_id, position, title, starts_at, time_zone, duration_minutes, meeting_url, location, published_at))::bigint)::text from class_sessions) as sessions,
-      (select sum(hashtext(concat_ws('|', id, class_id, student_id, status, price_cents, paid_cents, payment_id, paid_at, refunded_at, reserved_by))::bigint)::text from enrollments) as enrollments,
-      (select count(*)::int from class_sessions) as "nSessions",
-      (select count(*)::int from enrollments) as "nEnrollments"`,
-  );
-  return row!;
+  const parts: Record<string, SQL> = {
+    classes: sql`select count(*)::int from classes`,
+    sessions: sql`select sum(hashtext(concat_ws('|', id, class_id, position, title, starts_at, time_zone, duration_minutes, meeting_url, location, published_at))::bigint)::text from class_sessions`,
+    enrollments: sql`select sum(hashtext(concat_ws('|', id, class_id, student_id, status, price_cents, paid_cents, payment_id, paid_at, refunded_at, reserved_by))::bigint)::text from enrollments`,
+    nSessions: sql`select count(*)::int from class_sessions`,
+    nEnrollments: sql`select count(*)::int from enrollments`,
+  };
+  const out: Record<string, string | number | null> = {};
+  for (const [name, query] of Object.entries(parts)) out[name] = await scalar(db, query);
+  return out;
 }
 
 /** The migration's promises, checked over the whole database. */
 async function expectMigrated(db: Db) {
-  const [checks] = await rawRows<Record<string, number>>(
-    db,
-    sql`select
-      (select count(*)::int from (select distinct class_id from class_sessions) c) as "classesWithSessions",
-      (select count(*)::int from sections) as sections,
-      (select count(*)::int from (select class_id from sections group by class_id having count(*) > 1) d) as "classesWithTwo",
-      (select count(*)::int from class_sessions s join sections x on x.id = s.section_id where x.class_id <> s.class_id) as "sessionsElsewhere",
-      (select count(*)::int from enrollments e join sections x on x.class_id = e.class_id
-        where e.section_id is distinct from x.id) as "enrollmentsOutside",
-      (select count(*)::int from enrollments e where e.section_id is not null
-        and not exists (select 1 from sections x where x.class_id = e.class_id)) as "selfPacedWithSection",
-      (select count(*)::int from sections x
-        join (select distinct on (class_id) class_id, time_zone from class_sessions order by class_id, position, created_at) f
-          on f.class_id = x.class_id
-        where f.time_zone <> x.time_zone) as "wrongZone",
-      (select count(*)::int from sections where capacity is not null or minimum is not null or status <> 'active'
-        or enroll_opens_at is not null or enroll_closes_at is not null) as "notAsSold"`,
-  );
-  expect(checks!.sections).toBe(checks!.classesWithSessions);
+  const parts: Record<string, SQL> = {
+    classesWithSessions: sql`select count(distinct class_id)::int from class_sessions`,
+    sections: sql`select count(*)::int from sections`,
+    classesWithTwo: sql`select count(*)::int from (select class_id from sections group by class_id having count(*) > 1) d`,
+    sessionsElsewhere: sql`select count(*)::int from class_sessions s join sections x on x.id = s.section_id where x.class_id <> s.class_id`,
+    enrollmentsOutside: sql`select count(*)::int from enrollments e join sections x on x.class_id = e.class_id
+      where e.section_id is distinct from x.id`,
+    selfPacedWithSection: sql`select count(*)::int from enrollments e where e.section_id is not null
+      and not exists (select 1 from sections x where x.class_id = e.class_id)`,
+    wrongZone: sql`select count(*)::int from sections x
+      join (select distinct on (class_id) class_id, time_zone from class_sessions order by class_id, position, created_at) f
+        on f.class_id = x.class_id
+      where f.time_zone <> x.time_zone`,
+    notAsSold: sql`select count(*)::int from sections where capacity is not null or minimum is not null
+      or status <> 'active' or enroll_opens_at is not null or enroll_closes_at is not null`,
+  };
+  const checks: Record<string, number> = {};
+  for (const [name, query] of Object.entries(parts)) checks[name] = Number(await scalar(db, query));
+  expect(checks.sections).toBe(checks.classesWithSessions);
   expect(checks).toMatchObject({
     classesWithTwo: 0,
     sessionsElsewhere: 0,
@@ -85,7 +91,7 @@ async function expectMigrated(db: Db) {
     wrongZone: 0,
     notAsSold: 0,
   });
-  return checks!;
+  return checks;
 }
 
 describe('sections migration', () => {

@@ -29,7 +29,7 @@ export const SectionFormBody = z
       .check(z.refine((v: string) => isTimeZone(v), CONTENT_MESSAGES.timeZoneInvalid)),
     capacity: seats(SECTION_MESSAGES.capacityRange),
     minimum: z._default(
-      z.union([z.literal(''), z.null(), seats(SECTION_MESSAGES.minimumRange)], {
+      z.union([z.literal(''), seats(SECTION_MESSAGES.minimumRange)], {
         error: SECTION_MESSAGES.minimumRange,
       }),
       '',
