@@ -40,6 +40,7 @@ import { couponsRoutes } from './modules/coupons/coupons.routes.ts';
 import { refundsRoutes } from './modules/refunds/refunds.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
+import { sectionsRoutes } from './modules/sections/sections.routes.ts';
 import type { createSessionReminders } from './modules/content/session-reminders.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { classesRoutes } from './modules/classes/classes.routes.ts';
@@ -235,7 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   // Feature modules (STYLE.md: modules/<feature>/<feature>.routes.ts) register here.
-  await app.register(enrollmentsRoutes, { db, storage: deps.storage });
+  await app.register(enrollmentsRoutes, { db, storage: deps.storage, now });
   // Unusable coupon codes at checkout, per account and per client address: codes cannot be
   // guessed by the thousand, and every unusable code answers alike (coupons.service.ts).
   const couponFailure = (name: string, points: number) =>
@@ -317,6 +318,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       }),
     },
   });
+  await app.register(sectionsRoutes, { deps: { db, now } });
   await app.register(usersRoutes, { db, now, passwordFailures: loginFailures });
   await app.register(moderationRoutes, {
     db,

@@ -301,11 +301,20 @@ export async function openPostgres(
   return {
     db,
     kind: 'postgres',
-    // Instances starting together migrate one after another (migration-lock.ts).
+    // Instances starting together migrate one after another (migration-lock.ts). On a connection
+    // of their own: the pool's timeouts bound requests, and a migration that moves data (0016
+    // touches every session and enrollment) may run longer than any request should.
     migrate: () =>
-      withMigrationLock(connectionString, () =>
-        migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder: MIGRATIONS_DIR }),
-      ),
+      withMigrationLock(connectionString, async () => {
+        const client = new pg.Client({ connectionString, connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000 });
+        client.on('error', () => {});
+        await client.connect();
+        try {
+          await migratePg(drizzlePg({ client, schema }), { migrationsFolder: MIGRATIONS_DIR });
+        } finally {
+          await client.end();
+        }
+      }),
     ping: async () => {
       await db.execute(sql`select 1`);
     },

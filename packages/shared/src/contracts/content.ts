@@ -11,6 +11,8 @@ export type ContentRole = z.infer<typeof ContentRole>;
 export const ClassSession = z.object({
   _id: z.string(),
   classId: z.string(),
+  /** The section (run of the class) the session belongs to (decision 041). */
+  sectionId: z.string(),
   position: z.number().int(),
   title: z.string(),
   /** The start as an instant (ISO 8601, UTC); viewers show it in their own zone. */

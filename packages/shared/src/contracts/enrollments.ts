@@ -3,7 +3,14 @@ import { ENROLLMENT_STATUSES } from '../rules/constants.ts';
 import { PageQuery } from './common.ts';
 
 /** POST /api/enrolled: only the class id is read; everything else comes from the class (DESIGN §1.3). */
-export const CreateEnrollmentBody = z.object({ enrollId: z.string({ error: 'enrollId is required' }).min(1).max(64) });
+export const CreateEnrollmentBody = z.object({
+  enrollId: z.string({ error: 'enrollId is required' }).min(1).max(64),
+  /**
+   * The section (run) of a live class to enroll in (decision 041). Absent: the class's oldest
+   * section open for enrollment; a class without sections (self-paced) takes none.
+   */
+  sectionId: z.string().min(1).max(64).optional(),
+});
 export type CreateEnrollmentBody = z.infer<typeof CreateEnrollmentBody>;
 
 /**

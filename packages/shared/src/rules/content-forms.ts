@@ -52,6 +52,11 @@ export const SessionFormBody = z
       z.string().check(z.trim(), z.maxLength(LOCATION_MAX, CONTENT_MESSAGES.locationTooLong), singleLine()),
       '',
     ),
+    /**
+     * The section the session belongs to (decision 041); '' or absent: on creation the class's
+     * oldest running section (its first session makes one), on an edit the one it is in.
+     */
+    sectionId: z._default(z.string().check(z.maxLength(64)), ''),
   })
   .check(
     z.refine((body) => body.meetingUrl.length > 0 || body.location.length > 0, {

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { classes } from './classes.ts';
 import { createdAt, updatedAt } from './columns.ts';
+import { sections } from './sections.ts';
 import { users } from './users.ts';
 
 /**
@@ -17,6 +18,10 @@ export const classSessions = pgTable(
     classId: uuid('class_id')
       .notNull()
       .references(() => classes.id, { onDelete: 'cascade' }),
+    /** The section the session belongs to (decision 041); always one of the class's. */
+    sectionId: uuid('section_id')
+      .notNull()
+      .references(() => sections.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
     title: text('title').notNull(),
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
@@ -30,6 +35,7 @@ export const classSessions = pgTable(
   },
   (t) => [
     index('class_sessions_class_idx').on(t.classId, t.position),
+    index('class_sessions_section_start_idx').on(t.sectionId, t.startsAt),
     // The reminder job looks for published sessions starting soon.
     index('class_sessions_published_start_idx')
       .on(t.startsAt)

@@ -16,6 +16,7 @@ import { ENROLLMENT_STATUSES } from '@skillhive/shared/rules/constants';
 import { classes } from './classes.ts';
 import { createdAt } from './columns.ts';
 import { payments } from './checkout.ts';
+import { sections } from './sections.ts';
 import { users } from './users.ts';
 
 export const enrollmentStatusEnum = pgEnum('enrollment_status', ENROLLMENT_STATUSES);
@@ -28,6 +29,11 @@ export const enrollments = pgTable(
     classId: uuid('class_id')
       .notNull()
       .references(() => classes.id, { onDelete: 'cascade' }),
+    /**
+     * The section (run) of a live class the student chose (decision 041); null for a self-paced
+     * class, which has none.
+     */
+    sectionId: uuid('section_id').references(() => sections.id, { onDelete: 'set null' }),
     /** Null once the student's account is deleted: a paid line is a financial record and stays. */
     studentId: text('student_id').references(() => users.id, { onDelete: 'set null' }),
     studentEmail: text('student_email').notNull(),
@@ -65,6 +71,9 @@ export const enrollments = pgTable(
       .where(sql`${t.refundedAt} is null`),
     index('enrollments_student_created_idx').on(t.studentId, t.createdAt.desc()),
     index('enrollments_class_idx').on(t.classId, t.status),
+    index('enrollments_section_idx')
+      .on(t.sectionId, t.status)
+      .where(sql`${t.sectionId} is not null`),
     // Each fulfilment releases an intent's lines (`reserved_by`) and reads a payment's lines
     // (`payment_id`); without these, both were sequential scans of the whole table (BENCHMARKS.md,
     // "Purchase flow with a coupon": 75–86 ms each at 1 000 000 enrollments). Partial: most lines

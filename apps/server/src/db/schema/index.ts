@@ -13,6 +13,7 @@ export * from './mail.ts';
 export * from './moderation.ts';
 export * from './refunds.ts';
 export * from './reviews.ts';
+export * from './sections.ts';
 export * from './teacher-requests.ts';
 export * from './uploads.ts';
 export * from './users.ts';

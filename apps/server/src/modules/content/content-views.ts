@@ -32,6 +32,7 @@ export function toSession(
   return {
     _id: row.id,
     classId: row.classId,
+    sectionId: row.sectionId,
     position: row.position,
     title: row.title,
     startsAt: row.startsAt.toISOString(),

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNotNull, lte, max, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, lte, max, min, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   classMaterials,
@@ -53,6 +53,18 @@ export async function findMaterial(db: Db, id: string, options: { lock?: boolean
   const query = db.select().from(classMaterials).where(eq(classMaterials.id, id));
   const [row] = options.lock ? await query.for('update') : await query;
   return row ?? null;
+}
+
+/** Per section of a class (decision 041): how many sessions it holds and when the first starts. */
+export async function sessionSpansOfClass(
+  db: Db,
+  classId: string,
+): Promise<{ sectionId: string; n: number; firstStartsAt: Date | null }[]> {
+  return db
+    .select({ sectionId: classSessions.sectionId, n: count(), firstStartsAt: min(classSessions.startsAt) })
+    .from(classSessions)
+    .where(eq(classSessions.classId, classId))
+    .groupBy(classSessions.sectionId);
 }
 
 /** How many sessions (or materials) a class holds and the next free position. */

@@ -33,6 +33,9 @@ export {
 } from './progress.ts';
 export { sendDueReminders } from './session-reminders.ts';
 
+/** Per section of a class: its session count and first start (the sections module's editor and checks). */
+export const sessionSpansOfClass = repo.sessionSpansOfClass;
+
 /** GET /api/classes/:id/content: students see published items and their own marks. */
 export async function getContent(deps: ContentDeps, viewer: Viewer, classId: string): Promise<ClassContent> {
   const { db } = deps;

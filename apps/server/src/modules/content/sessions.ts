@@ -3,11 +3,13 @@ import { CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
 import type { SaveSessionBody } from '@skillhive/shared/rules/content-forms';
 import { fromLocalDateTime } from '@skillhive/shared/rules/time-zones';
 import type { Db } from '../../db/client.ts';
-import { AppError, ErrorCode } from '../../lib/app-error.ts';
+import { SECTION_MESSAGES } from '@skillhive/shared/rules/sections';
+import { AppError, ErrorCode, conflict } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, sessionRescheduledMail } from '../mail/mail.service.ts';
+import { assertStartsAfterDeadline, findSectionOfClass, sectionForNewSession } from '../sections/sections.public.ts';
 import { contactEmailOf } from '../users/contact.public.ts';
 import { type ContentDeps, MINUTE_MS, loadOwnedClass, loadOwnedSession } from './content-access.ts';
 import { type ContentList, insertAtEnd, publishedAtAfter, reorder } from './content-lists.ts';
@@ -38,7 +40,7 @@ function sessionValues(body: SaveSessionBody) {
   };
 }
 
-const SESSIONS: ContentList<repo.SessionRow, ReturnType<typeof sessionValues>> = {
+const SESSIONS: ContentList<repo.SessionRow, ReturnType<typeof sessionValues> & { sectionId: string }> = {
   count: repo.countSessions,
   insert: repo.insertSession,
   listAll: (tx, classId) => repo.listSessionsOfClass(tx, classId, { publishedOnly: false }),
@@ -54,7 +56,17 @@ export async function createSession(
 ): Promise<ClassSession> {
   const values = sessionValues(body);
   await loadOwnedClass(deps.db, viewer, classId);
-  return toSession(await insertAtEnd(deps, SESSIONS, classId, values), teacherView(deps));
+  const row = await deps.db.transaction(async (tx) => {
+    const { section, isNew } = await sectionForNewSession(tx, classId, {
+      sectionId: body.sectionId || undefined,
+      timeZone: body.timeZone,
+    });
+    // The class's first section: its students so far (bought while it had no sessions) are in it.
+    if (isNew) await enrollments.attachEnrollmentsToSection(tx, classId, section.id);
+    assertStartsAfterDeadline(section, values.startsAt);
+    return insertAtEnd({ ...deps, db: tx }, SESSIONS, classId, { ...values, sectionId: section.id });
+  });
+  return toSession(row, teacherView(deps));
 }
 
 /**
@@ -70,7 +82,12 @@ export async function updateSession(
   const values = sessionValues(body);
   const row = await deps.db.transaction(async (tx) => {
     const before = await loadOwnedSession(tx, viewer, id, true);
-    const updated = await repo.updateSession(tx, id, { ...values, updatedAt: deps.now() });
+    // Decision 041: a session may move to another running section of its class, and never starts
+    // before its section's enrollment deadline.
+    const section = await findSectionOfClass(tx, before.classId, body.sectionId || before.sectionId);
+    if (section.id !== before.sectionId && section.status === 'cancelled') throw conflict(SECTION_MESSAGES.cancelled);
+    assertStartsAfterDeadline(section, values.startsAt);
+    const updated = await repo.updateSession(tx, id, { ...values, sectionId: section.id, updatedAt: deps.now() });
     const moved =
       before.startsAt.getTime() !== updated.startsAt.getTime() || before.durationMinutes !== updated.durationMinutes;
     if (before.publishedAt && moved) await notifyRescheduled(tx, deps, before, updated);

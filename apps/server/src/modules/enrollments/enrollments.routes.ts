@@ -17,8 +17,11 @@ import type { ImageStorage } from '../uploads/storage.public.ts';
 import * as enrollments from './enrollments.service.ts';
 
 /** Enrollment records of spec §3/§7: the student's cart (pending) and classes taken (paid). */
-export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; storage: ImageStorage }) {
-  const { db, storage } = opts;
+export async function enrollmentsRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; storage: ImageStorage; now: () => Date },
+) {
+  const { db, storage, now } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(
@@ -31,14 +34,17 @@ export async function enrollmentsRoutes(app: FastifyInstance, opts: { db: Db; st
         summary:
           'Enroll in an accepted class that is not your own; the record copies the class, a repeated call answers the existing id (any signed-in user)',
         description:
-          'Only `enrollId` is read; the other spec §7 fields are ignored. 201 with created: true for a new enrollment, 200 with created: false when the caller already had one for this class. 404 for an unknown class, 409 when it is pending, rejected or archived, or your own class.',
+          'Only `enrollId` and `sectionId` are read; the other spec §7 fields are ignored. A live class takes the section named, or its oldest section open for enrollment (404 for a section of another class, 409 when it is not open). 201 with created: true for a new enrollment, 200 with created: false when the caller already had one for this class. 404 for an unknown class, 409 when it is pending, rejected or archived, or your own class.',
         body: CreateEnrollmentBody,
         response: { 200: CreateEnrollmentResponse, 201: CreateEnrollmentResponse },
       },
     },
     async (request, reply) => {
       const viewer = viewerOf(request);
-      const result = await enrollments.enroll(db, viewer, request.body.enrollId);
+      const result = await enrollments.enroll(db, viewer, request.body.enrollId, {
+        sectionId: request.body.sectionId,
+        now: now(),
+      });
       return reply.status(result.created ? 201 : 200).send(result);
     },
   );

@@ -7,6 +7,7 @@ import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { limitOffsetOf } from '../../lib/paging.ts';
 import * as classes from '../classes/classes.public.ts';
+import * as sections from '../sections/sections.public.ts';
 import type { ImageStorage } from '../uploads/storage.public.ts';
 import { findUserIdByEmail } from '../users/contact.public.ts';
 import * as repo from './enrollments.repository.ts';
@@ -69,7 +70,12 @@ export function pendingEnrollmentOf(
  * the second call answers the existing id. Enrolling in one's own class is a 409, a business
  * refusal (DESIGN §3): the caller is signed in and may enroll elsewhere.
  */
-export async function enroll(db: Db, viewer: Viewer, classId: string): Promise<CreateEnrollmentResponse> {
+export async function enroll(
+  db: Db,
+  viewer: Viewer,
+  classId: string,
+  options: { sectionId?: string | undefined; now: Date },
+): Promise<CreateEnrollmentResponse> {
   if (!isUuid(classId)) throw notFound('Class');
   return db.transaction(async (tx) => {
     // Locked so a concurrent deletion of the class cannot slip between this read and the insert.
@@ -79,7 +85,12 @@ export async function enroll(db: Db, viewer: Viewer, classId: string): Promise<C
     const existing = await repo.findEnrollmentOfStudentForClass(tx, viewer.id, classId);
     if (existing) return { insertedId: existing.id, created: false, status: existing.status };
     if (cls.status !== 'accepted') throw conflict(ENROLLMENT_MESSAGES.classNotOpen);
-    const inserted = await repo.insertEnrollment(tx, pendingEnrollmentOf(cls, viewer));
+    // A live class is bought per section (decision 041); a self-paced class has none.
+    const section = await sections.sectionForEnrollment(tx, classId, options.sectionId, options.now);
+    const inserted = await repo.insertEnrollment(tx, {
+      ...pendingEnrollmentOf(cls, viewer),
+      sectionId: section?.id ?? null,
+    });
     if (inserted) {
       await classes.adjustClassCounters(tx, cls.id, { enrollments: 1 });
       return { insertedId: inserted.id, created: true, status: inserted.status };
@@ -301,3 +312,10 @@ export async function markRefunded(db: Db, ids: string[], refundedAt: Date): Pro
   for (const line of flipped) await classes.adjustClassCounters(db, line.classId, { enrollments: -1 });
   return flipped.map((line) => line.id);
 }
+
+/** Paid students per section of a class, and of one section (the sections module's editor and checks). */
+export {
+  attachEnrollmentsToSection,
+  paidCountOfSection,
+  paidCountsOfSections,
+} from './section-enrollments.repository.ts';

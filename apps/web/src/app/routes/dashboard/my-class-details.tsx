@@ -6,7 +6,8 @@ import { ClassStatsPanel } from '../../../features/teacher/components/class-stat
 import { useIdParam } from './use-id-param.ts';
 
 /** my-class/:id (DESIGN §1.10): the teacher's class with its enrollment figures, its sessions and materials
- * (decision 021), its students' progress and who enrolled. */
+ * (decision 021), its students' progress and who enrolled. The sections editor (decision 041) joins
+ * this page with seat holds and the buyer's section choice; until then a class runs one section. */
 function MyClassDetailsRoute() {
   const id = useIdParam();
   return (

@@ -25,7 +25,14 @@ import {
   useUploadMaterial,
   type ContentKind,
 } from '../api/content.ts';
-import { formatBytes, formatDuration, formatSessionStart, timeZoneOptions, viewerTimeZone } from './session-time.ts';
+import {
+  formatBytes,
+  formatDuration,
+  formatSessionStart,
+  timeZoneOptions,
+  viewerTimeZone,
+} from '../../../lib/session-time.ts';
+import { classSectionsQueryOptions, sectionLabel } from '../../sections/api/sections.ts';
 
 /**
  * The teacher's "Sessions and materials" editor on my-class/:id (decision 021): add, edit, reorder,
@@ -257,6 +264,11 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
   const update = useUpdateSession(classId);
   const [formError, setFormError] = useState<string | null>(null);
   const zones = useMemo(() => timeZoneOptions().map((zone) => ({ value: zone, label: zone.replace(/_/g, ' ') })), []);
+  // Decision 041: with more than one section, the teacher says which one the session belongs to.
+  const sections = useQuery(classSectionsQueryOptions(useUserScope(), classId)).data ?? [];
+  const sectionOptions = sections
+    .map((s, index) => ({ value: s._id, label: sectionLabel(index), open: s.status === 'active' }))
+    .filter((option) => option.open || option.value === session?.sectionId);
   const {
     register,
     handleSubmit,
@@ -273,8 +285,17 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
           durationMinutes: session.durationMinutes,
           meetingUrl: session.hasMeetingUrl ? (session.meetingUrl ?? '') : '',
           location: session.location ?? '',
+          sectionId: session.sectionId,
         }
-      : { title: '', startsAt: '', timeZone: viewerTimeZone(), durationMinutes: 60, meetingUrl: '', location: '' },
+      : {
+          title: '',
+          startsAt: '',
+          timeZone: viewerTimeZone(),
+          durationMinutes: 60,
+          meetingUrl: '',
+          location: '',
+          sectionId: '',
+        },
   });
 
   useUnsavedEdits(isDirty);
@@ -327,6 +348,14 @@ function SessionForm({ classId, session, onDone }: { classId: string; session?: 
       }
     >
       <TextField label="Session title" error={errors.title?.message} {...register('title')} />
+      {sectionOptions.length > 1 ? (
+        <SelectField
+          label="Section"
+          options={sectionOptions}
+          error={errors.sectionId?.message}
+          {...register('sectionId')}
+        />
+      ) : null}
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField label="Starts at" type="datetime-local" error={errors.startsAt?.message} {...register('startsAt')} />
         <SelectField label="Time zone" options={zones} error={errors.timeZone?.message} {...register('timeZone')} />

@@ -8,7 +8,7 @@ import { notify } from '../../../lib/toast.ts';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { classContentQueryOptions, useMarkProgress, type ContentKind } from '../api/content.ts';
-import { formatBytes, formatDuration, formatSessionStart } from './session-time.ts';
+import { formatBytes, formatDuration, formatSessionStart } from '../../../lib/session-time.ts';
 
 /**
  * myEnrollClass/:id (decision 021): a paid class as its student opens it — upcoming and past

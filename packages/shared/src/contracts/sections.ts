@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { SECTION_STATUSES } from '../rules/sections.ts';
+
+/** Sections of a live class (decision 041). Request bodies are `rules/section-forms.ts`; these are the answers. */
+
+export const SectionStatus = z.enum(SECTION_STATUSES);
+
+/** A section as its teacher edits it. */
+export const TeacherSection = z.object({
+  _id: z.string(),
+  classId: z.string(),
+  timeZone: z.string(),
+  /** Maximum seats; null only for a section made from a class that sold seats before sections existed. */
+  capacity: z.number().int().nullable(),
+  minimum: z.number().int().nullable(),
+  /** The enrolment window as instants (ISO 8601) and as wall-clock times in the section's zone ('' for none). */
+  enrollOpensAt: z.string().nullable(),
+  enrollClosesAt: z.string().nullable(),
+  localEnrollOpensAt: z.string(),
+  localEnrollClosesAt: z.string(),
+  status: SectionStatus,
+  /** Students whose enrolment in this section is paid. */
+  enrolled: z.number().int(),
+  sessionCount: z.number().int(),
+  /** The first session's start (ISO 8601), null while it has none. */
+  firstSessionAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type TeacherSection = z.infer<typeof TeacherSection>;
