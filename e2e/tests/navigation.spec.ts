@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/arrange.ts';
-import { expectHydrated } from '../fixtures/dashboard.ts';
 
 /*
  * React Router's data router (decision 024, apps/web/src/app/router.tsx) as a person moves around: where the
@@ -48,7 +47,6 @@ test.describe('navigation', () => {
   }) => {
     await page.goto('/');
     await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
-    await expectHydrated(page);
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -81,7 +79,6 @@ test.describe('navigation', () => {
     const reviewsChunk = /\/assets\/reviews-[^/]+\.js$/;
     await page.route(reviewsChunk, (route) => route.fulfill({ status: 404, body: '' }));
     await page.goto('/');
-    await expectHydrated(page);
     await page.getByRole('link', { name: 'See all reviews' }).click();
     await expect(page.getByRole('heading', { name: 'SkillHive was updated' })).toBeVisible();
     // The navbar above the error is the app's, and it still navigates.

@@ -1,6 +1,6 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '../fixtures/arrange.ts';
-import { expectHydrated, expectReady } from '../fixtures/dashboard.ts';
+import { expectReady } from '../fixtures/dashboard.ts';
 import { ROLE_STATE, roleAccounts } from '../fixtures/roles.ts';
 import { PUBLIC_PAGES } from '../../apps/web/src/app/routes.manifest.ts';
 
@@ -15,6 +15,13 @@ const stableClass = () => {
   const { id, title } = roleAccounts().teacher.acceptedClass;
   return { id, title };
 };
+
+/** Waits until React has taken the server's markup over (decision 030). */
+async function expectHydrated(page: Page) {
+  await expect
+    .poll(() => page.evaluate(() => Object.keys(document.getElementById('root')!).some((k) => k.startsWith('__react'))))
+    .toBe(true);
+}
 
 /** The scripts the build loads only after the first paint or on use (route-preloads.json). */
 async function deferredScripts(request: APIRequestContext, path: string): Promise<string[]> {
