@@ -59,43 +59,12 @@ export function firstLoadReport(): Plugin {
       logger = config.logger;
       base = config.base;
     },
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, context) {
-        const data = EVERY_PAGE_DATA.map((url) => ({
-          tag: 'link',
-          attrs: { rel: 'preload', as: 'fetch', crossorigin: true, href: url },
-          injectTo: 'head' as const,
-        }));
-        // The entry imports the app itself (src/start-app.tsx) on demand, so that a server-rendered
-        // page fetches it after its first paint (decision 037); a page the browser renders needs
-        // it at once, so index.html preloads it as it preloads the entry's own imports. Marked
-        // `data-app`: the server render leaves these out (src/entry-server.tsx).
-        const bundle = context.bundle;
-        const entry = context.chunk;
-        if (!bundle || !entry) return data;
-        const chunks = new Map<string, { imports: string[] }>();
-        for (const [fileName, output] of Object.entries(bundle))
-          if (output.type === 'chunk') chunks.set(fileName, output);
-        const closure = (start: string[], into = new Set<string>()) => {
-          for (const file of start) {
-            if (into.has(file) || !chunks.has(file)) continue;
-            into.add(file);
-            closure(chunks.get(file)!.imports, into);
-          }
-          return into;
-        };
-        const named = closure([entry.fileName]);
-        const app = [...closure(entry.dynamicImports)].filter((file) => !named.has(file));
-        return [
-          ...app.map((file) => ({
-            tag: 'link',
-            attrs: { rel: 'modulepreload', crossorigin: true, href: base + file, 'data-app': true },
-            injectTo: 'head' as const,
-          })),
-          ...data,
-        ];
-      },
+    transformIndexHtml() {
+      return EVERY_PAGE_DATA.map((url) => ({
+        tag: 'link',
+        attrs: { rel: 'preload', as: 'fetch', crossorigin: true, href: url },
+        injectTo: 'head' as const,
+      }));
     },
     generateBundle(_options, bundle) {
       const chunks = new Map<string, ChunkInfo>();
@@ -130,10 +99,7 @@ export function firstLoadReport(): Plugin {
         [...chunks].find(([, c]) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(`src/app/${module}`))?.[0];
       // FIRST_LOAD_FILES=1 lists each page's files with their sizes, largest questions first.
       const listFiles = process.env['FIRST_LOAD_FILES'] === '1';
-      // The entry, what it imports, and the app it imports on demand (src/start-app.tsx, decision
-      // 037): every page runs them all before it works.
-      const entries = [...chunks].filter(([, c]) => c.isEntry);
-      const shell = closure([...entries.map(([file]) => file), ...entries.flatMap(([, c]) => c.dynamicImports)]);
+      const shell = closure([...chunks].filter(([, c]) => c.isEntry).map(([file]) => file));
 
       const publicLines: string[] = [];
       const guardedLines: string[] = [];

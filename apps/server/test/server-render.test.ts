@@ -117,25 +117,6 @@ describe('public pages rendered on the server', () => {
     expect(res.body).not.toContain('skillhive-state');
     expect(res.body).toContain('<link rel="preload" as="fetch" crossorigin href="/api/auth/get-session">');
   });
-
-  it("names none of the app's code beyond the entry's own imports: it is fetched after the first paint", async () => {
-    const modulePreloads = (html: string) =>
-      [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
-    // The shell the browser renders from preloads the whole app (decision 037)...
-    const shell = await ctx.app.inject('/dashboard');
-    expect(shell.body).toContain(' data-app>');
-    const app = modulePreloads(shell.body);
-    // ...and a rendered page only the entry's own imports: neither the app nor the page's chunks.
-    for (const path of ['/', '/allClassAllowed', `/classes/${reviewed.id}`]) {
-      const page = await ctx.app.inject(path);
-      expect(page.body).toContain('skillhive-state');
-      expect(page.body).not.toContain('data-app');
-      const named = modulePreloads(page.body);
-      expect(named.length).toBeLessThan(app.length);
-      expect(named.every((file) => app.includes(file))).toBe(true);
-      expect(page.body.match(/<script type="module"/g)).toHaveLength(1);
-    }
-  });
 });
 
 describe('rendered pages shared with anonymous visitors, never with signed-in ones', () => {

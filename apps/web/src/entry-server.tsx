@@ -41,24 +41,9 @@ const { query, dataRoutes } = createStaticHandler(routes);
 /** Public pages only (DESIGN §2): the dashboard's pages stay rendered in the browser. */
 const serverRoutes = PUBLIC_PAGES.map((page) => ({ path: page.path }));
 
-/**
- * The answers of `rendersOnServer` so far. React Router's matchRoutes flattens and ranks the route
- * list on every call, which was most of a shared page's cost per request (a CPU profile under
- * load, BENCHMARKS.md); page requests ask about the same few paths again and again. Bounded: a
- * crawler's many paths only clear it.
- */
-const renderedPaths = new Map<string, boolean>();
-const RENDERED_PATHS_KEPT = 1_000;
-
 /** Whether the server renders this path: a public page of the manifest. */
 export function rendersOnServer(pathname: string): boolean {
-  let rendered = renderedPaths.get(pathname);
-  if (rendered === undefined) {
-    rendered = matchRoutes(serverRoutes, pathname) !== null;
-    if (renderedPaths.size >= RENDERED_PATHS_KEPT) renderedPaths.clear();
-    renderedPaths.set(pathname, rendered);
-  }
-  return rendered;
+  return matchRoutes(serverRoutes, pathname) !== null;
 }
 
 export interface RenderInput {
@@ -78,10 +63,7 @@ const HOISTED = /^(?:<(?:link|meta)\b[^>]*>|<title>[^<]*<\/title>)*/;
 /**
  * The document: the page's markup in #root and its state beside it. The data preloads go (the
  * data is in the page, decision 008's preloads are for pages the browser renders), and so does
- * the note that the page needs JavaScript: this one is readable without it. So do the preloads of
- * the app's code (`data-app`, apps/web/first-load-report.ts): the entry fetches it once the page
- * has loaded and been painted, rather than beside the stylesheet and the largest image (decision
- * 037). The entry's own imports stay preloaded.
+ * the note that the page needs JavaScript: this one is readable without it.
  */
 function document(template: string, rendered: string, state: string): string {
   if (!template.includes(ROOT)) throw new Error(`index.html has no ${ROOT}`);
@@ -93,7 +75,6 @@ function document(template: string, rendered: string, state: string): string {
   return head
     .replace('</head>', () => `  ${hoisted}\n  </head>`)
     .replace(/[ \t]*<link rel="preload" as="fetch"[^>]*>\n?/g, '')
-    .replace(/[ \t]*<link rel="modulepreload"[^>]* data-app>\n?/g, '')
     .replace(/<noscript>[\s\S]*?<\/noscript>\s*/, '')
     .replace(
       ROOT,

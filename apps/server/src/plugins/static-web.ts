@@ -109,12 +109,7 @@ function routeOf(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
 }
 
-/**
- * A page answer: index.html, or a public route's copy of it. When `rendered` (the server renders
- * the page into it), without its data preloads (the data is in the page, decision 030), its
- * chunks' (fetched after the page's first paint, decision 037) or its image's (the rendered
- * `<img>` is in the HTML, and React hoists a preload of a high-priority one itself).
- */
+/** A page answer: index.html, or a public route's copy of it (without its data preloads when `rendered`). */
 type SpaPage = (pathname: string, search: string, rendered?: boolean) => Promise<string>;
 
 /**
@@ -161,31 +156,30 @@ function spaPages(
   const imageLinksOf = (images: string[]) =>
     images.map((url) => `<link rel="preload" as="image" fetchpriority="high" href="${url}">`);
 
-  const pages = new Map<string, { withData: string; withoutData: string; rendered: string }>();
+  const pages = new Map<string, { withData: string; withoutData: string }>();
   const patterns: {
     route: string;
     match: (pathname: string) => Record<string, string> | null;
-    modules: string[];
-    images: string[];
+    /** The links every visit of the route gets: its chunks and its first image. */
+    code: string[];
     data: string[];
   }[] = [];
   for (const [route, { modules, data, images }] of Object.entries(parsed.data)) {
+    const code = [...moduleLinksOf(modules), ...imageLinksOf(images)];
     const match = routeMatcher(route);
     if (match) {
-      patterns.push({ route, match, modules: moduleLinksOf(modules), images: imageLinksOf(images), data });
+      patterns.push({ route, match, code, data });
       continue;
     }
-    const code = [...moduleLinksOf(modules), ...imageLinksOf(images)];
     pages.set(routeOf(route), {
       withData: withLinks(indexHtml, [...code, ...dataLinksOf(data)]),
       withoutData: withLinks(indexHtml, code),
-      rendered: indexHtml,
     });
   }
   return async (pathname, search, rendered = false) => {
     const page = pages.get(routeOf(pathname));
-    if (page) return rendered ? page.rendered : search === '' ? page.withData : page.withoutData;
-    for (const { route, match, modules, images, data } of patterns) {
+    if (page) return search === '' && !rendered ? page.withData : page.withoutData;
+    for (const { route, match, code, data } of patterns) {
       const params = match(routeOf(pathname));
       if (!params) continue;
       const safe = Object.values(params).every((value) => SAFE_PARAM.test(value));
@@ -193,7 +187,7 @@ function spaPages(
         safe && search === '' && !rendered
           ? data.map((url) => url.replace(/:(\w+)/g, (_m, name: string) => params[name] ?? ''))
           : [];
-      let html = withLinks(indexHtml, rendered ? [] : [...modules, ...images, ...dataLinksOf(filled)]);
+      let html = withLinks(indexHtml, [...code, ...dataLinksOf(filled)]);
       const found = safe && pageMeta ? await pageMeta(route, params).catch(() => null) : null;
       if (found) html = withPageMeta(html, absoluteImage(found, publicUrl), `${publicUrl}${pathname}`);
       return html;

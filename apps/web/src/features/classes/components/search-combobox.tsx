@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
@@ -38,20 +38,6 @@ export function SearchCombobox({
   const listId = useId();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
-  // Text typed into the server-rendered box before the app took the page over (decision 037: the
-  // app's code comes after the first paint) is the visitor's: it is kept, not reset to the URL's.
-  // React leaves the box's value alone while it hydrates; the ref sees it in that same commit,
-  // before any later render could put the URL's value back.
-  const typedBeforeHydration = useRef<string | null>(null);
-  const input = useCallback((node: HTMLInputElement | null) => {
-    if (node && typedBeforeHydration.current === null) typedBeforeHydration.current = node.value;
-  }, []);
-  useLayoutEffect(() => {
-    const typed = typedBeforeHydration.current;
-    if (typed !== null && typed !== value) onValueChange(typed);
-    // Once, in the commit that hydrated the box.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
   // The chosen suggestion, by position in the list it was chosen in: a new list starts with none.
   const [choice, setChoice] = useState<{ list: unknown; index: number }>({ list: null, index: -1 });
   const term = useDebounced(value.trim(), SUGGEST_DEBOUNCE_MS);
@@ -77,7 +63,6 @@ export function SearchCombobox({
         {label}
       </label>
       <input
-        ref={input}
         id={inputId}
         type="search"
         name={name}
