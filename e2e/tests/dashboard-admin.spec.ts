@@ -49,6 +49,8 @@ test.describe('looking (the role admin)', () => {
       // Teachers' payouts, fee revenue and disputes.
       'Payouts',
       'Coupons',
+      // Reports of classes, reviews and people, and suspensions.
+      'Reports',
       'Audit Log',
       // No SMTP server in the e2e run: mail waits in the outbox, which admins read here.
       'Mailbox',
