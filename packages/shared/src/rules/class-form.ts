@@ -8,13 +8,18 @@ import { CLASS_MESSAGES } from './messages.ts';
 /** Price as a decimal number (spec §5 converts it so); the server stores cents. */
 export const Price = z.pipe(
   // Missing (the form sends an empty field as undefined) is "required"; anything else that is not a
-  // number ("abc", "NaN") says so instead.
-  z.union([z.number(), z.string()], { error: CLASS_MESSAGES.priceRequired }).check(
-    z.refine((value: number | string) => typeof value !== 'string' || value.trim() !== '', {
+  // number ("abc", "NaN") says so instead. The branches carry the message too: the form's resolver
+  // reports a failed union by its branches' first issue.
+  z
+    .union([z.number({ error: CLASS_MESSAGES.priceRequired }), z.string({ error: CLASS_MESSAGES.priceRequired })], {
       error: CLASS_MESSAGES.priceRequired,
-      abort: true,
-    }),
-  ),
+    })
+    .check(
+      z.refine((value: number | string) => typeof value !== 'string' || value.trim() !== '', {
+        error: CLASS_MESSAGES.priceRequired,
+        abort: true,
+      }),
+    ),
   z.coerce.number<number | string>({ error: CLASS_MESSAGES.priceNumber }).check(
     z.refine((n: number) => Number.isFinite(n), CLASS_MESSAGES.priceNumber),
     z.refine(
