@@ -41,9 +41,24 @@ const { query, dataRoutes } = createStaticHandler(routes);
 /** Public pages only (DESIGN §2): the dashboard's pages stay rendered in the browser. */
 const serverRoutes = PUBLIC_PAGES.map((page) => ({ path: page.path }));
 
+/**
+ * The answers of `rendersOnServer` so far. React Router's matchRoutes flattens and ranks the route
+ * list on every call, which was most of a shared page's cost per request (a CPU profile under
+ * load, BENCHMARKS.md); page requests ask about the same few paths again and again. Bounded: a
+ * crawler's many paths only clear it.
+ */
+const renderedPaths = new Map<string, boolean>();
+const RENDERED_PATHS_KEPT = 1_000;
+
 /** Whether the server renders this path: a public page of the manifest. */
 export function rendersOnServer(pathname: string): boolean {
-  return matchRoutes(serverRoutes, pathname) !== null;
+  let rendered = renderedPaths.get(pathname);
+  if (rendered === undefined) {
+    rendered = matchRoutes(serverRoutes, pathname) !== null;
+    if (renderedPaths.size >= RENDERED_PATHS_KEPT) renderedPaths.clear();
+    renderedPaths.set(pathname, rendered);
+  }
+  return rendered;
 }
 
 export interface RenderInput {
