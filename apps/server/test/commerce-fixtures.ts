@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { schema } from '../src/db/client.ts';
+import { createTokenService } from '../src/modules/auth/token.ts';
 import { findShownCoupon } from '../src/modules/coupons/coupons.repository.ts';
 import { insertClassRow } from './class-fixtures.ts';
-import { createUser, rawRows, tokenFor, type TestContext, type TestUser } from './harness.ts';
+import { createUser, rawRows, tokenFor, uniqueEmail, type TestContext, type TestUser } from './harness.ts';
 
 /** Anyone who calls the API: a signed-up TestUser (cookie) or a user with a Bearer token. */
 export type Caller = { id: string; email: string; headers: Record<string, string> };
@@ -277,3 +278,68 @@ export function itAnswersEachRole(
 
 /** Test-app settings for suites that sign many users up quickly. */
 export const FAST_SIGNUP_ENV = { RATE_LIMIT_AUTH_PER_MINUTE: '100000' } as const;
+
+/** A student inserted by `insertStudents`, with the session its tokens name. */
+export type InsertedStudent = Caller & { sessionId: string };
+
+/**
+ * Students as the web app authenticates them: a Bearer token from the real token service
+ * (spec §7 "secured calls send the stored token"). Their accounts are inserted directly — hundreds
+ * of password sign-ups would spend most of a run hashing passwords, which the auth suite covers
+ * already (and verifying their addresses, which the accounts suite covers). The app must be built
+ * with the same `authSecret`; `now` is the app's clock, and the sessions last a year of it.
+ */
+export async function insertStudents(
+  ctx: Pick<TestContext, 'db'>,
+  n: number,
+  authSecret: string,
+  now: () => Date = () => new Date(),
+): Promise<InsertedStudent[]> {
+  const accounts = Array.from({ length: n }, (_, i) => ({
+    id: randomUUID(),
+    name: `Student ${i + 1}`,
+    email: uniqueEmail('shopper'),
+    // Paying needs a verified address; the accounts suite covers verifying one.
+    emailVerified: true,
+  }));
+  await ctx.db.insert(schema.users).values(accounts);
+  // A token lives only as long as the session it names (decision 009): one session per student.
+  const sessions = accounts.map((row) => ({
+    id: randomUUID(),
+    token: randomUUID(),
+    userId: row.id,
+    expiresAt: new Date(now().getTime() + 365 * 24 * 60 * 60 * 1000),
+  }));
+  await ctx.db.insert(schema.sessions).values(sessions);
+  const students = accounts.map((row, i) => ({
+    id: row.id,
+    email: row.email,
+    sessionId: sessions[i]!.id,
+    headers: {},
+  }));
+  await refreshTokens(students, authSecret, now);
+  return students;
+}
+
+/** New tokens at the app's `now` for students whose clock moved past their tokens' hour. */
+export async function refreshTokens(students: InsertedStudent[], authSecret: string, now: () => Date): Promise<void> {
+  const tokens = createTokenService(authSecret, now);
+  await Promise.all(
+    students.map(async (student) => {
+      student.headers = { authorization: `Bearer ${await tokens.issue(student, student.sessionId)}` };
+    }),
+  );
+}
+
+/** Runs `run` over `items`, `size` at a time (concurrent within a batch), in order of the batches. */
+export async function inBatches<T, R>(
+  items: T[],
+  size: number,
+  run: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += size) {
+    results.push(...(await Promise.all(items.slice(i, i + size).map((item, j) => run(item, i + j)))));
+  }
+  return results;
+}

@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
 import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
 import { COUPON_MESSAGES, normaliseCouponCode } from '@skillhive/shared/rules/coupons';
-import { schema } from '../src/db/client.ts';
-import { createTokenService } from '../src/modules/auth/token.ts';
 import * as coupons from '../src/modules/coupons/coupons.repository.ts';
-import { createTestApp, createUser, rawRows, uniqueEmail, type TestContext } from './harness.ts';
+import { createTestApp, createUser, rawRows, type TestContext } from './harness.ts';
 import {
   CARDS,
   FAST_SIGNUP_ENV,
@@ -15,6 +12,8 @@ import {
   createClass,
   createIntent,
   enroll,
+  inBatches,
+  insertStudents,
   recordPayment,
   type Caller,
   type IntentAnswer,
@@ -47,49 +46,9 @@ beforeAll(async () => {
   );
 });
 
-/**
- * Students as the web app authenticates them: a Bearer token from the real token service
- * (spec §7 "secured calls send the stored token"). Their accounts are inserted directly — two
- * hundred password sign-ups would spend most of the run hashing passwords, which the auth
- * suite covers already (and verifying their addresses, which the accounts suite covers).
- */
-async function createStudents(n: number): Promise<Caller[]> {
-  const accounts = Array.from({ length: n }, (_, i) => ({
-    id: randomUUID(),
-    name: `Student ${i + 1}`,
-    email: uniqueEmail('shopper'),
-    // Paying needs a verified address; the accounts suite covers verifying one.
-    emailVerified: true,
-  }));
-  await ctx.db.insert(schema.users).values(accounts);
-  // A token lives only as long as the session it names (decision 009): one session per student.
-  const sessions = accounts.map((row) => ({
-    id: randomUUID(),
-    token: randomUUID(),
-    userId: row.id,
-    expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
-  }));
-  await ctx.db.insert(schema.sessions).values(sessions);
-  const tokens = createTokenService(AUTH_SECRET);
-  return Promise.all(
-    accounts.map(async (row, i) => ({
-      id: row.id,
-      email: row.email,
-      headers: { authorization: `Bearer ${await tokens.issue(row, sessions[i]!.id)}` },
-    })),
-  );
-}
 afterAll(async () => {
   await ctx?.close();
 });
-
-async function inBatches<T, R>(items: T[], size: number, run: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let i = 0; i < items.length; i += size) {
-    results.push(...(await Promise.all(items.slice(i, i + size).map((item, j) => run(item, i + j)))));
-  }
-  return results;
-}
 
 function rows<T = Record<string, unknown>>(query: SQL): Promise<T[]> {
   return rawRows<T>(ctx.db, query);
@@ -115,7 +74,7 @@ describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
           await createClass(ctx, teachers[i % teachers.length]!, { priceCents: 50 + Math.floor(random() * 24_951) }),
         );
       }
-      const students = await createStudents(STUDENTS);
+      const students = await insertStudents(ctx, STUDENTS, AUTH_SECRET);
       const admin = await createUser(ctx, 'admin');
 
       // Coupons of every kind (decision 019); a 100% one is always refused (below the minimum charge).

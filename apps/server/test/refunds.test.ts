@@ -16,6 +16,7 @@ import {
   createIntentOk,
   enroll,
   enrolOk,
+  inBatches,
   itAnswersEachRole,
   type MatrixEndpoint,
   type MatrixRole,
@@ -475,10 +476,6 @@ describe('permission matrix (every refund endpoint × anonymous, student, teache
     expect((await refundRows(paymentId)).length).toBe(1);
   });
 });
-
-async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>) {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
-}
 
 const REFUND_STUDENTS = Number(process.env.REFUNDS_STUDENTS ?? 30);
 const REFUNDS_SEED = Number(process.env.REFUNDS_SEED ?? Date.now() % 1_000_000);
