@@ -2,7 +2,7 @@ import { sql, type SQLWrapper } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Category } from '@skillhive/shared/rules/constants';
 import { schema } from '../src/db/client.ts';
-import { catalogueQuery, searchTierQuery, type CatalogueFilter } from '../src/modules/classes/classes.repository.ts';
+import { catalogueQuery, searchTierQuery, type CatalogueFilter } from '../src/modules/classes/catalogue.repository.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
 
 let ctx: TestContext;

@@ -23,6 +23,7 @@ import * as enrollments from '../enrollments/enrollments.service.ts';
 import { findUserIdByEmail, wantsNotification } from '../users/contact.public.ts';
 import type { ImageStorage } from '../uploads/storage.public.ts';
 import { resolveUploadedImageKey } from '../uploads/uploads.service.ts';
+import * as catalogue from './catalogue.repository.ts';
 import * as revisions from './class-revisions.repository.ts';
 import { proposeRevision } from './class-revisions.service.ts';
 import * as repo from './classes.repository.ts';
@@ -105,7 +106,7 @@ export async function createClass(
  */
 export async function buildSearchExpression(db: Db, q: string): Promise<string | null> {
   const words = parseSearch(q);
-  const corrections = await repo.findCorrections(db, correctableWords(words), CORRECTIONS_PER_WORD);
+  const corrections = await catalogue.findCorrections(db, correctableWords(words), CORRECTIONS_PER_WORD);
   return toTsqueryExpression(words, corrections);
 }
 
@@ -126,7 +127,7 @@ export async function listClasses(
   const tsquery = q ? await buildSearchExpression(db, q) : undefined;
   // Only separators (say "&&"): there is no word to find.
   if (tsquery === null) return { items: [], total: 0, totalCapped: false };
-  const filter: repo.CatalogueFilter = {
+  const filter: catalogue.CatalogueFilter = {
     status,
     category: query.category,
     tsquery,
@@ -149,12 +150,12 @@ export async function listClasses(
   let counted: number;
   if (tsquery && filter.sort === 'relevance') {
     // Its first read counts the matches and, when there are at most the cap, orders the page too.
-    ({ rows, matches: counted } = await repo.searchPage(db, filter, SEARCH_TOTAL_CAP));
+    ({ rows, matches: counted } = await catalogue.searchPage(db, filter, SEARCH_TOTAL_CAP));
   } else {
     const countTotal = () =>
-      tsquery ? repo.countAtMost(db, filter, SEARCH_TOTAL_CAP + 1) : repo.countCatalogue(db, filter);
+      tsquery ? catalogue.countAtMost(db, filter, SEARCH_TOTAL_CAP + 1) : catalogue.countCatalogue(db, filter);
     [rows, counted] = await Promise.all([
-      repo.catalogueQuery(db, filter),
+      catalogue.catalogueQuery(db, filter),
       totals ? totals.get(totalKey, countTotal) : countTotal(),
     ]);
   }
@@ -186,7 +187,7 @@ export async function countClassesByCategory(db: Db): Promise<CategoryCount[]> {
 export async function suggestClasses(db: Db, query: ClassSuggestionsQuery): Promise<ClassSuggestion[]> {
   const tsquery = await buildSearchExpression(db, query.q);
   if (!tsquery) return [];
-  const rows = await repo.suggestClasses(db, tsquery, query.limit);
+  const rows = await catalogue.suggestClasses(db, tsquery, query.limit);
   return rows.map((row) => ({ _id: row.id, title: row.title, name: row.teacherName, category: row.category }));
 }
 

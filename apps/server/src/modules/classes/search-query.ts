@@ -1,6 +1,6 @@
 /**
  * Turning what a visitor typed into a text-search query (decision 018). Pure, so it is tested
- * without a database; the corrections come from `findCorrections` (classes.repository.ts).
+ * without a database; the corrections come from `findCorrections` (catalogue.repository.ts).
  */
 
 /** Words beyond this many are ignored: a longer query only narrows further and costs more. */

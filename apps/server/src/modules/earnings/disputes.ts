@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import type { GatewayDispute, PaymentGateway } from '../gateways/gateway.public.ts';
+import * as disputeRepo from './disputes.repository.ts';
 import * as repo from './earnings.repository.ts';
 import { clawBackLines, freezeLines, unfreezeLines } from './ledger.ts';
 
@@ -31,7 +32,10 @@ async function disputedLines(db: Db, dispute: GatewayDispute): Promise<repo.Line
 }
 
 /** Records a dispute the gateway knows (created or updated) and freezes its lines; closes it when the gateway says it closed. */
-export async function recordDispute(deps: DisputeDeps, gatewayDisputeId: string): Promise<repo.DisputeRow | null> {
+export async function recordDispute(
+  deps: DisputeDeps,
+  gatewayDisputeId: string,
+): Promise<disputeRepo.DisputeRow | null> {
   const dispute = await deps.gateway.retrieveDispute(gatewayDisputeId);
   if (!dispute) return null;
   const lines = await disputedLines(deps.db, dispute);
@@ -45,7 +49,7 @@ export async function recordDispute(deps: DisputeDeps, gatewayDisputeId: string)
   const now = deps.now();
   const enrollmentIds = lines.map((line) => line.enrollmentId);
   await deps.db.transaction(async (tx) => {
-    const inserted = await repo.insertDispute(tx, {
+    const inserted = await disputeRepo.insertDispute(tx, {
       gatewayDisputeId: dispute.id,
       paymentId: lines[0]!.paymentId,
       transactionId: dispute.intentId,
@@ -61,23 +65,23 @@ export async function recordDispute(deps: DisputeDeps, gatewayDisputeId: string)
     if (inserted) await freezeLines(tx, { enrollmentIds, disputeId: inserted.id, now });
   });
   if (CLOSED.has(dispute.status)) return closeDispute(deps, dispute);
-  const row = await repo.findDisputeByGatewayId(deps.db, dispute.id);
+  const row = await disputeRepo.findDisputeByGatewayId(deps.db, dispute.id);
   if (row && row.status === 'open') {
-    await repo.updateDispute(deps.db, row.id, {
+    await disputeRepo.updateDispute(deps.db, row.id, {
       gatewayStatus: dispute.status,
       evidenceDueBy: dispute.evidenceDueBy,
       evidence: dispute.evidence,
     });
   }
-  return repo.findDisputeByGatewayId(deps.db, dispute.id);
+  return disputeRepo.findDisputeByGatewayId(deps.db, dispute.id);
 }
 
 /** The gateway closed a dispute: lost → the lines are refunded and their shares clawed back; won → released. */
-async function closeDispute(deps: DisputeDeps, dispute: GatewayDispute): Promise<repo.DisputeRow | null> {
+async function closeDispute(deps: DisputeDeps, dispute: GatewayDispute): Promise<disputeRepo.DisputeRow | null> {
   const now = deps.now();
   const lost = dispute.status === 'lost';
   await deps.db.transaction(async (tx) => {
-    const row = await repo.findDisputeByGatewayId(tx, dispute.id, { lock: true });
+    const row = await disputeRepo.findDisputeByGatewayId(tx, dispute.id, { lock: true });
     if (!row || row.status !== 'open') return;
     if (lost) {
       // The bank gave the money back: the lines give no access any more, as after a refund.
@@ -86,12 +90,12 @@ async function closeDispute(deps: DisputeDeps, dispute: GatewayDispute): Promise
     } else {
       await unfreezeLines(tx, { enrollmentIds: row.enrollmentIds, disputeId: row.id, now });
     }
-    await repo.updateDispute(tx, row.id, {
+    await disputeRepo.updateDispute(tx, row.id, {
       status: lost ? 'lost' : 'won',
       gatewayStatus: dispute.status,
       evidence: dispute.evidence,
       closedAt: now,
     });
   });
-  return repo.findDisputeByGatewayId(deps.db, dispute.id);
+  return disputeRepo.findDisputeByGatewayId(deps.db, dispute.id);
 }

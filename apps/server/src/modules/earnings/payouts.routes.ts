@@ -16,11 +16,12 @@ import {
 import { SetFeeRateBody } from '@skillhive/shared/rules/earnings';
 import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
-import * as earnings from './earnings.service.ts';
+import * as admin from './earnings-admin.service.ts';
+import type { EarningsDeps } from './earnings.service.ts';
 
 /** The admin's side of money out (decisions 039, 040): payouts, manual batches, fee revenue, disputes, fee rates. */
-export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<earnings.EarningsDeps, 'log'> }) {
-  const deps: earnings.EarningsDeps = { ...opts.deps, log: app.log };
+export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<EarningsDeps, 'log'> }) {
+  const deps: EarningsDeps = { ...opts.deps, log: app.log };
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.get(
@@ -36,7 +37,7 @@ export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<ear
         response: { 200: z.array(AdminPayout) },
       },
     },
-    async (request, reply) => replyWithPage(reply, await earnings.listPayouts(deps, request.query)),
+    async (request, reply) => replyWithPage(reply, await admin.listPayouts(deps, request.query)),
   );
 
   typed.get(
@@ -51,7 +52,7 @@ export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<ear
         response: { 200: UpcomingPayouts },
       },
     },
-    async () => earnings.listUpcoming(deps),
+    async () => admin.listUpcoming(deps),
   );
 
   typed.post(
@@ -66,7 +67,7 @@ export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<ear
         response: { 200: PayoutRunResult },
       },
     },
-    async () => earnings.runNow(deps),
+    async () => admin.runNow(deps),
   );
 
   typed.post(
@@ -82,7 +83,7 @@ export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<ear
         response: { 200: AdminPayout },
       },
     },
-    async (request) => earnings.retryPayout(deps, viewerOf(request), request.params.id),
+    async (request) => admin.retryPayout(deps, viewerOf(request), request.params.id),
   );
 
   typed.get(
@@ -97,7 +98,7 @@ export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<ear
         response: { 200: z.array(PayoutBatch) },
       },
     },
-    async (request, reply) => replyWithPage(reply, await earnings.listBatches(deps, request.query)),
+    async (request, reply) => replyWithPage(reply, await admin.listBatches(deps, request.query)),
   );
 
   typed.post(
@@ -112,7 +113,7 @@ export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<ear
         response: { 201: PayoutBatch },
       },
     },
-    async (request, reply) => reply.status(201).send(await earnings.createBatch(deps, viewerOf(request))),
+    async (request, reply) => reply.status(201).send(await admin.createBatch(deps, viewerOf(request))),
   );
 
   typed.get(
@@ -128,7 +129,7 @@ export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<ear
       },
     },
     async (request, reply) => {
-      const csv = await earnings.batchCsv(deps, request.params.id);
+      const csv = await admin.batchCsv(deps, request.params.id);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="skillhive-payouts-${request.params.id}.csv"`)
@@ -148,7 +149,7 @@ export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<ear
         response: { 200: PayoutBatch },
       },
     },
-    async (request) => earnings.markBatchPaid(deps, viewerOf(request), request.params.id),
+    async (request) => admin.markBatchPaid(deps, viewerOf(request), request.params.id),
   );
 
   typed.get(
@@ -163,7 +164,7 @@ export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<ear
         response: { 200: z.array(FeeRevenueMonth) },
       },
     },
-    async () => earnings.feeRevenue(deps),
+    async () => admin.feeRevenue(deps),
   );
 
   typed.get(
@@ -179,7 +180,7 @@ export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<ear
         response: { 200: z.array(Dispute) },
       },
     },
-    async (request, reply) => replyWithPage(reply, await earnings.listDisputes(deps, request.query)),
+    async (request, reply) => replyWithPage(reply, await admin.listDisputes(deps, request.query)),
   );
 
   typed.get(
@@ -195,7 +196,7 @@ export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<ear
         response: { 200: TeacherFeeRate },
       },
     },
-    async (request) => earnings.getFeeRate(deps, request.params.id),
+    async (request) => admin.getFeeRate(deps, request.params.id),
   );
 
   typed.put(
@@ -212,6 +213,6 @@ export async function payoutsRoutes(app: FastifyInstance, opts: { deps: Omit<ear
         response: { 200: TeacherFeeRate },
       },
     },
-    async (request) => earnings.setFeeRate(deps, viewerOf(request), request.params.id, request.body.feePercent),
+    async (request) => admin.setFeeRate(deps, viewerOf(request), request.params.id, request.body.feePercent),
   );
 }

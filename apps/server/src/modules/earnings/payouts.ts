@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { forEachClaimed } from '../../lib/claimed-batches.ts';
 import { type PaymentGateway, TransferRefusedError } from '../gateways/gateway.public.ts';
 import * as repo from './earnings.repository.ts';
+import * as payoutRepo from './payouts.repository.ts';
 
 /**
  * Payouts (decision 040). A payout is decided in one transaction under the teacher's balance lock
@@ -36,18 +37,18 @@ export async function decidePayout(
   },
   teacherId: string,
   options: { minimumCents: number; skipLocked: boolean },
-): Promise<repo.PayoutRow | null> {
+): Promise<payoutRepo.PayoutRow | null> {
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     const balance = await repo.lockBalance(tx, teacherId, { skipLocked: options.skipLocked });
     if (!balance || balance.availableCents < Math.max(1, options.minimumCents)) return null;
-    if (await repo.hasOpenPayout(tx, teacherId)) return null;
+    if (await payoutRepo.hasOpenPayout(tx, teacherId)) return null;
     const amountCents = balance.availableCents;
-    const account = await repo.findAccount(tx, teacherId);
+    const account = await payoutRepo.findAccount(tx, teacherId);
     const viaGateway = account !== null && account.payoutsEnabled === 1 && account.gateway === deps.gatewayName;
     const parts = await repo.listUnpaidReleased(tx, teacherId);
     const unpaid = parts.reduce((sum, p) => sum + p.amountCents, 0);
-    const payout = await repo.insertPayout(tx, {
+    const payout = await payoutRepo.insertPayout(tx, {
       teacherId,
       amountCents,
       recoveredCents: Math.max(0, unpaid - amountCents),
@@ -69,7 +70,7 @@ export async function decidePayout(
         byPayment.set(part.paymentId, item);
       }
       let left = amountCents;
-      const items: Parameters<typeof repo.insertPayoutItems>[1] = [];
+      const items: Parameters<typeof payoutRepo.insertPayoutItems>[1] = [];
       for (const [paymentId, item] of byPayment) {
         const take = Math.min(left, item.amountCents);
         if (take <= 0) break;
@@ -80,7 +81,7 @@ export async function decidePayout(
         // More available than released parts (cannot happen while the journal is whole): refuse to guess.
         throw new Error(`payout of ${teacherId}: ${left} cents available with no released share to transfer from`);
       }
-      await repo.insertPayoutItems(tx, items);
+      await payoutRepo.insertPayoutItems(tx, items);
     }
     await repo.assignTranches(
       tx,
@@ -100,9 +101,9 @@ export async function decidePayout(
 async function refusePayout(deps: PayoutDeps, payoutId: string, reason: string): Promise<PayoutOutcome> {
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
-    const payout = await repo.findPayout(tx, payoutId, { lock: true });
+    const payout = await payoutRepo.findPayout(tx, payoutId, { lock: true });
     if (!payout || payout.status !== 'in_flight') return 'skipped';
-    const items = await repo.listItemsOfPayout(tx, payoutId);
+    const items = await payoutRepo.listItemsOfPayout(tx, payoutId);
     const sent = items.filter((i) => i.transferId).reduce((sum, i) => sum + i.amountCents, 0);
     const back = payout.amountCents - sent;
     if (back > 0) {
@@ -114,7 +115,7 @@ async function refusePayout(deps: PayoutDeps, payoutId: string, reason: string):
     }
     if (sent === 0) {
       await repo.unassignTranches(tx, payoutId);
-      await repo.updatePayout(tx, payoutId, {
+      await payoutRepo.updatePayout(tx, payoutId, {
         status: 'failed',
         failureReason: reason,
         leaseUntil: null,
@@ -122,7 +123,7 @@ async function refusePayout(deps: PayoutDeps, payoutId: string, reason: string):
       });
       return 'failed';
     }
-    await repo.updatePayout(tx, payoutId, {
+    await payoutRepo.updatePayout(tx, payoutId, {
       status: 'paid',
       amountCents: sent,
       failureReason: reason,
@@ -140,9 +141,9 @@ async function refusePayout(deps: PayoutDeps, payoutId: string, reason: string):
  * any number of times, from any instance.
  */
 export async function sendPayout(deps: PayoutDeps, payoutId: string): Promise<PayoutOutcome> {
-  const payout = await repo.findPayout(deps.db, payoutId);
+  const payout = await payoutRepo.findPayout(deps.db, payoutId);
   if (!payout || payout.status !== 'in_flight' || !payout.accountId) return 'skipped';
-  const items = await repo.listItemsOfPayout(deps.db, payoutId);
+  const items = await payoutRepo.listItemsOfPayout(deps.db, payoutId);
   try {
     for (const item of items) {
       if (item.transferId) continue;
@@ -158,7 +159,7 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string): Promise<Pa
           metadata: { payout_id: payout.id, payout_item: item.id },
           idempotencyKey: `payout-item-${item.id}`,
         }));
-      await repo.setItemTransfer(deps.db, item.id, transfer.id);
+      await payoutRepo.setItemTransfer(deps.db, item.id, transfer.id);
     }
   } catch (error) {
     if (error instanceof TransferRefusedError) {
@@ -166,14 +167,14 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string): Promise<Pa
       return refusePayout(deps, payoutId, error.message);
     }
     deps.log.error({ payoutId, err: error }, 'payout not finished: the reconciler tries again');
-    await repo.updatePayout(deps.db, payoutId, {
+    await payoutRepo.updatePayout(deps.db, payoutId, {
       nextCheckAt: new Date(deps.now().getTime() + RETRY_MS),
       leaseUntil: null,
     });
     return 'in_flight';
   }
   const now = deps.now();
-  await repo.updatePayout(deps.db, payoutId, { status: 'paid', paidAt: now, leaseUntil: null, updatedAt: now });
+  await payoutRepo.updatePayout(deps.db, payoutId, { status: 'paid', paidAt: now, leaseUntil: null, updatedAt: now });
   return 'paid';
 }
 
@@ -225,7 +226,7 @@ export async function settleInFlight(deps: PayoutDeps): Promise<{ settled: numbe
   await forEachClaimed(
     (limit) => {
       const now = deps.now();
-      return repo.claimDuePayouts(deps.db, { now, leaseUntil: new Date(now.getTime() + LEASE_MS), limit });
+      return payoutRepo.claimDuePayouts(deps.db, { now, leaseUntil: new Date(now.getTime() + LEASE_MS), limit });
     },
     async (row) => {
       const outcome = await sendPayout(deps, row.id).catch((error: unknown) => {
@@ -249,13 +250,13 @@ export async function recordTransferReversal(deps: PayoutDeps, transferId: strin
   if (!transfer) return;
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
-    const item = await repo.findItemByTransfer(tx, transferId);
+    const item = await payoutRepo.findItemByTransfer(tx, transferId);
     if (!item) return;
-    const payout = await repo.findPayout(tx, item.payoutId, { lock: true });
+    const payout = await payoutRepo.findPayout(tx, item.payoutId, { lock: true });
     if (!payout) return;
     const delta = transfer.reversedCents - item.reversedCents;
     if (delta <= 0) return;
-    await repo.setItemReversed(tx, item.id, transfer.reversedCents);
+    await payoutRepo.setItemReversed(tx, item.id, transfer.reversedCents);
     await repo.applyMovements(
       tx,
       [
@@ -269,9 +270,9 @@ export async function recordTransferReversal(deps: PayoutDeps, transferId: strin
       ],
       now,
     );
-    const items = await repo.listItemsOfPayout(tx, payout.id);
+    const items = await payoutRepo.listItemsOfPayout(tx, payout.id);
     if (items.every((i) => (i.id === item.id ? transfer.reversedCents : i.reversedCents) >= i.amountCents)) {
-      await repo.updatePayout(tx, payout.id, { status: 'reversed', updatedAt: now });
+      await payoutRepo.updatePayout(tx, payout.id, { status: 'reversed', updatedAt: now });
     }
   });
 }
@@ -300,8 +301,8 @@ export async function runScheduledPayouts(
 ): Promise<PayoutRunReport | null> {
   const now = deps.now();
   const period = periodOf(schedule, now);
-  if (!(await repo.claimRun(deps.db, period.key, now, new Date(now.getTime() + LEASE_MS)))) return null;
+  if (!(await payoutRepo.claimRun(deps.db, period.key, now, new Date(now.getTime() + LEASE_MS)))) return null;
   const report = await runPayouts(deps, { minimumCents: deps.minimumCents });
-  await repo.finishRun(deps.db, period.key, deps.now());
+  await payoutRepo.finishRun(deps.db, period.key, deps.now());
   return report;
 }

@@ -7,8 +7,10 @@ import { EARNINGS_MESSAGES } from '@skillhive/shared/rules/earnings';
 import { AppError, ErrorCode, conflict, notFound } from '../../lib/app-error.ts';
 import type { TestGateway } from '../gateways/gateway.public.ts';
 import { recordDispute } from './disputes.ts';
+import * as disputeRepo from './disputes.repository.ts';
 import * as repo from './earnings.repository.ts';
-import { type EarningsDeps, refreshAccount, toDispute } from './earnings.service.ts';
+import { toDispute } from './earnings-admin.service.ts';
+import { type EarningsDeps, refreshAccount } from './earnings.service.ts';
 
 /**
  * The built-in test gateway's side of money out (decision 040), registered only when it takes the
@@ -70,7 +72,7 @@ export async function testGatewayPayoutRoutes(
     },
     async (request) => {
       const found = z.uuid().safeParse(request.params.id).success
-        ? await repo.findDispute(deps.db, request.params.id)
+        ? await disputeRepo.findDispute(deps.db, request.params.id)
         : null;
       if (!found) throw notFound('Dispute');
       if (found.status !== 'open') throw conflict(EARNINGS_MESSAGES.disputeClosed);

@@ -10,9 +10,12 @@ import * as classes from '../classes/classes.public.ts';
 import * as sections from '../sections/sections.public.ts';
 import type { ImageStorage } from '../uploads/storage.public.ts';
 import { findUserIdByEmail } from '../users/contact.public.ts';
+import * as cart from './cart.repository.ts';
 import * as repo from './enrollments.repository.ts';
+import * as lines from './payment-lines.repository.ts';
+import * as roster from './roster.repository.ts';
 
-export type { CartLine } from './enrollments.repository.ts';
+export type { CartLine } from './cart.repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -136,7 +139,7 @@ export async function listRosterOfClass(
   if (!isUuid(classId)) throw notFound('Class');
   const cls = await classes.findClassForEnrollment(db, classId);
   if (!cls || cls.teacherId !== teacher.id) throw notFound('Class');
-  const { rows, total } = await repo.listRosterOfClass(db, {
+  const { rows, total } = await roster.listRosterOfClass(db, {
     classId,
     ...limitOffsetOf(query),
   });
@@ -171,13 +174,13 @@ export async function removeEnrollment(db: Db, viewer: Viewer, id: string): Prom
 // ---- Used by the payments and reviews features -------------------------------------------------
 
 /** A pending line can be paid only while its class is accepted (decision 010; DESIGN §4). */
-export function isPayable(line: Pick<repo.CartLine, 'status' | 'classStatus'>): boolean {
+export function isPayable(line: Pick<cart.CartLine, 'status' | 'classStatus'>): boolean {
   return line.status === 'pending' && line.classStatus === 'accepted';
 }
 
 /** The caller's cart: pending enrollments, oldest first, payable or not (see isPayable). */
-export function getPendingCart(db: Db, studentId: string): Promise<repo.CartLine[]> {
-  return repo.listPendingOfStudent(db, studentId);
+export function getPendingCart(db: Db, studentId: string): Promise<cart.CartLine[]> {
+  return cart.listPendingOfStudent(db, studentId);
 }
 
 /**
@@ -191,25 +194,25 @@ export async function getCartLines(
   studentId: string,
   ids: string[],
   options: { lock: boolean },
-): Promise<repo.CartLine[]> {
-  if (options.lock) await classes.lockClassesKeyShare(db, await repo.listClassIdsOfLines(db, studentId, ids));
-  return repo.findEnrollmentsOfStudent(db, studentId, ids, options.lock);
+): Promise<cart.CartLine[]> {
+  if (options.lock) await classes.lockClassesKeyShare(db, await cart.listClassIdsOfLines(db, studentId, ids));
+  return cart.findEnrollmentsOfStudent(db, studentId, ids, options.lock);
 }
 
 /** Reserves the lines for one payment intent; the count tells whether it holds all of them. */
 export function reserveLines(db: Db, options: { studentId: string; ids: string[]; intentId: string }): Promise<number> {
-  return repo.reserveLines(db, options);
+  return cart.reserveLines(db, options);
 }
 
 export function setReservedPrices(
   db: Db,
   options: { intentId: string; lines: { id: string; priceCents: number }[] },
 ): Promise<number> {
-  return repo.setReservedPrices(db, options);
+  return cart.setReservedPrices(db, options);
 }
 
 export function releaseLines(db: Db, intentId: string): Promise<void> {
-  return repo.releaseLines(db, intentId);
+  return cart.releaseLines(db, intentId);
 }
 
 /**
@@ -220,7 +223,7 @@ export function markPaid(
   db: Db,
   options: { studentId: string; lines: readonly { id: string; paidCents: number }[]; paymentId: string; paidAt: Date },
 ): Promise<number> {
-  return repo.markEnrollmentsPaid(db, options);
+  return lines.markEnrollmentsPaid(db, options);
 }
 
 export function hasPaidFor(db: Db, studentId: string, classId: string): Promise<boolean> {
@@ -242,7 +245,7 @@ export function holdPaidEnrollment(tx: Db, studentId: string, classId: string): 
 
 /** A class's paid enrollments, those of deleted students included (the progress summary's "students enrolled"). */
 export function countPaidEnrollmentsOfClass(db: Db, classId: string): Promise<number> {
-  return repo.countPaidEnrollments(db, classId);
+  return roster.countPaidEnrollments(db, classId);
 }
 
 /** Who may open a class's content and is told about it (decision 021): students whose line is paid now. */
@@ -251,11 +254,11 @@ export function listPaidStudentIdsOfClass(db: Db, classId: string): Promise<stri
 }
 
 export function listTitlesOfEnrollments(db: Db, ids: string[]): Promise<string[]> {
-  return repo.listTitlesOfEnrollments(db, ids);
+  return lines.listTitlesOfEnrollments(db, ids);
 }
 
 export function listLinesOfPayments(db: Db, paymentIds: string[]) {
-  return repo.listLinesOfPayments(db, paymentIds);
+  return lines.listLinesOfPayments(db, paymentIds);
 }
 
 /** Before an account is deleted: its cart goes (with its class counters), its paid lines stay without the person (DESIGN §4). */
@@ -273,11 +276,11 @@ export function lockEnrollmentsOfClass(tx: Db, classId: string): Promise<{ anyPa
 
 /** A class's enrollment figures (GET /api/classes/:id/stats). */
 export function enrollmentTotalsOfClass(db: Db, classId: string) {
-  return repo.enrollmentTotals(db, classId);
+  return roster.enrollmentTotals(db, classId);
 }
 
 export function enrollmentsPerWeekOfClass(db: Db, classId: string, since: Date) {
-  return repo.enrollmentsPerWeek(db, classId, since);
+  return roster.enrollmentsPerWeek(db, classId, since);
 }
 
 /** Whether other students paid for a class this user teaches (such an account is not deleted). */
@@ -287,20 +290,20 @@ export function teachesPaidEnrollments(db: Db, userId: string): Promise<boolean>
 
 // ---- Used by the refunds module -----------------------------------------------
 
-export type { PaidLine } from './enrollments.repository.ts';
+export type { PaidLine } from './payment-lines.repository.ts';
 
 /** A payment's lines; with `lock` (inside a refund's transaction, after the payment row) FOR UPDATE. */
-export function getLinesOfPayment(db: Db, paymentId: string, options: { lock: boolean }): Promise<repo.PaidLine[]> {
-  return repo.findLinesOfPayment(db, paymentId, options.lock);
+export function getLinesOfPayment(db: Db, paymentId: string, options: { lock: boolean }): Promise<lines.PaidLine[]> {
+  return lines.findLinesOfPayment(db, paymentId, options.lock);
 }
 
-export function getLinesOfPayments(db: Db, paymentIds: string[]): Promise<repo.PaidLine[]> {
-  return repo.findLinesOfPayments(db, paymentIds);
+export function getLinesOfPayments(db: Db, paymentIds: string[]): Promise<lines.PaidLine[]> {
+  return lines.findLinesOfPayments(db, paymentIds);
 }
 
 /** Lines by id (unknown ids and non-uuids are left out). */
-export function getLinesByIds(db: Db, ids: string[]): Promise<repo.PaidLine[]> {
-  return repo.findLinesByIds(db, ids.filter(isUuid));
+export function getLinesByIds(db: Db, ids: string[]): Promise<lines.PaidLine[]> {
+  return lines.findLinesByIds(db, ids.filter(isUuid));
 }
 
 /**
@@ -308,7 +311,7 @@ export function getLinesByIds(db: Db, ids: string[]): Promise<repo.PaidLine[]> {
  * enrollment of its class, which the student may buy again. Call it in the refund's transaction.
  */
 export async function markRefunded(db: Db, ids: string[], refundedAt: Date): Promise<string[]> {
-  const flipped = await repo.markEnrollmentsRefunded(db, { ids, refundedAt });
+  const flipped = await lines.markEnrollmentsRefunded(db, { ids, refundedAt });
   for (const line of flipped) await classes.adjustClassCounters(db, line.classId, { enrollments: -1 });
   return flipped.map((line) => line.id);
 }
