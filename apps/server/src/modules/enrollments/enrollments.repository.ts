@@ -136,6 +136,10 @@ export type CartLine = {
   teacherId: string;
   /** The class's approved price now; a pending line is priced at it when its intent is created. */
   currentPriceCents: number;
+  /** The section of a live class the line is for (decision 041); null for a self-paced class. */
+  sectionId: string | null;
+  /** Until when the line holds a seat of its section (decision 042). */
+  seatHeldUntil: Date | null;
 };
 
 const cartColumns = {
@@ -147,6 +151,8 @@ const cartColumns = {
   reservedBy: enrollments.reservedBy,
   teacherId: classJoin.teacherId,
   currentPriceCents: classJoin.priceCents,
+  sectionId: enrollments.sectionId,
+  seatHeldUntil: enrollments.seatHeldUntil,
 };
 
 /** The student's cart: pending enrollments, oldest first, with their class's status. */
@@ -271,7 +277,14 @@ export async function markEnrollmentsPaid(
   )} end)`;
   const rows = await db
     .update(enrollments)
-    .set({ status: 'paid', paymentId: options.paymentId, paidAt: options.paidAt, reservedBy: null, paidCents })
+    .set({
+      status: 'paid',
+      paymentId: options.paymentId,
+      paidAt: options.paidAt,
+      reservedBy: null,
+      seatHeldUntil: null,
+      paidCents,
+    })
     .where(
       and(
         eq(enrollments.studentId, options.studentId),

@@ -11,6 +11,7 @@ import * as sections from '../sections/sections.public.ts';
 import type { ImageStorage } from '../uploads/storage.public.ts';
 import { findUserIdByEmail } from '../users/contact.public.ts';
 import * as repo from './enrollments.repository.ts';
+import { holdSeatForNewLine } from './seat-holds.ts';
 
 export type { CartLine } from './enrollments.repository.ts';
 
@@ -74,7 +75,7 @@ export async function enroll(
   db: Db,
   viewer: Viewer,
   classId: string,
-  options: { sectionId?: string | undefined; now: Date },
+  options: { sectionId?: string | undefined; now: Date; seatHoldMinutes: number },
 ): Promise<CreateEnrollmentResponse> {
   if (!isUuid(classId)) throw notFound('Class');
   return db.transaction(async (tx) => {
@@ -87,9 +88,12 @@ export async function enroll(
     if (cls.status !== 'accepted') throw conflict(ENROLLMENT_MESSAGES.classNotOpen);
     // A live class is bought per section (decision 041); a self-paced class has none.
     const section = await sections.sectionForEnrollment(tx, classId, options.sectionId, options.now);
+    // Carting a class of a section with seats holds one (decision 042); a full section is a 409.
+    const seatHeldUntil = await holdSeatForNewLine(tx, section?.id ?? null, options.now, options.seatHoldMinutes);
     const inserted = await repo.insertEnrollment(tx, {
       ...pendingEnrollmentOf(cls, viewer),
       sectionId: section?.id ?? null,
+      seatHeldUntil,
     });
     if (inserted) {
       await classes.adjustClassCounters(tx, cls.id, { enrollments: 1 });
@@ -312,6 +316,9 @@ export async function markRefunded(db: Db, ids: string[], refundedAt: Date): Pro
   for (const line of flipped) await classes.adjustClassCounters(db, line.classId, { enrollments: -1 });
   return flipped.map((line) => line.id);
 }
+
+/** Seat holds (decision 042): renewed with each payment intent, claimed by the fulfilment, freed by a declined card. */
+export { assertSeatsFree, claimSeats, holdSeatsForCart, releaseSeatHolds } from './seat-holds.ts';
 
 /** Paid students per section of a class, and of one section (the sections module's editor and checks). */
 export {
