@@ -47,11 +47,11 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-/** A section of `cls` with `capacity` seats, open from before the clock to well after it. */
-async function createSection(capacity: number): Promise<string> {
+/** A section of `cls` (or another class) with `capacity` seats, open from before the clock to well after it. */
+async function createSection(capacity: number, classId = cls.id): Promise<string> {
   const res = await ctx.app.inject({
     method: 'POST',
-    url: `/api/classes/${cls.id}/sections`,
+    url: `/api/classes/${classId}/sections`,
     headers: teacher.headers,
     payload: {
       timeZone: 'Europe/Lisbon',
@@ -65,12 +65,12 @@ async function createSection(capacity: number): Promise<string> {
   return (res.json() as { _id: string })._id;
 }
 
-const enrollIn = (user: Caller, sectionId: string) =>
+const enrollIn = (user: Caller, sectionId: string, classId = cls.id) =>
   ctx.app.inject({
     method: 'POST',
     url: '/api/enrolled',
     headers: user.headers,
-    payload: { enrollId: cls.id, sectionId },
+    payload: { enrollId: classId, sectionId },
   });
 
 async function enrollOk(user: Caller, sectionId: string): Promise<string> {
@@ -217,6 +217,76 @@ function tally(outcomes: string[]): Record<string, number> {
   for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
   return counts;
 }
+
+describe('the public schedule', () => {
+  it('lists upcoming sections with published session times, seats left and deadline, to anyone; never a meeting link', async () => {
+    const live = await createClass(ctx, teacher, { title: 'Live sculpture' });
+    const section = await createSection(2, live.id);
+    const session = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/classes/${live.id}/sessions`,
+      headers: teacher.headers,
+      payload: {
+        sectionId: section,
+        title: 'Clay basics',
+        startsAt: '2026-12-07T18:00',
+        timeZone: 'Europe/Lisbon',
+        durationMinutes: 90,
+        meetingUrl: 'https://meet.example.test/secret-room',
+        location: '',
+      },
+    });
+    expect(session.statusCode, session.body).toBe(201);
+    const schedule = (user: TestUser | null) =>
+      ctx.app.inject({ method: 'GET', url: `/api/classes/${live.id}/schedule`, headers: user?.headers ?? {} });
+    // A draft session is not shown yet.
+    expect((await schedule(null)).json()[0].sessions).toEqual([]);
+    const published = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/class-sessions/${(session.json() as { _id: string })._id}/publish`,
+      headers: teacher.headers,
+      payload: { published: true },
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    // Permission matrix: anyone reads it, the same for every role.
+    const [student, admin] = await Promise.all([createUser(ctx, 'student'), createUser(ctx, 'admin')]);
+    for (const user of [null, student, teacher, admin]) {
+      const res = await schedule(user);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual([
+        {
+          _id: section,
+          timeZone: 'Europe/Lisbon',
+          capacity: 2,
+          seatsLeft: 2,
+          full: false,
+          enrollOpensAt: '2026-01-01T09:00:00.000Z',
+          enrollClosesAt: '2026-12-01T09:00:00.000Z',
+          open: true,
+          sessions: [{ title: 'Clay basics', startsAt: '2026-12-07T18:00:00.000Z', durationMinutes: 90 }],
+        },
+      ]);
+      expect(res.body).not.toContain('secret-room');
+    }
+    // A held seat is taken; a full section says so and cannot be bought.
+    const [a, b] = await Promise.all([createCaller(ctx), createCaller(ctx)]);
+    expect((await enrollIn(a, section, live.id)).statusCode).toBe(201);
+    expect((await schedule(null)).json()[0]).toMatchObject({ seatsLeft: 1, full: false, open: true });
+    expect((await enrollIn(b, section, live.id)).statusCode).toBe(201);
+    expect((await schedule(null)).json()[0]).toMatchObject({ seatsLeft: 0, full: true, open: false });
+    // Holds expire: the seats are free again.
+    pastHolds();
+    expect((await schedule(null)).json()[0]).toMatchObject({ seatsLeft: 2, full: false });
+  });
+
+  it('is a 404 for a class not accepted, an unknown class and an id that is no uuid', async () => {
+    const pending = await createClass(ctx, teacher, { status: 'pending' });
+    for (const id of [pending.id, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      const res = await ctx.app.inject({ method: 'GET', url: `/api/classes/${id}/schedule` });
+      expect(res.statusCode, id).toBe(404);
+    }
+  });
+});
 
 async function enrollThen(user: Caller, sectionId: string): Promise<Caller> {
   await enrollOk(user, sectionId);

@@ -325,4 +325,5 @@ export {
   attachEnrollmentsToSection,
   paidCountOfSection,
   paidCountsOfSections,
+  seatsTakenOfSections,
 } from './section-enrollments.repository.ts';

@@ -53,6 +53,21 @@ export async function seatsTakenOfSection(
   return { paid: row?.paid ?? 0, held: row?.held ?? 0 };
 }
 
+/** Seats taken at `now` per section of a class: paid lines and live holds (the public schedule). */
+export async function seatsTakenOfSections(db: Db, classId: string, now: Date): Promise<Map<string, number>> {
+  const rows = await db
+    .select({
+      sectionId: enrollments.sectionId,
+      n: sql<number>`count(*) filter (where ${enrollments.status} = 'paid' or (${enrollments.status} = 'pending' and ${enrollments.seatHeldUntil} > ${now}))`.mapWith(
+        Number,
+      ),
+    })
+    .from(enrollments)
+    .where(and(eq(enrollments.classId, classId), isNotNull(enrollments.sectionId)))
+    .groupBy(enrollments.sectionId);
+  return new Map(rows.map((row) => [row.sectionId!, row.n]));
+}
+
 /** Sets (or, with null, releases) the seat holds of a student's pending lines among `ids`. */
 export async function setSeatHolds(db: Db, studentId: string, ids: string[], until: Date | null): Promise<void> {
   if (ids.length === 0) return;
