@@ -236,7 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   // Feature modules (STYLE.md: modules/<feature>/<feature>.routes.ts) register here.
-  await app.register(enrollmentsRoutes, { db, storage: deps.storage, now });
+  await app.register(enrollmentsRoutes, { db, storage: deps.storage, now, seatHoldMinutes: env.SEAT_HOLD_MINUTES });
   // Unusable coupon codes at checkout, per account and per client address: codes cannot be
   // guessed by the thousand, and every unusable code answers alike (coupons.service.ts).
   const couponFailure = (name: string, points: number) =>
@@ -254,6 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     now,
     publicUrl: env.publicUrl,
     ledger,
+    seatHoldMinutes: env.SEAT_HOLD_MINUTES,
     couponFailures: {
       perAccount: couponFailure('coupon-failures-account', env.RATE_LIMIT_COUPON_FAILURES),
       perIp: couponFailure('coupon-failures-ip', env.RATE_LIMIT_COUPON_FAILURES_PER_IP),

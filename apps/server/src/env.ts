@@ -167,6 +167,12 @@ const EnvSchema = z
     /** How often the reminder job looks for sessions starting soon; 0 disables it. */
     SESSION_REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
 
+    /**
+     * How long carting a class of a section with seats, and creating its payment intent, holds a
+     * seat (decision 042); an expired hold is a free seat again.
+     */
+    SEAT_HOLD_MINUTES: z.coerce.number().int().min(1).max(1_440).default(15),
+
     /** How often the payment reconciler re-reads unsettled intents from the gateway; 0 disables it (decision 010). */
     RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   })

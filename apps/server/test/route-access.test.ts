@@ -68,6 +68,7 @@ const DECLARED: Record<string, string> = {
   'POST /api/classes/:id/sessions': 'teacher class-teacher',
   'PUT /api/classes/:id/sessions/order': 'teacher class-teacher',
   'PATCH /api/class-sessions/:id': 'teacher class-teacher',
+  'GET /api/classes/:id/schedule': 'public accepted-class',
   'GET /api/classes/:id/sections': 'teacher class-teacher',
   'POST /api/classes/:id/sections': 'teacher class-teacher',
   'PATCH /api/sections/:id': 'teacher class-teacher',

@@ -27,3 +27,30 @@ export const TeacherSection = z.object({
   createdAt: z.string(),
 });
 export type TeacherSection = z.infer<typeof TeacherSection>;
+
+/** A session of a section as anyone sees it before buying (decision 042): no meeting link, no materials. */
+export const ScheduleSession = z.object({
+  title: z.string(),
+  /** ISO 8601 instant; pages show it in the viewer's own time zone, named. */
+  startsAt: z.string(),
+  durationMinutes: z.number().int(),
+});
+
+/** An upcoming section of an accepted class on its public page (decision 042). */
+export const PublicSection = z.object({
+  _id: z.string(),
+  /** The section's own zone (the teacher's); pages show times in the viewer's zone. */
+  timeZone: z.string(),
+  /** Maximum seats; null for no limit. */
+  capacity: z.number().int().nullable(),
+  /** Seats neither paid nor held now; null for no limit. */
+  seatsLeft: z.number().int().nullable(),
+  full: z.boolean(),
+  enrollOpensAt: z.string().nullable(),
+  /** The enrollment deadline (ISO 8601), null for none. */
+  enrollClosesAt: z.string().nullable(),
+  /** Whether a seat can be bought now: the window is open and a seat is left. */
+  open: z.boolean(),
+  sessions: z.array(ScheduleSession),
+});
+export type PublicSection = z.infer<typeof PublicSection>;

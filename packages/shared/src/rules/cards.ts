@@ -33,6 +33,10 @@ export const PAYMENT_MESSAGES = {
   refunded: 'Your cart changed while you were paying, so the charge was refunded in full; please review your cart',
   /** Fulfilment could not count the coupon bound to the charge (used up, expired or disabled meanwhile). */
   couponUnavailable: 'The coupon of this payment can no longer be used',
+  /** Fulfilment found no seat for a line whose seat hold had expired (decision 042). */
+  sectionFull: 'A section in this payment is full',
+  seatRefunded:
+    'Your seat hold ran out and the section filled up before your payment arrived, so the charge was refunded in full; please choose another section',
   couponRefunded:
     'Your coupon could no longer be used (it ran out or expired while you were paying), so the charge was refunded in full; please apply it again or pay without it',
 } as const;

@@ -30,4 +30,7 @@ export const SECTION_MESSAGES = {
   chooseSection: 'Choose a section to enroll in',
   notOpen: 'Enrollment in this section is not open',
   full: 'This section is full',
+  /** A seat could not be held when paying (decision 042): every seat is paid or held by another buyer. */
+  fullWhilePaying:
+    'This section filled up: every seat is taken or held by another buyer. Please choose another section',
 } as const;

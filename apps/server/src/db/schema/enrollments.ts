@@ -59,6 +59,12 @@ export const enrollments = pgTable(
      * was cancelled at the gateway.
      */
     reservedBy: text('reserved_by'),
+    /**
+     * Until when this pending line holds a seat of its section (decision 042): set when it is
+     * carted and when its payment intent is created, for SEAT_HOLD_MINUTES; null once paid, or
+     * after a declined card. Counted only while in the future: an expired hold is a free seat.
+     */
+    seatHeldUntil: timestamp('seat_held_until', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -93,6 +99,8 @@ export const enrollments = pgTable(
       'enrollments_paid_cents',
       sql`(${t.status}::text in ('paid', 'refunded')) = (${t.paidCents} is not null) and (${t.paidCents} is null or ${t.paidCents} between 0 and ${t.priceCents})`,
     ),
+    // Only a pending line holds a seat: a paid one has its seat, a refunded one none (decision 042).
+    check('enrollments_seat_hold_pending', sql`${t.seatHeldUntil} is null or ${t.status}::text = 'pending'`),
     check('enrollments_refunded_at', sql`(${t.status}::text = 'refunded') = (${t.refundedAt} is not null)`),
   ],
 );

@@ -32,6 +32,8 @@ export interface PaymentsRoutesOptions {
   publicUrl: string;
   /** How the earnings ledger splits and holds each paid line (decision 039). */
   ledger: fulfilment.PaymentsDeps['ledger'];
+  /** How long creating a payment intent holds its sections' seats (SEAT_HOLD_MINUTES, decision 042). */
+  seatHoldMinutes: number;
   /** Unusable coupon codes tried at checkout (RATE_LIMIT_COUPON_FAILURES…): per account, per client address. */
   couponFailures: { perAccount: Limiter; perIp: Limiter };
 }
@@ -89,16 +91,17 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
         summary:
           "Start paying for the caller's cart: the amount is the total of their pending enrollments; a price in the body is ignored (any signed-in user with a verified e-mail address)",
         description:
-          '409 when the cart is empty. The same cart (and coupon) gives back the same intent. `couponCode` applies a coupon: the answer lists each line with its discount, and `amount` is the discounted total (decision 019); every code the caller cannot use (unknown, disabled, expired, used up, already used, for other classes) gets the same 404 with the same message on `fields.couponCode`; a code that would bring the total below $0.50 is a 409 saying so. Unusable codes are limited per account (RATE_LIMIT_COUPON_FAILURES) and per client address (RATE_LIMIT_COUPON_FAILURES_PER_IP) in RATE_LIMIT_COUPON_WINDOW_SECONDS; past either, 429 with Retry-After, even for a good code.',
+          '409 when the cart is empty. The same cart (and coupon) gives back the same intent. `couponCode` applies a coupon: the answer lists each line with its discount, and `amount` is the discounted total (decision 019); every code the caller cannot use (unknown, disabled, expired, used up, already used, for other classes) gets the same 404 with the same message on `fields.couponCode`; a code that would bring the total below $0.50 is a 409 saying so. Each line of a section with a seat limit holds its seat for another SEAT_HOLD_MINUTES (decision 042); a line whose hold expired while its section filled up makes it a 409 and nothing is charged. Unusable codes are limited per account (RATE_LIMIT_COUPON_FAILURES) and per client address (RATE_LIMIT_COUPON_FAILURES_PER_IP) in RATE_LIMIT_COUPON_WINDOW_SECONDS; past either, 429 with Retry-After, even for a good code.',
         body: CreatePaymentIntentBody,
         response: { 200: PaymentIntentResponse },
       },
     },
     async (request) => {
       const viewer = viewerOf(request);
-      if (!request.body?.couponCode?.trim()) return checkout.createPaymentIntent(deps, viewer, request.body);
+      const checkoutDeps = { ...deps, seatHoldMinutes: opts.seatHoldMinutes };
+      if (!request.body?.couponCode?.trim()) return checkout.createPaymentIntent(checkoutDeps, viewer, request.body);
       return withCouponAttempt(opts.couponFailures, { account: viewer.id, ip: request.ip }, () =>
-        checkout.createPaymentIntent(deps, viewer, request.body),
+        checkout.createPaymentIntent(checkoutDeps, viewer, request.body),
       );
     },
   );

@@ -57,11 +57,12 @@ function intentAnswer(
  * - every other open intent of the caller is cancelled at the gateway first, so it can never be
  *   charged; one that was charged meanwhile is settled (fulfilled, or refunded) and the cart is
  *   read again;
+ * - each line of a section with seats holds one (decision 042), or the cart is refused (409);
  * - the new intent is recorded and reserves its lines in one transaction; a concurrent create that
  *   reserved one of them first wins, and this one cancels its own intent and starts over.
  */
 export async function createPaymentIntent(
-  deps: PaymentsDeps,
+  deps: PaymentsDeps & { seatHoldMinutes: number },
   viewer: Viewer,
   body?: CreatePaymentIntentBody,
 ): Promise<PaymentIntentResponse> {
@@ -86,6 +87,14 @@ export async function createPaymentIntent(
     // Every payment is a charge of at least the smallest amount (decision 019): Stripe refuses less.
     if (coupon && amountCents < PRICE_MIN_CENTS) throw couponRefusal(COUPON_MESSAGES.belowMinimum);
     const couponId = coupon?.id ?? null;
+    // Every line of a section with seats holds one for another SEAT_HOLD_MINUTES, or nothing is
+    // charged (decision 042); the same cart's intent answered again renews its holds too.
+    await enrollments.holdSeatsForCart(deps.db, {
+      studentId: viewer.id,
+      ids,
+      now: deps.now(),
+      holdMinutes: deps.seatHoldMinutes,
+    });
 
     const open = await repo.listOpenIntentsOfStudent(deps.db, viewer.id);
     const same = open.find(

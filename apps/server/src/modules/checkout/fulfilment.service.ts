@@ -90,6 +90,9 @@ export async function fulfilPayment(
       }
       // Money only for live classes (decision 010): a class archived, rejected or back in review.
       if (!lines.every(enrollments.isPayable)) throw conflict(PAYMENT_MESSAGES.notPayable);
+      // A seat for each line of a section with seats (decision 042): its live hold, or a seat
+      // nobody paid for or holds; else the charge is refunded (settleCharge), never oversold.
+      await enrollments.claimSeats(tx, lines, deps.now());
       const coupon = couponId ? await couponOfCharge(tx, couponId, lines) : null;
       if (couponId && !coupon) throw conflict(PAYMENT_MESSAGES.amountMismatch);
       const priced = priceCart(lines, coupon ? [coupon.adjustment] : NO_ADJUSTMENTS);
@@ -197,11 +200,14 @@ const UNFULFILLABLE = new Set<string>([
   PAYMENT_MESSAGES.notPayable,
   PAYMENT_MESSAGES.refunded,
   PAYMENT_MESSAGES.couponUnavailable,
+  PAYMENT_MESSAGES.sectionFull,
 ]);
 
 /** What the student is told when a charge was refunded because it could not be recorded. */
 export function refundedMessage(reason: string): string {
-  return reason === PAYMENT_MESSAGES.couponUnavailable ? PAYMENT_MESSAGES.couponRefunded : PAYMENT_MESSAGES.refunded;
+  if (reason === PAYMENT_MESSAGES.couponUnavailable) return PAYMENT_MESSAGES.couponRefunded;
+  if (reason === PAYMENT_MESSAGES.sectionFull) return PAYMENT_MESSAGES.seatRefunded;
+  return PAYMENT_MESSAGES.refunded;
 }
 
 export function isUnfulfillable(error: unknown): error is AppError {

@@ -56,6 +56,15 @@ async function assertStillPayable(deps: TestDeps, intent: GatewayIntent): Promis
   }
   if (!lines.every(enrollments.isPayable)) throw conflict(PAYMENT_MESSAGES.notPayable);
   if (lines.some((line) => line.reservedBy !== intent.id)) throw conflict(PAYMENT_MESSAGES.reservedElsewhere);
+  // Better refused now than charged and refunded: a hold that expired while its section filled up.
+  await enrollments.assertSeatsFree(deps.db, lines, deps.now());
+}
+
+/** A declined card frees the seats its cart held (decision 042). */
+async function releaseSeatsOnDecline(deps: TestDeps, intent: GatewayIntent, outcome: ConfirmOutcome): Promise<void> {
+  if (outcome.status !== 'declined') return;
+  const ids = decodeCart(intent.metadata);
+  if (ids) await enrollments.releaseSeatHolds(deps.db, intent.customerRef, [...ids]);
 }
 
 /**
@@ -100,7 +109,9 @@ export async function confirmTestCard(
     });
   }
   await assertStillPayable(deps, intent);
-  const answer = answerOutcome(await deps.gateway.confirmCard(intent.id, body.cardNumber));
+  const outcome = await deps.gateway.confirmCard(intent.id, body.cardNumber);
+  await releaseSeatsOnDecline(deps, intent, outcome);
+  const answer = answerOutcome(outcome);
   return answer === 'succeeded' ? recordCharge(deps, intent) : answer;
 }
 
@@ -114,6 +125,8 @@ export async function authenticateTestCard(
   if (intent.status === 'succeeded') return recordCharge(deps, intent);
   if (intent.status !== 'requires_action') throw conflict(PAYMENT_MESSAGES.noActionRequired);
   if (body.approve) await assertStillPayable(deps, intent);
-  const answer = answerOutcome(await deps.gateway.authenticate(intent.id, body.approve));
+  const outcome = await deps.gateway.authenticate(intent.id, body.approve);
+  await releaseSeatsOnDecline(deps, intent, outcome);
+  const answer = answerOutcome(outcome);
   return answer === 'succeeded' ? recordCharge(deps, intent) : answer;
 }

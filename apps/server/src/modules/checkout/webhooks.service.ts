@@ -1,6 +1,7 @@
 import { AppError } from '../../lib/app-error.ts';
 import { handleMoneyOutEvent, isMoneyOutEvent } from '../earnings/earnings.public.ts';
 import { HANDLED_EVENT_TYPES, type GatewayEvent } from '../gateways/gateway.public.ts';
+import { releaseSeatHolds } from '../enrollments/enrollments.service.ts';
 import { recordGatewayRefunds } from '../refunds/refunds.service.ts';
 import * as repo from './checkout.repository.ts';
 import { type PaymentsDeps, settleCharge } from './fulfilment.service.ts';
@@ -44,6 +45,11 @@ export async function handleGatewayEvent(
     await handleMoneyOutEvent(deps, event);
   } else {
     deps.log.info({ eventId: event.id, type: event.type, intentId: event.intentId }, 'payment failed at the gateway');
+    // A declined card frees the seats its cart held (decision 042).
+    if (event.type === 'payment_intent.payment_failed' && event.intentId) {
+      const ours = await repo.findIntent(deps.db, event.intentId, { lock: false });
+      if (ours) await releaseSeatHolds(deps.db, ours.studentId, ours.cartIds);
+    }
   }
 
   const fresh = await repo.recordEvent(deps.db, { id: event.id, type: event.type });

@@ -26,6 +26,23 @@ export async function listSessionsOfClass(
     .orderBy(asc(classSessions.position), asc(classSessions.startsAt), asc(classSessions.id));
 }
 
+/** A class's published sessions with their section, by start (the public schedule, decision 042). */
+export async function listPublishedSessionTimes(
+  db: Db,
+  classId: string,
+): Promise<{ sectionId: string; title: string; startsAt: Date; durationMinutes: number }[]> {
+  return db
+    .select({
+      sectionId: classSessions.sectionId,
+      title: classSessions.title,
+      startsAt: classSessions.startsAt,
+      durationMinutes: classSessions.durationMinutes,
+    })
+    .from(classSessions)
+    .where(and(eq(classSessions.classId, classId), isNotNull(classSessions.publishedAt)))
+    .orderBy(asc(classSessions.startsAt), asc(classSessions.id));
+}
+
 export async function listMaterialsOfClass(
   db: Db,
   classId: string,

@@ -35,6 +35,8 @@ export { sendDueReminders } from './session-reminders.ts';
 
 /** Per section of a class: its session count and first start (the sections module's editor and checks). */
 export const sessionSpansOfClass = repo.sessionSpansOfClass;
+/** Published session times per section: the public schedule (decision 042) shows no link or material. */
+export const publishedSessionTimesOfClass = repo.listPublishedSessionTimes;
 
 /** GET /api/classes/:id/content: students see published items and their own marks. */
 export async function getContent(deps: ContentDeps, viewer: Viewer, classId: string): Promise<ClassContent> {

@@ -17,6 +17,10 @@ export type CartLine = {
   teacherId: string;
   /** The class's approved price now; a pending line is priced at it when its intent is created. */
   currentPriceCents: number;
+  /** The section of a live class the line is for (decision 041); null for a self-paced class. */
+  sectionId: string | null;
+  /** Until when the line holds a seat of its section (decision 042). */
+  seatHeldUntil: Date | null;
 };
 
 const cartColumns = {
@@ -28,6 +32,8 @@ const cartColumns = {
   reservedBy: enrollments.reservedBy,
   teacherId: classJoin.teacherId,
   currentPriceCents: classJoin.priceCents,
+  sectionId: enrollments.sectionId,
+  seatHeldUntil: enrollments.seatHeldUntil,
 };
 
 /** The student's cart: pending enrollments, oldest first, with their class's status. */

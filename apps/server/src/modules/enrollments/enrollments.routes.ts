@@ -19,9 +19,9 @@ import * as enrollments from './enrollments.service.ts';
 /** Enrollment records of spec §3/§7: the student's cart (pending) and classes taken (paid). */
 export async function enrollmentsRoutes(
   app: FastifyInstance,
-  opts: { db: Db; storage: ImageStorage; now: () => Date },
+  opts: { db: Db; storage: ImageStorage; now: () => Date; seatHoldMinutes: number },
 ) {
-  const { db, storage, now } = opts;
+  const { db, storage, now, seatHoldMinutes } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(
@@ -34,7 +34,7 @@ export async function enrollmentsRoutes(
         summary:
           'Enroll in an accepted class that is not your own; the record copies the class, a repeated call answers the existing id (any signed-in user)',
         description:
-          'Only `enrollId` and `sectionId` are read; the other spec §7 fields are ignored. A live class takes the section named, or its oldest section open for enrollment (404 for a section of another class, 409 when it is not open). 201 with created: true for a new enrollment, 200 with created: false when the caller already had one for this class. 404 for an unknown class, 409 when it is pending, rejected or archived, or your own class.',
+          'Only `enrollId` and `sectionId` are read; the other spec §7 fields are ignored. A live class takes the section named, or its oldest section open for enrollment (404 for a section of another class, 409 when it is not open). A section with a seat limit holds a seat for the new line for SEAT_HOLD_MINUTES, renewed when its payment intent is created; 409 "This section is full" when every seat is paid or held. 201 with created: true for a new enrollment, 200 with created: false when the caller already had one for this class. 404 for an unknown class, 409 when it is pending, rejected or archived, or your own class.',
         body: CreateEnrollmentBody,
         response: { 200: CreateEnrollmentResponse, 201: CreateEnrollmentResponse },
       },
@@ -44,6 +44,7 @@ export async function enrollmentsRoutes(
       const result = await enrollments.enroll(db, viewer, request.body.enrollId, {
         sectionId: request.body.sectionId,
         now: now(),
+        seatHoldMinutes,
       });
       return reply.status(result.created ? 201 : 200).send(result);
     },

@@ -14,6 +14,7 @@ import * as cart from './cart.repository.ts';
 import * as repo from './enrollments.repository.ts';
 import * as lines from './payment-lines.repository.ts';
 import * as roster from './roster.repository.ts';
+import { holdSeatForNewLine } from './seat-holds.ts';
 
 export type { CartLine } from './cart.repository.ts';
 
@@ -77,7 +78,7 @@ export async function enroll(
   db: Db,
   viewer: Viewer,
   classId: string,
-  options: { sectionId?: string | undefined; now: Date },
+  options: { sectionId?: string | undefined; now: Date; seatHoldMinutes: number },
 ): Promise<CreateEnrollmentResponse> {
   if (!isUuid(classId)) throw notFound('Class');
   return db.transaction(async (tx) => {
@@ -90,9 +91,12 @@ export async function enroll(
     if (cls.status !== 'accepted') throw conflict(ENROLLMENT_MESSAGES.classNotOpen);
     // A live class is bought per section (decision 041); a self-paced class has none.
     const section = await sections.sectionForEnrollment(tx, classId, options.sectionId, options.now);
+    // Carting a class of a section with seats holds one (decision 042); a full section is a 409.
+    const seatHeldUntil = await holdSeatForNewLine(tx, section?.id ?? null, options.now, options.seatHoldMinutes);
     const inserted = await repo.insertEnrollment(tx, {
       ...pendingEnrollmentOf(cls, viewer),
       sectionId: section?.id ?? null,
+      seatHeldUntil,
     });
     if (inserted) {
       await classes.adjustClassCounters(tx, cls.id, { enrollments: 1 });
@@ -316,9 +320,13 @@ export async function markRefunded(db: Db, ids: string[], refundedAt: Date): Pro
   return flipped.map((line) => line.id);
 }
 
+/** Seat holds (decision 042): renewed with each payment intent, claimed by the fulfilment, freed by a declined card. */
+export { assertSeatsFree, claimSeats, holdSeatsForCart, releaseSeatHolds } from './seat-holds.ts';
+
 /** Paid students per section of a class, and of one section (the sections module's editor and checks). */
 export {
   attachEnrollmentsToSection,
   paidCountOfSection,
   paidCountsOfSections,
+  seatsTakenOfSections,
 } from './section-enrollments.repository.ts';

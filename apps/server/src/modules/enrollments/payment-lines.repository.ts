@@ -35,7 +35,14 @@ export async function markEnrollmentsPaid(
   )} end)`;
   const rows = await db
     .update(enrollments)
-    .set({ status: 'paid', paymentId: options.paymentId, paidAt: options.paidAt, reservedBy: null, paidCents })
+    .set({
+      status: 'paid',
+      paymentId: options.paymentId,
+      paidAt: options.paidAt,
+      reservedBy: null,
+      seatHeldUntil: null,
+      paidCents,
+    })
     .where(
       and(
         eq(enrollments.studentId, options.studentId),

@@ -19,6 +19,19 @@ export async function lockClassSections(tx: Db, classId: string): Promise<void> 
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('skillhive:class-sections'), hashtext(${classId}))`);
 }
 
+/**
+ * The section's row locked FOR UPDATE until the transaction ends (decision 042): seats are held
+ * and paid one buyer at a time per section, across instances. Callers lock a payment's classes and
+ * lines first, then its sections in id order.
+ */
+export function lockSection(tx: Db, sectionId: string): Promise<repo.SectionRow | null> {
+  return repo.findSection(tx, sectionId, { lock: true });
+}
+
+export function findSectionById(db: Db, sectionId: string): Promise<repo.SectionRow | null> {
+  return repo.findSection(db, sectionId);
+}
+
 /** A section of this class by id: 404 for an unknown id or another class's section. */
 export async function findSectionOfClass(
   db: Db,

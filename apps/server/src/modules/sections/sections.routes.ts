@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IdParam } from '@skillhive/shared/contracts/common';
-import { TeacherSection } from '@skillhive/shared/contracts/sections';
+import { PublicSection, TeacherSection } from '@skillhive/shared/contracts/sections';
 import { SectionFormBody } from '@skillhive/shared/rules/section-forms';
 import { viewerOf } from '../../lib/authorize.ts';
 import * as sections from './sections.service.ts';
@@ -12,6 +12,24 @@ export async function sectionsRoutes(app: FastifyInstance, opts: { deps: section
   const { deps } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['sections'];
+
+  typed.get(
+    '/api/classes/:id/schedule',
+    {
+      config: { access: 'public', owner: 'accepted-class', errors: [404] },
+      schema: {
+        tags,
+        operationId: 'getClassSchedule',
+        summary:
+          "An accepted class's upcoming sections: their published session times, seats left, enrollment deadline and whether a seat can be bought now; no meeting link or material (public)",
+        description:
+          "Times are instants (ISO 8601); `timeZone` is the section's own. `seatsLeft` counts seats neither paid nor held by a buyer paying now (decision 042), null for no limit. A class that is not accepted is a 404.",
+        params: IdParam,
+        response: { 200: z.array(PublicSection) },
+      },
+    },
+    async (request) => sections.publicSchedule(deps, request.params.id),
+  );
 
   typed.get(
     '/api/classes/:id/sections',

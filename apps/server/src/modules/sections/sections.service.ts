@@ -1,4 +1,4 @@
-import type { TeacherSection } from '@skillhive/shared/contracts/sections';
+import type { PublicSection, TeacherSection } from '@skillhive/shared/contracts/sections';
 import { CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
 import type { SectionFormBody } from '@skillhive/shared/rules/section-forms';
 import { SECTION_MESSAGES, SECTIONS_PER_CLASS_MAX } from '@skillhive/shared/rules/sections';
@@ -7,9 +7,9 @@ import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
-import { sessionSpansOfClass } from '../content/content.service.ts';
+import { publishedSessionTimesOfClass, sessionSpansOfClass } from '../content/content.service.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
-import { findSectionOfClass, lockClassSections } from './sections.public.ts';
+import { findSectionOfClass, isEnrollmentOpen, lockClassSections } from './sections.public.ts';
 import * as repo from './sections.repository.ts';
 
 /**
@@ -139,4 +139,51 @@ export async function updateSection(
     return { row: updated, enrolled: paid, span: first };
   });
   return toTeacherSection(row, enrolled, span);
+}
+
+/**
+ * GET /api/classes/:id/schedule (public, decision 042): an accepted class's upcoming sections —
+ * running, with a published session still to start, or none published yet while enrollment has
+ * not closed — with their published session times, seats left (paid and held seats taken) and
+ * deadline. No meeting link or material: those stay with paid students. A class that is not
+ * accepted is a 404, as its public page is.
+ */
+export async function publicSchedule(deps: SectionsDeps, classId: string): Promise<PublicSection[]> {
+  if (!enrollments.isUuid(classId)) throw notFound('Class');
+  const cls = await findClassForEnrollment(deps.db, classId);
+  if (!cls || cls.status !== 'accepted') throw notFound('Class');
+  const now = deps.now();
+  const [rows, taken, sessions] = await Promise.all([
+    repo.listSectionsOfClass(deps.db, classId),
+    enrollments.seatsTakenOfSections(deps.db, classId, now),
+    publishedSessionTimesOfClass(deps.db, classId),
+  ]);
+  return rows.flatMap((row) => {
+    if (row.status !== 'active') return [];
+    const own = sessions.filter((session) => session.sectionId === row.id);
+    const upcoming =
+      own.length > 0
+        ? own.some((session) => session.startsAt.getTime() > now.getTime())
+        : !row.enrollClosesAt || row.enrollClosesAt.getTime() > now.getTime();
+    if (!upcoming) return [];
+    const seatsLeft = row.capacity === null ? null : Math.max(0, row.capacity - (taken.get(row.id) ?? 0));
+    const full = seatsLeft === 0;
+    return [
+      {
+        _id: row.id,
+        timeZone: row.timeZone,
+        capacity: row.capacity,
+        seatsLeft,
+        full,
+        enrollOpensAt: row.enrollOpensAt?.toISOString() ?? null,
+        enrollClosesAt: row.enrollClosesAt?.toISOString() ?? null,
+        open: !full && isEnrollmentOpen(row, now),
+        sessions: own.map((session) => ({
+          title: session.title,
+          startsAt: session.startsAt.toISOString(),
+          durationMinutes: session.durationMinutes,
+        })),
+      },
+    ];
+  });
 }

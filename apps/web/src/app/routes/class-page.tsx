@@ -1,7 +1,9 @@
+import { useCallback, useState } from 'react';
 import { useParams } from 'react-router';
 import { classReviewsQueryOptions, publicClassQueryOptions } from '../../features/classes/api/get-public-class.ts';
 import { PublicClassPage } from '../../features/classes/components/public-class-page.tsx';
 import { ClassPurchase } from '../../features/enrollments/components/class-purchase.tsx';
+import { ClassSchedule } from '../../features/sections/components/class-schedule.tsx';
 import { VerifyEmailNotice } from '../../features/auth/components/verify-email-notice.tsx';
 import { ReportButton } from '../../features/moderation/components/report-button.tsx';
 import { loadRouteData, routeDataTarget, type PageLoaderArgs } from '../route-data.ts';
@@ -21,14 +23,39 @@ export async function loader(args: PageLoaderArgs) {
   return null;
 }
 
-/** /classes/:id: the public page of an accepted class, linked from every class card. */
+/**
+ * /classes/:id: the public page of an accepted class, linked from every class card. A live class
+ * shows its schedule, and Pay Now enrolls in the section picked there (decision 042).
+ */
 function ClassPageRoute() {
   const id = useParams()['id'] ?? '';
+  return <ClassPageOf key={id} id={id} />;
+}
+
+function ClassPageOf({ id }: { id: string }) {
+  const [choice, setChoice] = useState<{ sectionId: string | null; canBuy: boolean }>({
+    sectionId: null,
+    canBuy: true,
+  });
+  const onSelect = useCallback(
+    (sectionId: string | null, canBuy: boolean) =>
+      setChoice((old) => (old.sectionId === sectionId && old.canBuy === canBuy ? old : { sectionId, canBuy })),
+    [],
+  );
   return (
     <PublicClassPage
-      key={id}
       classId={id}
-      actions={<ClassPurchase classId={id} emailNotice={<VerifyEmailNotice />} />}
+      actions={
+        <>
+          <ClassSchedule classId={id} selected={choice.sectionId} onSelect={onSelect} />
+          <ClassPurchase
+            classId={id}
+            sectionId={choice.sectionId ?? undefined}
+            canBuy={choice.canBuy}
+            emailNotice={<VerifyEmailNotice />}
+          />
+        </>
+      }
       renderReport={(target) => <ReportButton target={target} />}
     />
   );

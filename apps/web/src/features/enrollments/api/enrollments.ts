@@ -76,7 +76,9 @@ export function useCreateEnrollment() {
   const queryClient = useQueryClient();
   const userId = useUserScope()?.id ?? '';
   return useMutation({
-    mutationFn: (enrollId: string) => apiClient.post('/enrolled', { enrollId }, { secured: true }),
+    // A live class is bought per section (decision 042): the one the buyer picked, when any.
+    mutationFn: (input: string | { enrollId: string; sectionId?: string | undefined }) =>
+      apiClient.post('/enrolled', typeof input === 'string' ? { enrollId: input } : input, { secured: true }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.all(userId) }),
   });
 }

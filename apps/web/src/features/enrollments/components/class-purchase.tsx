@@ -18,10 +18,16 @@ import { BusyButton } from '../../../components/ui/busy-button.tsx';
 export function ClassPurchase({
   classId,
   emailNotice,
+  sectionId,
+  canBuy = true,
 }: {
   classId: string;
   /** The auth feature's notice for an unverified address: paying needs a verified one. */
   emailNotice?: ReactNode;
+  /** The section the buyer picked on the schedule (decision 042); none for a self-paced class. */
+  sectionId?: string | undefined;
+  /** False while no section can be bought (every one full or closed): Pay Now is not offered. */
+  canBuy?: boolean;
 }) {
   const { user, loading } = useAuth();
   const enrollment = useQuery(classEnrollmentQueryOptions(user, classId));
@@ -48,7 +54,7 @@ export function ClassPurchase({
       }
       return;
     }
-    enroll.mutate(classId, {
+    enroll.mutate(sectionId ? { enrollId: classId, sectionId } : classId, {
       onSuccess: (result) => {
         if (result?.status === 'paid') {
           notify.info('You have already paid for this class.');
@@ -62,6 +68,7 @@ export function ClassPurchase({
   };
 
   const inCart = user !== null && enrollment.data?.status === 'pending';
+  if (!canBuy && !inCart) return null;
   return (
     <>
       {user ? emailNotice : null}

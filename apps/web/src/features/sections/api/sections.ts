@@ -13,6 +13,13 @@ export const sectionKeys = {
   ofClass: (userId: string, classId: string) => [...contentKeys.ofClass(userId, classId), 'sections'] as const,
 };
 
+/** GET /api/classes/:id/schedule (public, decision 042): upcoming sections with seats left, never links. */
+export const classScheduleQueryOptions = (classId: string) =>
+  queryOptions({
+    queryKey: ['class-schedule', classId] as const,
+    queryFn: ({ signal }) => apiClient.get('/classes/{id}/schedule', { path: { id: classId }, signal }),
+  });
+
 /** GET /api/classes/:id/sections (the class's teacher). */
 export const classSectionsQueryOptions = (user: UserScope | null, classId: string) =>
   queryOptions({

@@ -1,0 +1,2 @@
+ALTER TABLE "enrollments" ADD COLUMN "seat_held_until" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "enrollments" ADD CONSTRAINT "enrollments_seat_hold_pending" CHECK ("enrollments"."seat_held_until" is null or "enrollments"."status"::text = 'pending');
