@@ -3,6 +3,7 @@ import { classReviewsQueryOptions, publicClassQueryOptions } from '../../feature
 import { PublicClassPage } from '../../features/classes/components/public-class-page.tsx';
 import { ClassPurchase } from '../../features/enrollments/components/class-purchase.tsx';
 import { VerifyEmailNotice } from '../../features/auth/components/verify-email-notice.tsx';
+import { MessageTeacherButton } from '../../features/messages/components/message-teacher-button.tsx';
 import { ReportButton } from '../../features/moderation/components/report-button.tsx';
 import { loadRouteData, routeDataTarget, type PageLoaderArgs } from '../route-data.ts';
 
@@ -30,6 +31,7 @@ function ClassPageRoute() {
       classId={id}
       actions={<ClassPurchase classId={id} emailNotice={<VerifyEmailNotice />} />}
       renderReport={(target) => <ReportButton target={target} />}
+      renderContact={(contact) => <MessageTeacherButton {...contact} />}
     />
   );
 }
