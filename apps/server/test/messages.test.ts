@@ -168,6 +168,27 @@ describe('asking a teacher and answering', () => {
   });
 });
 
+describe('notification preference', () => {
+  it('sends no mail to a recipient who turned message mails off; the message still arrives', async () => {
+    const quiet = await createCaller(ctx, 'teacher');
+    const quietClass = await createClass(ctx, quiet);
+    const off = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/users/me/notifications',
+      headers: { ...quiet.headers, origin: 'http://localhost:3000' },
+      payload: { teacherApplication: true, classReviews: true, newMessages: false },
+    });
+    expect(off.statusCode).toBe(200);
+    const sent = await askOk(asker, quietClass.id, 'Anyone there?');
+    const mails = await ctx.db
+      .select()
+      .from(schema.mailOutbox)
+      .where(and(eq(schema.mailOutbox.to, quiet.email), eq(schema.mailOutbox.kind, 'new-message')));
+    expect(mails).toEqual([]);
+    expect((await inbox(quiet)).map((t) => t._id)).toContain(sent.threadId);
+  });
+});
+
 describe('bad input', () => {
   it('refuses an empty, blank or too long message with a clear 400, and stores HTML as text', async () => {
     for (const body of ['', '   \n ', 'x'.repeat(5001), 'x'.repeat(10_000)]) {

@@ -20,6 +20,7 @@ CREATE TABLE "messages" (
 	CONSTRAINT "messages_body_length" CHECK (char_length("messages"."body") between 1 and 5000)
 );
 --> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "notify_new_messages" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "message_threads" ADD CONSTRAINT "message_threads_class_id_classes_id_fk" FOREIGN KEY ("class_id") REFERENCES "public"."classes"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "message_threads" ADD CONSTRAINT "message_threads_student_id_users_id_fk" FOREIGN KEY ("student_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "message_threads" ADD CONSTRAINT "message_threads_teacher_id_users_id_fk" FOREIGN KEY ("teacher_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -8,7 +8,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import { newMessageMail, queueMail } from '../mail/mail.service.ts';
 import { flagForReview } from '../moderation/moderation.public.ts';
-import { findModerationSubjects } from '../users/contact.public.ts';
+import { findModerationSubjects, wantsNotification } from '../users/contact.public.ts';
 import * as repo from './messages.repository.ts';
 
 /*
@@ -78,6 +78,8 @@ async function send(
       details: `Flagged automatically: the message contains ${signs.join(', ')}.`,
     });
   }
+  // The mail is optional (the profile's e-mail notifications); the message is in the inbox either way.
+  if (!(await wantsNotification(db, recipient.email, 'newMessages'))) return { threadId: thread.id, insertedId };
   await queueMail(
     db,
     recipient.email,
