@@ -58,6 +58,7 @@ test.describe('looking (the role admin)', () => {
       'Student Home',
       'My Enrolled Classes',
       'Payment History',
+      'Messages',
       'Profile',
       'Home',
       'Classes Menu',

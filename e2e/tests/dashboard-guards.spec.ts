@@ -16,6 +16,7 @@ const ROUTES: Record<Access, string[]> = {
     '/dashboard/payment',
     '/dashboard/myEnrollClass',
     '/dashboard/profile',
+    '/dashboard/messages',
   ],
   teacher: [
     '/dashboard/teacherHome',

@@ -58,6 +58,7 @@ test.describe('student dashboard journey', () => {
       'Student Home',
       'My Enrolled Classes',
       'Payment History',
+      'Messages',
       'Profile',
       'Home',
       'Classes Menu',

@@ -89,6 +89,7 @@ test.describe('teacher dashboard', () => {
       'Student Home',
       'My Enrolled Classes',
       'Payment History',
+      'Messages',
       'Profile',
       'Home',
       'Classes Menu',

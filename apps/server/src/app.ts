@@ -5,7 +5,7 @@ import Fastify, { LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { COUPON_MESSAGES } from '@skillhive/shared/rules/coupons';
-import { UPLOAD_MESSAGES } from '@skillhive/shared/rules/messages';
+import { MESSAGE_MESSAGES, UPLOAD_MESSAGES } from '@skillhive/shared/rules/messages';
 import { percentToBasisPoints } from '@skillhive/shared/rules/earnings';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/client.ts';
@@ -22,6 +22,7 @@ import { createTokenService } from './modules/auth/token.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { registerMailMetrics } from './modules/mail/mail.metrics.ts';
 import { mailRoutes } from './modules/mail/mail.routes.ts';
+import { messagesRoutes } from './modules/messages/messages.routes.ts';
 import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { checkDirectoryWritable, type ReadinessCheck } from './modules/health/health.service.ts';
 import { lifecyclePlugin, type Lifecycle } from './modules/health/lifecycle.ts';
@@ -331,6 +332,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       durationSeconds: 60 * 60,
       redis: deps.redis,
       message: 'Too many reports; try again later',
+    }),
+  });
+  await app.register(messagesRoutes, {
+    db,
+    now,
+    publicUrl: env.publicUrl,
+    messagesPerUser: createLimiter({
+      name: 'messages',
+      points: env.RATE_LIMIT_MESSAGES_PER_HOUR,
+      durationSeconds: 60 * 60,
+      redis: deps.redis,
+      message: MESSAGE_MESSAGES.rateLimited,
     }),
   });
   await app.register(auditRoutes, { db });

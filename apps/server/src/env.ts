@@ -144,6 +144,8 @@ const EnvSchema = z
     RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /** Reports a person may file per hour (decision 043): the queue is read by people. */
     RATE_LIMIT_REPORTS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+    /** Messages a person may send per hour (decision 045): a mail goes out with each. */
+    RATE_LIMIT_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).default(60),
     UPLOAD_QUOTA_MB: z.coerce.number().positive().default(100),
     UPLOAD_CONCURRENCY: z.coerce.number().int().min(1).default(2),
     UPLOAD_QUEUE_LENGTH: z.coerce.number().int().min(0).default(8),

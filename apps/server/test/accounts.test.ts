@@ -617,7 +617,7 @@ describe('notification preferences', () => {
     const applicant = await signUp(ctx);
     const admin = await createUser(ctx, 'admin');
     const read = await ctx.app.inject({ url: '/api/users/me/notifications', headers: applicant.headers });
-    expect(read.json()).toEqual({ teacherApplication: true, classReviews: true });
+    expect(read.json()).toEqual({ teacherApplication: true, classReviews: true, newMessages: true });
 
     const bad = await ctx.app.inject({
       method: 'PUT',
@@ -630,10 +630,10 @@ describe('notification preferences', () => {
       method: 'PUT',
       url: '/api/users/me/notifications',
       headers: { ...applicant.headers, origin: ORIGIN },
-      payload: { teacherApplication: false, classReviews: true },
+      payload: { teacherApplication: false, classReviews: true, newMessages: true },
     });
     expect(off.statusCode).toBe(200);
-    expect(off.json()).toEqual({ teacherApplication: false, classReviews: true });
+    expect(off.json()).toEqual({ teacherApplication: false, classReviews: true, newMessages: true });
 
     const applied = await ctx.app.inject({
       method: 'POST',
@@ -661,7 +661,7 @@ describe('notification preferences', () => {
       method: 'PUT',
       url: '/api/users/me/notifications',
       headers: { origin: ORIGIN },
-      payload: { teacherApplication: false, classReviews: false },
+      payload: { teacherApplication: false, classReviews: false, newMessages: false },
     });
     expect(put.statusCode).toBe(401);
   });
@@ -762,7 +762,11 @@ describe('with a real SMTP server', () => {
 describe('who may call the account endpoints', () => {
   const endpoints = [
     { method: 'GET', url: '/api/users/me/notifications' },
-    { method: 'PUT', url: '/api/users/me/notifications', payload: { teacherApplication: true, classReviews: false } },
+    {
+      method: 'PUT',
+      url: '/api/users/me/notifications',
+      payload: { teacherApplication: true, classReviews: false, newMessages: true },
+    },
     { method: 'GET', url: '/api/users/me/sessions' },
   ] as const;
 
@@ -781,7 +785,7 @@ describe('who may call the account endpoints', () => {
         expect(response.statusCode, `${endpoint.method} ${endpoint.url}`).toBe(200);
       }
       const theirs = await ctx.app.inject({ url: '/api/users/me/notifications', headers: someoneElse.headers });
-      expect(theirs.json()).toEqual({ teacherApplication: true, classReviews: true });
+      expect(theirs.json()).toEqual({ teacherApplication: true, classReviews: true, newMessages: true });
       const mySessions = (await ctx.app.inject({ url: '/api/users/me/sessions', headers: me.headers })).json() as {
         id: string;
       }[];

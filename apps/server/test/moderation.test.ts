@@ -284,7 +284,7 @@ describe('the admin queue', () => {
       .insertedId;
     const hide = await decide(reportId, { action: 'hide' });
     expect(hide.statusCode).toBe(409);
-    expect(hide.json().error.message).toBe('Only a class or a review can be hidden; warn or suspend a user');
+    expect(hide.json().error.message).toBe('Only a class, a review or a message can be hidden; warn or suspend a user');
     expect((await decide(reportId, { action: 'warn', note: 'Keep it civil' })).statusCode).toBe(200);
     const warning = await latestMail(ctx, target.email, 'moderation-warning');
     expect(warning.text).toContain('Keep it civil');

@@ -124,6 +124,10 @@ const DECLARED: Record<string, string> = {
   'POST /api/admin/reports/:id/decision': 'admin',
   'POST /api/admin/users/:id/suspension': 'admin',
   'DELETE /api/admin/users/:id/suspension': 'admin',
+  'POST /api/classes/:id/messages': 'signed-in not-own-class',
+  'GET /api/messages/threads': 'signed-in own',
+  'GET /api/messages/threads/:id': 'signed-in thread-party-or-admin',
+  'POST /api/messages/threads/:id/messages': 'signed-in thread-party',
 };
 
 const describeRoute = (route: DeclaredRoute) =>

@@ -98,6 +98,8 @@ export const OWNERSHIP_RULES = {
   },
   'not-me-token': { who: 'anyone holding the token of a "this was not me" mail' },
   'not-own-target': { who: 'any signed-in user, not about themself or their own content (409)' },
+  'thread-party': { who: 'the two people of the thread only (404 for anyone else)' },
+  'thread-party-or-admin': { who: 'the two people of the thread, or an admin (404 for anyone else)' },
   'mailbox-enabled': { who: 'admins only, where mail waits in the outbox (no SMTP_URL, not production; else 404)' },
 } as const satisfies Record<string, { who: string; forbidden?: true }>;
 

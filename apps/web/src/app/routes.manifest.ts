@@ -170,6 +170,13 @@ export const DASHBOARD_PAGES = {
     access: 'signed-in',
   },
   profile: { path: '/dashboard/profile', module: 'routes/dashboard/profile.tsx', access: 'signed-in' },
+  // Conversations with teachers and, for a teacher, with the people asking (decision 045).
+  messages: { path: '/dashboard/messages', module: 'routes/dashboard/messages.tsx', access: 'signed-in' },
+  messageThread: {
+    path: '/dashboard/messages/:id',
+    module: 'routes/dashboard/message-thread.tsx',
+    access: 'signed-in',
+  },
   contact: { path: '/dashboard/contact', module: 'routes/dashboard/contact.tsx', access: 'signed-in' },
   teacherHome: { path: '/dashboard/teacherHome', module: 'routes/dashboard/teacher-home.tsx', access: 'teacher' },
   addClasses: { path: '/dashboard/addClasses', module: 'routes/dashboard/add-classes.tsx', access: 'teacher' },

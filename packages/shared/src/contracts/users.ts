@@ -61,6 +61,8 @@ export const NotificationPreferences = z.object({
   teacherApplication: z.boolean(),
   /** Your class, or your changes to it, were approved or rejected. */
   classReviews: z.boolean(),
+  /** Someone wrote to you: a short preview and a link to the conversation (decision 045). */
+  newMessages: z.boolean(),
 });
 export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
 

@@ -110,7 +110,7 @@ export type AcceptedImageType = (typeof ACCEPTED_IMAGE_TYPES)[number];
  * Reports and suspensions (decision 043): what may be reported, why, and what an admin may decide.
  * `hidden` above is a class an admin took down, or one of a suspended teacher's: off every public list.
  */
-export const REPORT_TARGET_TYPES = ['class', 'review', 'user'] as const;
+export const REPORT_TARGET_TYPES = ['class', 'review', 'user', 'message'] as const;
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
 export const REPORT_REASONS = ['spam', 'abuse', 'inappropriate', 'off-platform-payment', 'scam', 'other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
@@ -119,3 +119,8 @@ export type ReportStatus = (typeof REPORT_STATUSES)[number];
 export const REPORT_ACTIONS = ['dismiss', 'hide', 'warn', 'suspend'] as const;
 export type ReportAction = (typeof REPORT_ACTIONS)[number];
 export const REPORT_DETAILS_MAX = 1000;
+
+/** Messages between a person and a class's teacher (decision 045): text only, at most this long. */
+export const MESSAGE_BODY_MAX = 5000;
+/** How much of a message a notification mail may quote (decision 045): a preview, never the whole text. */
+export const MESSAGE_PREVIEW_MAX = 140;

@@ -4,7 +4,7 @@
  * checks (`cards.ts`). No Zod here: the web loads it on any page.
  */
 
-import { REASON_MAX, REPORT_DETAILS_MAX, REVIEW_DETAILS_MAX } from './constants.ts';
+import { MESSAGE_BODY_MAX, REASON_MAX, REPORT_DETAILS_MAX, REVIEW_DETAILS_MAX } from './constants.ts';
 
 /** What any text field says about characters it refuses (control characters, hostile callbacks). */
 export const TEXT_MESSAGES = {
@@ -128,8 +128,17 @@ export const REPORT_MESSAGES = {
   ownContent: 'You cannot report yourself or your own content',
   alreadyReported: 'You already reported this; an admin will look at it',
   notOpen: 'This report was already decided',
-  cannotHide: 'Only a class or a review can be hidden; warn or suspend a user',
+  cannotHide: 'Only a class, a review or a message can be hidden; warn or suspend a user',
   cannotSuspendAdmin: 'An admin cannot be suspended; remove their admin role first',
   notSuspended: 'This account is not suspended',
   suspended: 'This account is suspended',
+} as const;
+
+/** Messages between a person and a class's teacher (decision 045). */
+export const MESSAGE_MESSAGES = {
+  bodyRequired: 'Write a message',
+  bodyTooLong: `A message must be at most ${MESSAGE_BODY_MAX} characters`,
+  ownClass: 'You teach this class: your students write to you here',
+  recipientUnavailable: 'This person cannot receive messages right now',
+  rateLimited: 'You sent many messages just now; try again later',
 } as const;

@@ -10,6 +10,7 @@ export * from './earnings.ts';
 export * from './enrollments.ts';
 export * from './gateways.ts';
 export * from './mail.ts';
+export * from './messages.ts';
 export * from './moderation.ts';
 export * from './refunds.ts';
 export * from './reviews.ts';

@@ -19,6 +19,7 @@ export const users = pgTable(
     // E-mails a person may turn off; the rest always go out.
     notifyTeacherApplication: boolean('notify_teacher_application').notNull().default(true),
     notifyClassReviews: boolean('notify_class_reviews').notNull().default(true),
+    notifyNewMessages: boolean('notify_new_messages').notNull().default(true),
     /**
      * Set while an admin has suspended the account (decision 043): no session, token or sign-in
      * works, and the person's classes and reviews are off the public lists.

@@ -317,7 +317,7 @@ export function sessionReminderMail(input: {
 }
 
 /** What a report was about, in the words of the mails of decision 043. */
-const REPORTED_THING = { class: 'a class', review: 'a review', user: 'a member' } as const;
+const REPORTED_THING = { class: 'a class', review: 'a review', user: 'a member', message: 'a message' } as const;
 
 /** The reporter hears what came of their report (decision 043); the reported person is not named. */
 export function reportOutcomeMail(input: {
@@ -376,5 +376,31 @@ export function moderationNoticeMail(input: {
       ...reason,
     ],
     action: { label: 'Open your dashboard', url: `${input.publicUrl}/dashboard` },
+  });
+}
+
+/**
+ * A new message (decision 045): who wrote, about which class, and a short one-line preview of the
+ * text, never the whole of it; the reader answers on SkillHive, where the thread lives. The
+ * preview is text in the plain part and escaped in the HTML part, like every other value.
+ */
+export function newMessageMail(input: {
+  publicUrl: string;
+  name: string;
+  senderName: string;
+  classTitle: string;
+  preview: string;
+  threadId: string;
+}): RenderedMail {
+  return layout({
+    kind: 'new-message',
+    subject: `New message from ${input.senderName}`,
+    greeting: greetingFor(input.name),
+    paragraphs: [
+      `${oneLine(input.senderName)} sent you a message about "${oneLine(input.classTitle)}":`,
+      `"${input.preview}"`,
+      'Reply on SkillHive: your e-mail address is never shown to them.',
+    ],
+    action: { label: 'Read and reply', url: `${input.publicUrl}/dashboard/messages/${input.threadId}` },
   });
 }

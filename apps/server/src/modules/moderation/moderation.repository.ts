@@ -9,7 +9,7 @@ export type ReportRow = typeof reports.$inferSelect;
 export async function insertReport(
   db: Db,
   values: {
-    reporterId: string;
+    reporterId: string | null;
     targetType: string;
     targetId: string;
     targetLabel: string;

@@ -10,6 +10,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { deleteSessionsOfUser } from '../auth/sessions.public.ts';
 import { findClassForEnrollment, hideClasses, restoreClassesOfTeacher } from '../classes/classes.public.ts';
 import { moderationNoticeMail, queueMail, reportOutcomeMail } from '../mail/mail.service.ts';
+import { findMessageWithThread, hideMessage } from '../messages/messages.public.ts';
 import * as reviews from '../reviews/reviews.service.ts';
 import { contactEmailOf, findModerationSubjects } from '../users/contact.public.ts';
 import { setSuspension } from '../users/users.service.ts';
@@ -25,6 +26,8 @@ import * as repo from './moderation.repository.ts';
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LABEL_MAX = 200;
 
+const NOT_FOUND_NAME = { class: 'Class', review: 'Review', user: 'User', message: 'Message' } as const;
+
 interface ResolvedTarget {
   label: string;
   ownerId: string | null;
@@ -34,8 +37,24 @@ function clip(text: string): string {
   return text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX - 1)}…` : text;
 }
 
-/** What a report is about, as the reporter can see it now; null when there is no such thing to report. */
-async function resolveTarget(db: Db, type: ReportTargetType, id: string): Promise<ResolvedTarget | null> {
+/**
+ * What a report is about, as the reporter can see it now; null when there is no such thing to
+ * report. A message is reported only by one of its thread's two people (decision 045).
+ */
+async function resolveTarget(
+  db: Db,
+  viewer: Viewer,
+  type: ReportTargetType,
+  id: string,
+): Promise<ResolvedTarget | null> {
+  if (type === 'message') {
+    if (!UUID_PATTERN.test(id)) return null;
+    const found = await findMessageWithThread(db, id);
+    if (!found || found.message.hiddenAt) return null;
+    const { thread } = found;
+    if (thread.studentId !== viewer.id && thread.teacherId !== viewer.id) return null;
+    return { label: clip(found.message.body), ownerId: found.message.senderId };
+  }
   if (type === 'class') {
     if (!UUID_PATTERN.test(id)) return null;
     const found = await findClassForEnrollment(db, id);
@@ -54,8 +73,8 @@ async function resolveTarget(db: Db, type: ReportTargetType, id: string): Promis
 
 /** POST /api/reports: a signed-in person reports something they can see, not their own. */
 export async function createReport(db: Db, viewer: Viewer, body: CreateReportBody): Promise<{ insertedId: string }> {
-  const target = await resolveTarget(db, body.targetType, body.targetId);
-  if (!target) throw notFound(body.targetType === 'user' ? 'User' : body.targetType === 'class' ? 'Class' : 'Review');
+  const target = await resolveTarget(db, viewer, body.targetType, body.targetId);
+  if (!target) throw notFound(NOT_FOUND_NAME[body.targetType]);
   if (target.ownerId === viewer.id) throw conflict(REPORT_MESSAGES.ownContent);
   const id = await repo.insertReport(db, {
     reporterId: viewer.id,
@@ -70,8 +89,15 @@ export async function createReport(db: Db, viewer: Viewer, body: CreateReportBod
   return { insertedId: id };
 }
 
-function targetPathOf(row: repo.ReportRow, classIdOfReview: Map<string, string>): string | null {
+function targetPathOf(
+  row: repo.ReportRow,
+  classIdOfReview: Map<string, string>,
+  threadIdOfMessage: Map<string, string>,
+): string | null {
   if (row.targetType === 'class') return `/classes/${row.targetId}`;
+  // Admins read a reported message in its conversation (decision 045).
+  const threadId = row.targetType === 'message' ? threadIdOfMessage.get(row.targetId) : undefined;
+  if (threadId) return `/dashboard/messages/${threadId}`;
   const classId = row.targetType === 'review' ? classIdOfReview.get(row.targetId) : undefined;
   return classId ? `/classes/${classId}` : null;
 }
@@ -86,7 +112,12 @@ export async function listReports(
     ...new Set(rows.flatMap((row) => [row.ownerId, row.reporterId]).filter((id): id is string => id !== null)),
   ]);
   const classIdOfReview = new Map<string, string>();
+  const threadIdOfMessage = new Map<string, string>();
   for (const row of rows) {
+    if (row.targetType === 'message') {
+      const found = await findMessageWithThread(db, row.targetId);
+      if (found) threadIdOfMessage.set(row.targetId, found.thread.id);
+    }
     if (row.targetType !== 'review') continue;
     const review = await reviews.findReviewSummary(db, row.targetId);
     if (review) classIdOfReview.set(row.targetId, review.classId);
@@ -97,7 +128,7 @@ export async function listReports(
       targetType: row.targetType as ReportTargetType,
       targetId: row.targetId,
       targetLabel: row.targetLabel,
-      targetPath: targetPathOf(row, classIdOfReview),
+      targetPath: targetPathOf(row, classIdOfReview, threadIdOfMessage),
       ownerId: row.ownerId,
       ownerName: row.ownerId ? (people.get(row.ownerId)?.name ?? null) : null,
       ownerSuspended: row.ownerId ? (people.get(row.ownerId)?.suspended ?? false) : false,
@@ -159,6 +190,7 @@ export async function decideReport(
     if (input.action === 'hide') {
       if (targetType === 'user') throw conflict(REPORT_MESSAGES.cannotHide);
       if (targetType === 'class') await hideClasses(tx, { classId: report.targetId }, 'content', now);
+      else if (targetType === 'message') await hideMessage(tx, report.targetId, now);
       else await reviews.hideReviews(tx, { reviewId: report.targetId }, 'content', now);
     }
     if (input.action === 'suspend') {

@@ -116,11 +116,13 @@ export async function deleteUser(db: Db, id: string): Promise<number> {
 export interface NotificationPreferencesRow {
   teacherApplication: boolean;
   classReviews: boolean;
+  newMessages: boolean;
 }
 
 const PREFERENCE_COLUMNS = {
   teacherApplication: users.notifyTeacherApplication,
   classReviews: users.notifyClassReviews,
+  newMessages: users.notifyNewMessages,
 };
 
 export async function findNotificationPreferences(db: Db, id: string): Promise<NotificationPreferencesRow | null> {
@@ -136,7 +138,12 @@ export async function updateNotificationPreferences(
 ): Promise<NotificationPreferencesRow | null> {
   const [row] = await db
     .update(users)
-    .set({ notifyTeacherApplication: prefs.teacherApplication, notifyClassReviews: prefs.classReviews, updatedAt: now })
+    .set({
+      notifyTeacherApplication: prefs.teacherApplication,
+      notifyClassReviews: prefs.classReviews,
+      notifyNewMessages: prefs.newMessages,
+      updatedAt: now,
+    })
     .where(eq(users.id, id))
     .returning(PREFERENCE_COLUMNS);
   return row ?? null;

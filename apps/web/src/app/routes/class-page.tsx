@@ -5,6 +5,7 @@ import { PublicClassPage } from '../../features/classes/components/public-class-
 import { ClassPurchase } from '../../features/enrollments/components/class-purchase.tsx';
 import { ClassSchedule } from '../../features/sections/components/class-schedule.tsx';
 import { VerifyEmailNotice } from '../../features/auth/components/verify-email-notice.tsx';
+import { MessageTeacherButton } from '../../features/messages/components/message-teacher-button.tsx';
 import { ReportButton } from '../../features/moderation/components/report-button.tsx';
 import { loadRouteData, routeDataTarget, type PageLoaderArgs } from '../route-data.ts';
 
@@ -57,6 +58,7 @@ function ClassPageOf({ id }: { id: string }) {
         </>
       }
       renderReport={(target) => <ReportButton target={target} />}
+      renderContact={(contact) => <MessageTeacherButton {...contact} />}
     />
   );
 }

@@ -29,6 +29,7 @@ export const REDIRECT_REASONS = {
   signInForDashboard: 'Sign in to see your dashboard.',
   signInToEnroll: 'Sign in to enroll.',
   signInToApply: 'Sign in to apply to teach.',
+  signInToMessage: 'Sign in to message the teacher.',
   sessionExpired: 'Your session expired. Please sign in again.',
   teachersOnly: 'That page is for teachers. Apply to teach to open it.',
   adminsOnly: 'That page is for admins.',

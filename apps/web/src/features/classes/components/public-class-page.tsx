@@ -18,11 +18,14 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /** A "Report" control for something on the page (decision 043), given by the route: this feature only places it. */
 export type RenderReport = (target: {
-  targetType: 'class' | 'review' | 'user';
+  targetType: 'class' | 'review' | 'user' | 'message';
   targetId: string;
   label: string;
   ownerId?: string | undefined;
 }) => ReactNode;
+
+/** A way to write to the class's teacher (decision 045), given by the route: this feature only places it. */
+export type RenderContact = (teacher: { classId: string; teacherId: string; teacherName: string }) => ReactNode;
 
 /**
  * /classes/:id: an accepted class as anyone may see it — image, title, teacher with a
@@ -33,10 +36,12 @@ export function PublicClassPage({
   classId,
   actions,
   renderReport = () => null,
+  renderContact = () => null,
 }: {
   classId: string;
   actions: ReactNode;
   renderReport?: RenderReport;
+  renderContact?: RenderContact;
 }) {
   const query = useQuery(publicClassQueryOptions(classId));
 
@@ -78,17 +83,19 @@ export function PublicClassPage({
       </>
     );
   }
-  return <ClassView data={query.data} actions={actions} renderReport={renderReport} />;
+  return <ClassView data={query.data} actions={actions} renderReport={renderReport} renderContact={renderContact} />;
 }
 
 function ClassView({
   data,
   actions,
   renderReport,
+  renderContact,
 }: {
   data: PublicClass;
   actions: ReactNode;
   renderReport: RenderReport;
+  renderContact: RenderContact;
 }) {
   const [imageFailed, setImageFailed] = useState(false);
   const { teacher } = data;
@@ -171,6 +178,7 @@ function ClassView({
                 {bio ? <p className="break-words text-sm text-muted">{bio}</p> : null}
               </div>
             </div>
+            {renderContact({ classId: data._id, teacherId: teacher._id, teacherName: teacher.name })}
             {renderReport({ targetType: 'user', targetId: teacher._id, label: `the teacher ${teacher.name}` })}
             {teacher.otherClasses.length > 0 ? (
               <>

@@ -4,6 +4,7 @@ import { useAppConfig } from '../../auth/api/get-app-config.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import {
   DASHBOARD_MENUS,
+  MESSAGES_ITEM,
   PROFILE_ITEM,
   SECTION_TITLES,
   SHARED_MENU,
@@ -57,7 +58,7 @@ function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
             </ul>
           </li>
         ))}
-        <MenuList items={[PROFILE_ITEM]} {...navigateProps} />
+        <MenuList items={[MESSAGES_ITEM, PROFILE_ITEM]} {...navigateProps} />
       </ul>
       <div className="divider my-1 before:bg-white/30 after:bg-white/30" aria-hidden="true" />
       <ul className="menu w-full gap-1" aria-label="SkillHive">

@@ -12,7 +12,7 @@ export interface MenuItem {
  * spec §2 side menus (plus the audit log for admins). A person sees the section of every role
  * they hold, admin first, then teacher, then student, so an admin who teaches, or a teacher who
  * studies, reaches every page of theirs; the spec's precedence picks only the default home. Every
- * account can enroll and pay, so every account has the student section. Profile closes the role sections once.
+ * account can enroll and pay, so every account has the student section. Messages and Profile close the role sections once.
  */
 export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
   admin: [
@@ -44,6 +44,9 @@ export const DASHBOARD_MENUS: Record<Role, MenuItem[]> = {
 export const SECTION_TITLES: Record<Role, string> = { admin: 'Admin', teacher: 'Teaching', student: 'Learning' };
 
 export const PROFILE_ITEM: MenuItem = { to: paths.dashboard.profile, label: 'Profile' };
+
+/** Every account asks teachers and every teacher answers in one inbox (decision 045). */
+export const MESSAGES_ITEM: MenuItem = { to: paths.dashboard.messages, label: 'Messages' };
 
 /** The roles whose sections a person sees, in the menu's order. */
 export function menuRoles({ isAdmin, isTeacher }: { isAdmin: boolean; isTeacher: boolean }): Role[] {

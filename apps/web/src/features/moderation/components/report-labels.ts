@@ -10,7 +10,12 @@ export const REASON_LABELS: Record<ReportReason, string> = {
   other: 'Something else',
 };
 
-export const TARGET_LABELS: Record<ReportTargetType, string> = { class: 'Class', review: 'Review', user: 'User' };
+export const TARGET_LABELS: Record<ReportTargetType, string> = {
+  class: 'Class',
+  review: 'Review',
+  user: 'User',
+  message: 'Message',
+};
 
 export const ACTION_LABELS: Record<ReportAction, string> = {
   dismiss: 'Dismissed',

@@ -108,7 +108,13 @@ export function ReportsQueue() {
                       <span className="block text-sm whitespace-pre-line">{report.details}</span>
                     ) : null}
                   </td>
-                  <td className="break-words">{report.reporterName ?? 'Deleted account'}</td>
+                  <td className="break-words">
+                    {/* A message with contact details is flagged by SkillHive itself (decision 045). */}
+                    {report.reporterName ??
+                      (report.details.startsWith('Flagged automatically')
+                        ? 'SkillHive (automatic)'
+                        : 'Deleted account')}
+                  </td>
                   <td>
                     {report.status === 'open' ? (
                       <div className="flex flex-wrap gap-2">

@@ -10,6 +10,7 @@ import { useUserScope } from '../../auth/api/use-user-scope.ts';
 const OPTIONS: ReadonlyArray<{ key: keyof NotificationPreferences; label: string }> = [
   { key: 'teacherApplication', label: 'When my application to teach is decided' },
   { key: 'classReviews', label: 'When my class or my changes to it are reviewed' },
+  { key: 'newMessages', label: 'When someone sends me a message' },
 ];
 
 /** "E-mail notifications": the optional e-mails, saved as they are ticked. */

@@ -1,0 +1,1 @@
+export { Inbox as Component } from '../../../features/messages/components/inbox.tsx';
