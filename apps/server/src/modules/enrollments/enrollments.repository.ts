@@ -263,8 +263,8 @@ export async function listTitlesOfEnrollments(db: Db, ids: string[]): Promise<st
 export async function markEnrollmentsPaid(
   db: Db,
   options: { studentId: string; lines: readonly { id: string; paidCents: number }[]; paymentId: string; paidAt: Date },
-): Promise<number> {
-  if (options.lines.length === 0) return 0;
+): Promise<{ id: string; classId: string }[]> {
+  if (options.lines.length === 0) return [];
   const paidCents = sql<number>`(case ${sql.join(
     options.lines.map((line) => sql`when ${enrollments.id} = ${line.id}::uuid then ${line.paidCents}::integer`),
     sql` `,
@@ -282,8 +282,8 @@ export async function markEnrollmentsPaid(
         eq(enrollments.status, 'pending'),
       ),
     )
-    .returning({ id: enrollments.id });
-  return rows.length;
+    .returning({ id: enrollments.id, classId: enrollments.classId });
+  return rows;
 }
 
 export async function hasPaidEnrollment(db: Db, studentId: string, classId: string): Promise<boolean> {

@@ -28,7 +28,7 @@ function ClassPageRoute() {
     <PublicClassPage
       key={id}
       classId={id}
-      actions={<ClassPurchase classId={id} emailNotice={<VerifyEmailNotice />} />}
+      actions={(cls) => <ClassPurchase classId={id} teacherId={cls.teacher._id} emailNotice={<VerifyEmailNotice />} />}
       renderReport={(target) => <ReportButton target={target} />}
     />
   );

@@ -35,7 +35,8 @@ export function PublicClassPage({
   renderReport = () => null,
 }: {
   classId: string;
-  actions: ReactNode;
+  /** What to offer for the class, given the class (its teacher is not offered Pay Now). */
+  actions: (cls: PublicClass) => ReactNode;
   renderReport?: RenderReport;
 }) {
   const query = useQuery(publicClassQueryOptions(classId));
@@ -87,7 +88,7 @@ function ClassView({
   renderReport,
 }: {
   data: PublicClass;
-  actions: ReactNode;
+  actions: (cls: PublicClass) => ReactNode;
   renderReport: RenderReport;
 }) {
   const [imageFailed, setImageFailed] = useState(false);
@@ -138,7 +139,7 @@ function ClassView({
             <span className="sr-only">Price: </span>
             {formatPrice(data.price)}
           </p>
-          <div className="flex flex-col items-start gap-2">{actions}</div>
+          <div className="flex flex-col items-start gap-2">{actions(data)}</div>
           {renderReport({
             targetType: 'class',
             targetId: data._id,
