@@ -56,6 +56,15 @@ test.describe('the public class page', () => {
     await expect(cart.getByRole('heading', { name: 'Your cart (1)' })).toBeVisible();
     await expect(cart).toContainText(item.title);
     await expect(page.getByTestId('payment-total')).toHaveText('$27.00');
+    // What one payment charges, and the cart in the navbar on every page.
+    await expect(page.getByTestId('charge-summary')).toHaveText(
+      'Paying charges your card $27.00 once, for 1 class of this cart.',
+    );
+    await expect(page.getByTestId('nav-cart')).toHaveAccessibleName('Cart, 1 class');
+    // A cart line is no student: the class still counts none.
+    await page.goto(classUrl);
+    await expect(page.getByText('This class is in your cart.')).toBeVisible();
+    await expect(page.getByText('0 students enrolled')).toBeVisible();
 
     // The card form is tested by dashboard-student and stripe: the cart is paid through the API.
     await arrange.paidEnrollment(student, []);
@@ -78,6 +87,18 @@ test.describe('the public class page', () => {
     );
     await expect(page.getByRole('button', { name: 'Pay Now' })).toHaveCount(0);
     await expect(page.getByText('1 student enrolled')).toBeVisible();
+  });
+
+  test('its teacher is offered the way to manage it, not Pay Now', async ({ page, arrange }) => {
+    const teacher = await arrange.teacher();
+    const item = await arrange.acceptedClass(teacher, { title: `Own lettering ${uniqueStamp()}` });
+    await arrange.signIn(page, teacher);
+    await page.goto(`/classes/${item.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: item.title })).toBeVisible();
+    await expect(page.getByTestId('class-own')).toContainText('This is your class');
+    await expect(page.getByRole('button', { name: 'Pay Now' })).toHaveCount(0);
+    await page.getByRole('link', { name: 'Manage' }).click();
+    await expect(page).toHaveURL(`/dashboard/my-class/${item.id}`);
   });
 
   test('axe finds nothing on the page, light and dark', async ({ page, arrange }) => {

@@ -89,9 +89,22 @@ test.describe('coupons', () => {
     await expect(page.getByTestId('payment-total')).toHaveText(usd(after));
     await expect(page.getByTestId('coupon-discount')).toHaveText(`−${usd(discount)}`);
     await expect(page.getByTestId('coupon-discounts')).toContainText(item.title);
-    // The Pay button names the discounted total.
+    // The Pay button names the discounted total, and the page says what one payment charges.
     await expect(page.getByRole('button', { name: `Pay ${usd(after)}` })).toBeEnabled();
+    await expect(page.getByTestId('charge-summary')).toHaveText(
+      `Paying charges your card ${usd(after)} once, for 1 class of this cart.`,
+    );
     await expectNoAxeViolationsInBothThemes(page);
+
+    // The applied coupon survives leaving the page and coming Back, and Forward again.
+    await page.goto(`/classes/${item.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: item.title })).toBeVisible();
+    await page.goBack();
+    await expect(page.getByTestId('applied-coupon')).toHaveText(code);
+    await expect(page.getByTestId('payment-total')).toHaveText(usd(after));
+    await page.goForward();
+    await page.goBack();
+    await expect(page.getByTestId('applied-coupon')).toHaveText(code);
   });
 
   test(

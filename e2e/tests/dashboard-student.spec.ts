@@ -158,6 +158,24 @@ test.describe('student dashboard journey', () => {
       await review.getByLabel('Your review').fill('Practical and well paced.');
       await review.getByRole('button', { name: 'Submit review' }).click();
       await expect(page.getByText('Thank you for your review!')).toBeVisible();
+      // The card shows the student's review, and editing opens it filled in.
+      const mine = enrolledCard(page, first.title).getByTestId('my-review');
+      await expect(mine.getByRole('img', { name: 'Rated 4 out of 5' })).toBeVisible();
+      await expect(mine).toContainText('Your review');
+      await expect(mine).toContainText('Practical and well paced.');
+      await page.getByRole('button', { name: `Edit your review of ${first.title}` }).click();
+      const edit = page.getByRole('form', { name: `Review ${first.title}` });
+      await expect(edit.getByRole('radio', { name: '4 stars' })).toBeChecked();
+      await expect(edit.getByLabel('Your review')).toHaveValue('Practical and well paced.');
+      await edit.getByRole('radio', { name: '5 stars' }).check();
+      await edit.getByRole('button', { name: 'Update review' }).click();
+      await expect(page.getByText('Your review was updated.')).toBeVisible();
+      await expect(mine.getByRole('img', { name: 'Rated 5 out of 5' })).toBeVisible();
+      // After a reload too: the review comes from the server.
+      await page.reload();
+      await expect(
+        enrolledCard(page, first.title).getByTestId('my-review').getByRole('img', { name: 'Rated 5 out of 5' }),
+      ).toBeVisible();
     },
   );
 
@@ -169,8 +187,11 @@ test.describe('student dashboard journey', () => {
 
     // Pay Now on a third class leaves it pending in the cart.
     await addToCart(page, third);
+    // The navbar's cart counts it at once.
+    await expect(page.getByTestId('nav-cart')).toHaveAccessibleName('Cart, 1 class');
     await page.goto('/dashboard/myEnrollClass');
-    await expect(page.getByTestId('enrolled-total')).toHaveText('Total enrolled: 3');
+    // Enrolled means paid: the cart line is shown, not counted.
+    await expect(page.getByTestId('enrolled-total')).toHaveText('Total enrolled: 2');
     await expect(page.getByRole('link', { name: 'Buy Now' })).toHaveCount(1);
     await enrolledCard(page, third.title).getByRole('link', { name: 'Buy Now' }).click();
     await expect(page).toHaveURL('/dashboard/payment');

@@ -1,6 +1,8 @@
 import { test, expect, type Arrange } from '../fixtures/arrange.ts';
 import { expectNoAxeViolationsInBothThemes, expectReady } from '../fixtures/dashboard.ts';
 
+const usd = (amount: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(amount);
+
 /**
  * Refunds: a student who paid for a class (arranged through the API) asks for a refund of it with
  * a reason; an admin approves a request on the Refunds page; the student sees the class refunded
@@ -59,6 +61,10 @@ test.describe('refunds', () => {
         await expectReady(adminPage);
         await expectNoAxeViolationsInBothThemes(adminPage);
         await approve.click();
+        // Money goes back only once confirmed, as making someone admin is.
+        const confirm = adminPage.getByRole('dialog', { name: `Refund ${usd(item.price)} for “${item.title}”?` });
+        await expect(confirm).toContainText(`${student.email} gets`);
+        await confirm.getByRole('button', { name: 'Yes, refund' }).click();
         await expect(approve).toHaveCount(0);
       } finally {
         await adminContext.close();

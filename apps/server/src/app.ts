@@ -110,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const db = database.db;
 
   const app = Fastify({
-    logger: deps.logger === false ? false : loggerOptions(env.LOG_LEVEL, deps.logStream),
+    logger: deps.logger === false ? false : loggerOptions(env.LOG_LEVEL, deps.logStream, env.logFormat),
     // One line per request instead of two, written by logEveryResponse (decision 035).
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => {
@@ -127,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Before any route: every route is recorded and its declared access enforced (decision 025).
   registerAccess(app);
-  if (deps.logger !== false) logEveryResponse(app);
+  if (deps.logger !== false && env.LOG_REQUESTS) logEveryResponse(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Synchronous, as every hook on the path of every request (decision 036).

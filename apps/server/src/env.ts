@@ -128,6 +128,10 @@ const EnvSchema = z
     /** Bearer token for GET /metrics (Prometheus); without it /metrics answers 404. */
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `json` lines (pino's, for a log collector) or `short` readable ones; unset: short in development only. */
+    LOG_FORMAT: z.enum(['json', 'short']).optional(),
+    /** The one line per request (decision 035); false keeps only the app's own lines. */
+    LOG_REQUESTS: bool.default(true),
     /** Rate limits against password guessing and floods (decision 009; this app's README, "Rate limits"). */
     RATE_LIMIT_LOGIN_FAILURES: z.coerce.number().int().min(1).default(5),
     RATE_LIMIT_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
@@ -232,6 +236,8 @@ export interface Env extends RawEnv {
   paymentsGateway: 'stripe' | 'test';
   /** Whether the demo data is loaded into an empty database at start-up. */
   seedDemoData: boolean;
+  /** LOG_FORMAT, or what NODE_ENV implies: production (and tests) log JSON. */
+  logFormat: 'json' | 'short';
 }
 
 /**
@@ -249,6 +255,17 @@ function parseTrustProxy(value: string): boolean | string {
   if (value === 'true') return true;
   if (value === 'false' || value === '') return false;
   return value;
+}
+
+/**
+ * Reads `.env` into process.env when there is one (variables already set win, as with Node's
+ * --env-file), and says whether it did: without one the server says once that it runs on the
+ * defaults, instead of Node's ".env not found" on every start.
+ */
+export function loadDotEnvFile(file = '.env'): boolean {
+  if (!existsSync(file)) return false;
+  process.loadEnvFile(file);
+  return true;
 }
 
 /** Reads and validates the environment; throws EnvError listing every problem at once. */
@@ -269,6 +286,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     paymentsGateway: raw.PAYMENTS_GATEWAY ?? (raw.STRIPE_SECRET_KEY ? 'stripe' : 'test'),
     // Never implied in production: there it takes SEED=true (DESIGN §5).
     seedDemoData: raw.SEED ?? (!raw.DATABASE_URL && raw.NODE_ENV === 'development'),
+    logFormat: raw.LOG_FORMAT ?? (raw.NODE_ENV === 'development' ? 'short' : 'json'),
     dataDir,
     publicUrl: (raw.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     databaseMode: raw.DATABASE_URL ? 'postgres' : 'embedded',

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
 import { DataDirLockedError, lockFileOf, openDatabase } from './db/client.ts';
 import { revokeDemoAdmins, seedIfEmpty } from './db/seed.ts';
-import { EnvError, loadEnv, resolveAuthSecret } from './env.ts';
+import { EnvError, loadDotEnvFile, loadEnv, resolveAuthSecret } from './env.ts';
 import { createRedis } from './lib/redis.ts';
 import { startStallWatchdog } from './lib/stall-watchdog.ts';
 import type { Lifecycle } from './modules/health/lifecycle.ts';
@@ -14,6 +14,7 @@ const EXIT_DATABASE_FAILED = 70;
 /** Starts SkillHive: validate settings, open and migrate the database, seed, listen, shut down cleanly. */
 async function main() {
   const startedAt = performance.now();
+  if (!loadDotEnvFile()) console.log('No .env file: using the default settings (every one is listed in .env.example).');
   const env = loadEnv();
   const lifecycle: Lifecycle = { phase: 'running' };
   // Set once the database is open; onFatal may run before that (during migrations it already can).

@@ -73,7 +73,8 @@ describe('POST /api/enrolled', () => {
       status: 'pending',
       paymentId: null,
     });
-    expect((await classCounters(ctx, cls.id)).enrollmentCount).toBe(1);
+    // A cart line is no student yet: the public count waits for the payment (decision 003).
+    expect((await classCounters(ctx, cls.id)).enrollmentCount).toBe(0);
   });
 
   it('answers the existing id for a second call and creates nothing', async () => {
@@ -88,7 +89,7 @@ describe('POST /api/enrolled', () => {
       .from(schema.enrollments)
       .where(and(eq(schema.enrollments.studentId, student.id), eq(schema.enrollments.classId, cls.id)));
     expect(rows).toHaveLength(1);
-    expect((await classCounters(ctx, cls.id)).enrollmentCount).toBe(1);
+    expect((await classCounters(ctx, cls.id)).enrollmentCount).toBe(0);
   });
 
   it('keeps concurrent double clicks to one enrollment', async () => {
@@ -100,6 +101,20 @@ describe('POST /api/enrolled', () => {
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 201]);
     expect(new Set(results.map((r) => r.json().insertedId)).size).toBe(1);
+    expect((await classCounters(ctx, cls.id)).enrollmentCount).toBe(0);
+  });
+
+  it('counts a student on the public page once paid, never a cart line (decision 003)', async () => {
+    const cls = await createClass(ctx, teacher);
+    const publicCount = async () =>
+      (await ctx.app.inject({ method: 'GET', url: `/api/classes/${cls.id}` })).json().totalEnrollment as number;
+    // Carts anyone can fill do not inflate "n students enrolled".
+    await enrolOk(ctx, student, cls.id);
+    await enrolOk(ctx, other, cls.id);
+    expect(await publicCount()).toBe(0);
+    const buyer = await createUser(ctx, 'student');
+    await buy(ctx, buyer, [cls.id]);
+    expect(await publicCount()).toBe(1);
     expect((await classCounters(ctx, cls.id)).enrollmentCount).toBe(1);
   });
 
@@ -206,10 +221,10 @@ describe('GET /api/enrolled/:email', () => {
 });
 
 describe('DELETE /api/enrolled/:id', () => {
-  it('removes a pending enrollment of the caller and decrements the class count', async () => {
+  it('removes a pending enrollment of the caller; the class count never saw it', async () => {
     const cls = await createClass(ctx, teacher);
     const id = await enrolOk(ctx, student, cls.id);
-    expect((await classCounters(ctx, cls.id)).enrollmentCount).toBe(1);
+    expect((await classCounters(ctx, cls.id)).enrollmentCount).toBe(0);
     const res = await ctx.app.inject({ method: 'DELETE', url: `/api/enrolled/${id}`, headers: student.headers });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ deletedCount: 1 });
@@ -361,6 +376,12 @@ describe('permission matrix', () => {
       name: 'GET /api/reviews',
       expected: { anonymous: 200, student: 200, other: 200, teacher: 200, admin: 200 },
       prepare: async () => (role) => ({ url: '/api/reviews', headers: headersOf(role) }),
+    },
+    {
+      // Anyone signed in reads their own reviews only (reviews.test checks whose).
+      name: 'GET /api/reviews/mine',
+      expected: { anonymous: 401, student: 200, other: 200, teacher: 200, admin: 200 },
+      prepare: async () => (role) => ({ url: '/api/reviews/mine', headers: headersOf(role) }),
     },
     {
       name: 'POST /api/reviews',

@@ -38,7 +38,9 @@ describe('deleting a student who paid', () => {
       ctx.app.inject({ method: 'GET', url: `/api/classes/${paidClass.id}/stats`, headers: teacher.headers });
     const before = (await stats()).json();
     expect(before).toMatchObject({ paidStudents: 1, revenue: 25 });
-    expect(await classCounters(ctx, cartClass.id)).toMatchObject({ enrollmentCount: 1 });
+    // A cart line is no student of the class (decision 003).
+    expect(await classCounters(ctx, cartClass.id)).toMatchObject({ enrollmentCount: 0 });
+    expect(await classCounters(ctx, paidClass.id)).toMatchObject({ enrollmentCount: 1 });
 
     const deleted = await ctx.app.inject({ method: 'DELETE', url: `/api/users/${student.id}`, headers: admin.headers });
     expect(deleted.statusCode).toBe(200);

@@ -384,11 +384,11 @@ describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
       group by student_id, class_id having count(*) > 1`);
       expect(doubleClass).toEqual([]);
 
-      // Abandoned carts stay pending; the class counters match the rows.
+      // Abandoned carts stay pending; the class counters match the paid rows (decision 003).
       const pending = await rows<{ n: string }>(sql`select count(*) as n from enrollments where status = 'pending'`);
       if (abandoned > 0) expect(Number(pending[0]!.n)).toBeGreaterThan(0);
       const counters = await rows(sql`
-      select c.id from classes c left join enrollments e on e.class_id = c.id and e.status <> 'refunded'
+      select c.id from classes c left join enrollments e on e.class_id = c.id and e.status = 'paid'
       group by c.id, c.enrollment_count having count(e.id) <> c.enrollment_count`);
       expect(counters).toEqual([]);
 

@@ -576,10 +576,10 @@ describe(`reconciliation with refunds (${REFUND_STUDENTS} students, seed ${REFUN
       );
       expect(over).toEqual([]);
 
-      // The class counters count the live lines (pending or paid), never the refunded ones.
+      // The class counters count the paid lines (decision 003), never cart or refunded ones.
       const counters = await rawRows(
         ctx.db,
-        sql`select c.id from classes c left join enrollments e on e.class_id = c.id and e.status <> 'refunded'
+        sql`select c.id from classes c left join enrollments e on e.class_id = c.id and e.status = 'paid'
             group by c.id, c.enrollment_count having count(e.id) <> c.enrollment_count`,
       );
       expect(counters).toEqual([]);

@@ -122,6 +122,50 @@ describe('POST /api/reviews', () => {
   });
 });
 
+describe('GET /api/reviews/mine', () => {
+  it('answers the caller’s own review to fill the form again, and nobody else’s', async () => {
+    const student = await createCaller(ctx, 'student');
+    const cls = await createClass(ctx, teacher, { title: 'Mine to edit' });
+    await buy(ctx, student, [cls.id]);
+    const mine = (query = '') => ctx.app.inject({ url: `/api/reviews/mine${query}`, headers: student.headers });
+    expect((await mine()).json()).toEqual([]);
+    expect((await mine()).headers['x-total-count']).toBe('0');
+
+    expect((await postReview(student, { classId: cls.id, rating: 4, details: 'Well paced.' })).statusCode).toBe(201);
+    const res = await mine(`?classId=${cls.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([
+      {
+        _id: expect.any(String),
+        classId: cls.id,
+        rating: 4,
+        details: 'Well paced.',
+        hidden: false,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      },
+    ]);
+    // An edit shows at once.
+    expect((await postReview(student, { classId: cls.id, rating: 3, details: 'Fast.' })).statusCode).toBe(200);
+    expect((await mine()).json()).toEqual([expect.objectContaining({ classId: cls.id, rating: 3, details: 'Fast.' })]);
+
+    // Another reviewer's list holds only theirs; the teacher has none.
+    const others = await ctx.app.inject({ url: '/api/reviews/mine', headers: reviewer.headers });
+    expect(others.json().map((r: { classId: string }) => r.classId)).not.toContain(cls.id);
+    expect((await ctx.app.inject({ url: '/api/reviews/mine', headers: teacher.headers })).json()).toEqual([]);
+  });
+
+  it('refuses bad paging with 400 and treats an id that is no id as naming nothing', async () => {
+    const bad = await ctx.app.inject({ url: '/api/reviews/mine?limit=0', headers: reviewer.headers });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('validation_error');
+    const odd = await ctx.app.inject({ url: '/api/reviews/mine?classId=abc', headers: reviewer.headers });
+    expect(odd.statusCode).toBe(200);
+    expect(odd.json()).toEqual([]);
+    expect((await ctx.app.inject({ url: '/api/reviews/mine' })).statusCode).toBe(401);
+  });
+});
+
 describe('GET /api/reviews', () => {
   it('is public and lists reviews newest first with reviewer and class', async () => {
     const res = await ctx.app.inject('/api/reviews');

@@ -38,6 +38,7 @@ const DECLARED: Record<string, string> = {
   'GET /api/teachers/me/coupons': 'teacher',
   'POST /api/coupons/:id/disable': 'signed-in coupon-teacher-or-admin',
   'GET /api/reviews': 'public',
+  'GET /api/reviews/mine': 'signed-in own-reviews',
   'POST /api/reviews': 'signed-in paid-student',
   'POST /api/teachers/teacher-requests': 'verified not-a-teacher',
   'GET /api/teachers/teacher-requests': 'admin',

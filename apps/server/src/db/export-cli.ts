@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { openDatabase } from './client.ts';
 import { exportDatabase, PortableError } from './portable.ts';
-import { loadEnv } from '../env.ts';
+import { loadDotEnvFile, loadEnv } from '../env.ts';
 import { createStorage } from '../modules/uploads/create-storage.ts';
 
 /**
@@ -13,6 +13,7 @@ if (!target) {
   console.error('Usage: npm run db:export -- <new-directory>');
   process.exit(2);
 }
+loadDotEnvFile();
 const env = loadEnv();
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir });
 try {

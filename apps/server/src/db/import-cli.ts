@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { openDatabase } from './client.ts';
 import { importDatabase, PortableError } from './portable.ts';
-import { loadEnv } from '../env.ts';
+import { loadDotEnvFile, loadEnv } from '../env.ts';
 import { createStorage } from '../modules/uploads/create-storage.ts';
 
 /**
@@ -14,6 +14,7 @@ if (!source) {
   console.error('Usage: npm run db:import -- <export-directory>');
   process.exit(2);
 }
+loadDotEnvFile();
 const env = loadEnv();
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir });
 try {

@@ -1,9 +1,10 @@
 import { openDatabase } from './client.ts';
 import { seedIfEmpty } from './seed.ts';
-import { loadEnv } from '../env.ts';
+import { loadDotEnvFile, loadEnv } from '../env.ts';
 import { createStorage } from '../modules/uploads/create-storage.ts';
 
 /** npm run db:seed: demo data into an empty database (migrating it first). */
+loadDotEnvFile();
 const env = loadEnv();
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir });
 try {

@@ -293,7 +293,8 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
       });
       enrollmentRows.push(...paidEnrollments);
       for (const cls of pending) enrollmentRows.push(pendingEnrollmentOf(cls, student));
-      for (const cls of unique) enrollCounts.set(cls.id, (enrollCounts.get(cls.id) ?? 0) + 1);
+      // The public count is of paid students (decision 003), not of cart lines.
+      for (const cls of paid) enrollCounts.set(cls.id, (enrollCounts.get(cls.id) ?? 0) + 1);
       // One review per student: 12 reviews.
       const reviewed = paid[0]!;
       const rating = 3 + ((s * 7) % 3);

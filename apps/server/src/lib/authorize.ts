@@ -61,6 +61,7 @@ export const OWNERSHIP_RULES = {
   'own-payment': { who: 'any signed-in user, their own payments only (404 for another’s)' },
   'intent-owner': { who: "the intent's owner", forbidden: true },
   'own-refund-requests': { who: 'any signed-in user, their own requests only' },
+  'own-reviews': { who: 'any signed-in user, their own reviews only' },
   'coupon-teacher-or-admin': { who: 'the coupon’s teacher, or an admin (404 for anyone else)' },
   'paid-student': { who: 'a student with a paid enrollment in the class', forbidden: true },
   'not-a-teacher': {

@@ -188,8 +188,14 @@ function batchedStdout(): { stream: LogDestination; noteLine: () => void } {
  * Fastify's logger options for the app: level, serializers, the scrubber as pino's `streamWrite`
  * hook, and stdout through sonic-boom in batches (or the given destination: tests collect the lines).
  */
-export function loggerOptions(level: string, destination?: LogDestination): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  level: string,
+  destination?: LogDestination,
+  format: 'json' | 'short' = 'json',
+): FastifyServerOptions['logger'] {
   const stdout = destination ? null : batchedStdout();
+  // Scrubbed first, then shortened: a short line is made of what the JSON line kept.
+  const finish = format === 'short' ? (line: string) => shortLogLine(scrubLogLine(line)) : scrubLogLine;
   return {
     level,
     serializers: {
@@ -204,12 +210,46 @@ export function loggerOptions(level: string, destination?: LogDestination): Fast
       streamWrite: stdout
         ? (line: string) => {
             stdout.noteLine();
-            return scrubLogLine(line);
+            return finish(line);
           }
-        : scrubLogLine,
+        : finish,
     },
     stream: destination ?? stdout!.stream,
   };
+}
+
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
+
+/**
+ * A JSON log line as a person reads it in development (LOG_FORMAT=short): a request is
+ * `12:04:31 GET /api/classes 200 3.1ms`; anything else its time, level and message, with an
+ * error's type, message and frames below. A line that is no JSON passes unchanged.
+ */
+export function shortLogLine(line: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line.endsWith('\n') ? line : `${line}\n`;
+  }
+  const time = typeof entry.time === 'number' ? new Date(entry.time).toISOString().slice(11, 19) : '--:--:--';
+  const req = entry.req as { method?: string; url?: string } | undefined;
+  const res = entry.res as { statusCode?: number } | undefined;
+  if (entry.msg === 'request completed' && req && res) {
+    return `${time} ${req.method ?? '?'} ${req.url ?? '?'} ${res.statusCode ?? '?'} ${String(entry.responseTime ?? '?')}ms\n`;
+  }
+  const level = LEVEL_NAMES[entry.level as number] ?? 'LOG';
+  const reqId = typeof entry.reqId === 'string' && level !== 'INFO' ? ` (request ${entry.reqId})` : '';
+  const err = entry.err as { type?: string; message?: string; stack?: string } | undefined;
+  const detail = err ? `\n  ${err.type ?? 'Error'}: ${err.message ?? ''}${err.stack ? `\n${err.stack}` : ''}` : '';
+  return `${time} ${level} ${String(entry.msg ?? '')}${reqId}${detail}\n`;
 }
 
 /**

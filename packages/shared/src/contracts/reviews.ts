@@ -29,3 +29,26 @@ export type ReviewListQuery = z.infer<typeof ReviewListQuery>;
  */
 export const CreateReviewResponse = z.object({ insertedId: z.string(), created: z.boolean() });
 export type CreateReviewResponse = z.infer<typeof CreateReviewResponse>;
+
+/**
+ * GET /api/reviews/mine: the caller's own reviews, hidden ones included (their author sees them,
+ * with `hidden` set, decision 043), so the review form opens filled in and an enrolled card shows it.
+ */
+export const MyReview = z.object({
+  _id: z.string(),
+  classId: z.string(),
+  rating: z.number().int().min(1).max(5),
+  details: z.string(),
+  /** Off the public lists by moderation (decision 043): counted in no rating. */
+  hidden: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type MyReview = z.infer<typeof MyReview>;
+
+/** GET /api/reviews/mine: newest first; ?classId= for the caller's review of one class. */
+export const MyReviewListQuery = PageQuery.extend({
+  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_MAX),
+  classId: z.string().min(1).max(64).optional(),
+});
+export type MyReviewListQuery = z.infer<typeof MyReviewListQuery>;

@@ -99,7 +99,6 @@ export async function enroll(
       seatHeldUntil,
     });
     if (inserted) {
-      await classes.adjustClassCounters(tx, cls.id, { enrollments: 1 });
       return { insertedId: inserted.id, created: true, status: inserted.status };
     }
     // A concurrent call won the insert; its row is committed by now (the insert waited for it).
@@ -170,7 +169,6 @@ export async function removeEnrollment(db: Db, viewer: Viewer, id: string): Prom
     if (row.status !== 'pending') throw conflict(ENROLLMENT_MESSAGES.alreadyPaid);
     const deleted = await repo.deletePendingEnrollment(tx, id);
     if (!deleted) throw conflict(ENROLLMENT_MESSAGES.alreadyPaid);
-    await classes.adjustClassCounters(tx, deleted.classId, { enrollments: -1 });
     return { deletedCount: 1 };
   });
 }
@@ -221,13 +219,16 @@ export function releaseLines(db: Db, intentId: string): Promise<void> {
 
 /**
  * pending → paid for exactly these lines, each with what was paid for it (priceCart's paidCents);
- * the count tells the caller whether all of them flipped.
+ * the count tells the caller whether all of them flipped. A paid line is what the class's public
+ * "students enrolled" counts (decision 003): a cart line is not a student.
  */
-export function markPaid(
+export async function markPaid(
   db: Db,
   options: { studentId: string; lines: readonly { id: string; paidCents: number }[]; paymentId: string; paidAt: Date },
 ): Promise<number> {
-  return lines.markEnrollmentsPaid(db, options);
+  const flipped = await lines.markEnrollmentsPaid(db, options);
+  for (const line of flipped) await classes.adjustClassCounters(db, line.classId, { enrollments: 1 });
+  return flipped.length;
 }
 
 export function hasPaidFor(db: Db, studentId: string, classId: string): Promise<boolean> {
@@ -265,10 +266,9 @@ export function listLinesOfPayments(db: Db, paymentIds: string[]) {
   return lines.listLinesOfPayments(db, paymentIds);
 }
 
-/** Before an account is deleted: its cart goes (with its class counters), its paid lines stay without the person (DESIGN §4). */
+/** Before an account is deleted: its cart goes, its paid lines stay without the person (DESIGN §4) and still count. */
 export async function forgetStudent(db: Db, studentId: string, pseudonym: string): Promise<void> {
-  const removedFrom = await repo.forgetStudent(db, studentId, pseudonym);
-  for (const classId of removedFrom) await classes.adjustClassCounters(db, classId, { enrollments: -1 });
+  await repo.forgetStudent(db, studentId, pseudonym);
 }
 
 // ---- Used by the classes and users modules ----------------------------------------------------

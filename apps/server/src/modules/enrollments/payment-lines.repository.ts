@@ -22,13 +22,13 @@ export async function listTitlesOfEnrollments(db: Db, ids: string[]): Promise<st
 
 /**
  * Flips exactly these enrollments from pending to paid, each with what was paid for it (one
- * statement: a CASE over the ids); returns how many were flipped.
+ * statement: a CASE over the ids); returns the lines flipped, with their classes.
  */
 export async function markEnrollmentsPaid(
   db: Db,
   options: { studentId: string; lines: readonly { id: string; paidCents: number }[]; paymentId: string; paidAt: Date },
-): Promise<number> {
-  if (options.lines.length === 0) return 0;
+): Promise<{ id: string; classId: string }[]> {
+  if (options.lines.length === 0) return [];
   const paidCents = sql<number>`(case ${sql.join(
     options.lines.map((line) => sql`when ${enrollments.id} = ${line.id}::uuid then ${line.paidCents}::integer`),
     sql` `,
@@ -53,8 +53,8 @@ export async function markEnrollmentsPaid(
         eq(enrollments.status, 'pending'),
       ),
     )
-    .returning({ id: enrollments.id });
-  return rows.length;
+    .returning({ id: enrollments.id, classId: enrollments.classId });
+  return rows;
 }
 
 /** The paid lines of some payments (title as enrolled, what was paid for each), for receipts and GET /api/payments/:email. */

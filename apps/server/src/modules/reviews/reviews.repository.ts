@@ -52,6 +52,35 @@ export async function listReviews(
   return { rows, total: totals[0]?.n ?? 0 };
 }
 
+/** A student's own reviews, newest first (reviews_student_class_idx finds them), hidden ones included. */
+export async function listReviewsOfStudent(
+  db: Db,
+  options: { studentId: string; classId?: string | undefined; limit: number; offset: number },
+) {
+  const where = and(
+    eq(reviews.studentId, options.studentId),
+    options.classId ? eq(reviews.classId, options.classId) : undefined,
+  );
+  const page = db
+    .select({
+      id: reviews.id,
+      classId: reviews.classId,
+      rating: reviews.rating,
+      details: reviews.details,
+      hiddenAt: reviews.hiddenAt,
+      createdAt: reviews.createdAt,
+      updatedAt: reviews.updatedAt,
+    })
+    .from(reviews)
+    .where(where)
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
+    .limit(options.limit)
+    .offset(options.offset);
+  const total = db.select({ n: count() }).from(reviews).where(where);
+  const [rows, totals] = await Promise.all([page, total]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
 /** How many reviews of the class gave each number of stars (reviews_class_created_idx). */
 export async function countRatingsOfClass(db: Db, classId: string): Promise<{ rating: number; n: number }[]> {
   return db

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CreateReviewResponse, Review, ReviewListQuery } from '@skillhive/shared/contracts/reviews';
+import {
+  CreateReviewResponse,
+  MyReview,
+  MyReviewListQuery,
+  Review,
+  ReviewListQuery,
+} from '@skillhive/shared/contracts/reviews';
 import { CreateReviewBody } from '@skillhive/shared/rules/review-form';
 import type { Db } from '../../db/client.ts';
 import { viewerOf } from '../../lib/authorize.ts';
@@ -27,6 +33,22 @@ export async function reviewsRoutes(app: FastifyInstance, opts: { db: Db; now: (
       },
     },
     async (request, reply) => replyWithPage(reply, await reviews.listReviews(db, request.query)),
+  );
+
+  typed.get(
+    '/api/reviews/mine',
+    {
+      config: { access: 'signed-in', owner: 'own-reviews', list: true },
+      schema: {
+        tags: ['reviews'],
+        operationId: 'listMyReviews',
+        summary:
+          'Your own reviews, newest first, hidden ones included; ?classId= for your review of one class (any signed-in user, their own)',
+        querystring: MyReviewListQuery,
+        response: { 200: z.array(MyReview) },
+      },
+    },
+    async (request, reply) => replyWithPage(reply, await reviews.listMyReviews(db, viewerOf(request), request.query)),
   );
 
   typed.post(

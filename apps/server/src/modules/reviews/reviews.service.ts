@@ -1,4 +1,4 @@
-import type { CreateReviewResponse, Review } from '@skillhive/shared/contracts/reviews';
+import type { CreateReviewResponse, MyReview, Review } from '@skillhive/shared/contracts/reviews';
 import { REVIEW_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
@@ -33,6 +33,30 @@ export async function listReviews(
     ...limitOffsetOf(query),
   });
   return { items: rows.map(toReview), total };
+}
+
+/** GET /api/reviews/mine: the caller's reviews; a class id that is no uuid names no review. */
+export async function listMyReviews(
+  db: Db,
+  viewer: Viewer,
+  query: { page: number; limit: number; classId?: string | undefined },
+): Promise<{ items: MyReview[]; total: number }> {
+  if (query.classId && !enrollments.isUuid(query.classId)) return { items: [], total: 0 };
+  const { rows, total } = await repo.listReviewsOfStudent(db, {
+    studentId: viewer.id,
+    classId: query.classId,
+    ...limitOffsetOf(query),
+  });
+  const items = rows.map((row) => ({
+    _id: row.id,
+    classId: row.classId,
+    rating: row.rating,
+    details: row.details,
+    hidden: row.hiddenAt !== null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }));
+  return { items, total };
 }
 
 /** Reviews of a class per number of stars: index 0 counts the one-star reviews, index 4 the five-star ones. */

@@ -46,17 +46,18 @@ function ClassPageOf({ id }: { id: string }) {
   return (
     <PublicClassPage
       classId={id}
-      actions={
+      actions={(cls) => (
         <>
           <ClassSchedule classId={id} selected={choice.sectionId} onSelect={onSelect} />
           <ClassPurchase
             classId={id}
+            teacherId={cls.teacher._id}
             sectionId={choice.sectionId ?? undefined}
             canBuy={choice.canBuy}
             emailNotice={<VerifyEmailNotice />}
           />
         </>
-      }
+      )}
       renderReport={(target) => <ReportButton target={target} />}
       renderContact={(contact) => <MessageTeacherButton {...contact} />}
     />

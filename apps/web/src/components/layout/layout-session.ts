@@ -12,4 +12,6 @@ export interface LayoutSession {
   /** The role flags are loading: the Dashboard link waits for them (spec §2). */
   roleLoading: boolean;
   logOut: () => Promise<void>;
+  /** Classes in the signed-in person's cart, or null while unknown: the navbar's cart shows it. */
+  cartCount?: number | null;
 }

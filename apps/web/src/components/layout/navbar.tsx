@@ -90,6 +90,9 @@ export function Navbar({ session }: { session: LayoutSession }) {
 
         <div className="flex flex-1 items-center justify-end gap-1">
           <ThemeToggle />
+          {user && session.cartCount != null && (session.role === 'student' || session.cartCount > 0) ? (
+            <CartLink count={session.cartCount} />
+          ) : null}
           {user ? (
             <UserMenu session={session} />
           ) : loading ? (
@@ -108,5 +111,35 @@ export function Navbar({ session }: { session: LayoutSession }) {
         </div>
       </nav>
     </header>
+  );
+}
+
+/** The cart in the navbar (a signed-in student's): how many classes Pay Now will charge for. */
+function CartLink({ count }: { count: number }) {
+  return (
+    <NavLink
+      to={paths.dashboard.payment}
+      className="btn btn-ghost btn-circle relative"
+      aria-label={count === 0 ? 'Cart, empty' : `Cart, ${count} ${count === 1 ? 'class' : 'classes'}`}
+      data-testid="nav-cart"
+    >
+      <svg viewBox="0 0 24 24" className="h-6 w-6" aria-hidden="true" focusable="false">
+        <path
+          d="M3 4h2l2.4 11.2a1.5 1.5 0 0 0 1.5 1.2h8.7a1.5 1.5 0 0 0 1.5-1.1L21 8H6.2"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+        <circle cx="9.5" cy="20" r="1.3" fill="currentColor" />
+        <circle cx="17.5" cy="20" r="1.3" fill="currentColor" />
+      </svg>
+      {count > 0 ? (
+        <span className="badge badge-primary badge-sm absolute -right-1 -top-1 whitespace-nowrap" aria-hidden="true">
+          {count}
+        </span>
+      ) : null}
+    </NavLink>
   );
 }

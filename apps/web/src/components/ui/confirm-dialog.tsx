@@ -63,6 +63,15 @@ export function confirmApproveTeacherOf(name: string): ConfirmOptions {
   };
 }
 
+/** Approving a refund gives money back and ends the student's access at once: asked first, naming both. */
+export function confirmApproveRefundOf(amount: string, title: string, student: string): ConfirmOptions {
+  return {
+    title: `Refund ${amount} for “${title}”?`,
+    text: `${student} gets ${amount} back and loses access to the class at once.`,
+    confirmButtonText: 'Yes, refund',
+  };
+}
+
 interface ConfirmDialogProps {
   open: boolean;
   options: ConfirmOptions;

@@ -39,7 +39,8 @@ export function PublicClassPage({
   renderContact = () => null,
 }: {
   classId: string;
-  actions: ReactNode;
+  /** What to offer for the class, given the class (its teacher is not offered Pay Now). */
+  actions: (cls: PublicClass) => ReactNode;
   renderReport?: RenderReport;
   renderContact?: RenderContact;
 }) {
@@ -93,7 +94,7 @@ function ClassView({
   renderContact,
 }: {
   data: PublicClass;
-  actions: ReactNode;
+  actions: (cls: PublicClass) => ReactNode;
   renderReport: RenderReport;
   renderContact: RenderContact;
 }) {
@@ -145,7 +146,7 @@ function ClassView({
             <span className="sr-only">Price: </span>
             {formatPrice(data.price)}
           </p>
-          <div className="flex flex-col items-start gap-2">{actions}</div>
+          <div className="flex flex-col items-start gap-2">{actions(data)}</div>
           {renderReport({
             targetType: 'class',
             targetId: data._id,

@@ -16,7 +16,50 @@ export const enrollmentKeys = {
   page: (userId: string, page: number) => [...enrollmentKeys.all(userId), 'page', page] as const,
   cart: (userId: string) => [...enrollmentKeys.all(userId), 'cart'] as const,
   ofClass: (userId: string, classId: string) => [...enrollmentKeys.all(userId), 'class', classId] as const,
+  paidCount: (userId: string) => [...enrollmentKeys.all(userId), 'paid-count'] as const,
+  /** Under the enrollments' root: saving a review invalidates it with them. */
+  myReviews: (userId: string) => [...enrollmentKeys.all(userId), 'my-reviews'] as const,
 };
+
+/** How many of their own reviews My Enrolled Classes reads at once: the API's page maximum. */
+const MY_REVIEWS_LIMIT = 100;
+
+/**
+ * GET /api/reviews/mine: the caller's own reviews by class id, so a paid class's card says
+ * "Your review ★★★★" and its form opens filled in (a second post edits the review).
+ */
+export const myReviewsQueryOptions = (user: UserScope | null) =>
+  queryOptions({
+    queryKey: enrollmentKeys.myReviews(user?.id ?? ''),
+    enabled: user !== null,
+    queryFn: async ({ signal }) => {
+      const { items } = await apiClient.list('/reviews/mine', {
+        secured: true,
+        signal,
+        query: { page: 1, limit: MY_REVIEWS_LIMIT },
+      });
+      return new Map(items.map((review) => [review.classId, review]));
+    },
+  });
+
+/**
+ * How many classes the student is enrolled in: paid lines only (X-Total-Count of status=paid),
+ * neither cart lines nor refunded ones (decision 003 counts students the same way).
+ */
+export const paidEnrollmentCountQueryOptions = (user: UserScope | null) =>
+  queryOptions({
+    queryKey: enrollmentKeys.paidCount(user?.id ?? ''),
+    enabled: user !== null,
+    queryFn: async ({ signal }) => {
+      const { total } = await apiClient.list('/enrolled/{emailOrId}', {
+        path: { emailOrId: user?.email ?? '' },
+        secured: true,
+        signal,
+        query: { status: 'paid', page: 1, limit: 1 },
+      });
+      return total;
+    },
+  });
 
 /** GET /api/enrolled/:email, one page (myEnrollClass); total from X-Total-Count. */
 export const enrollmentsQueryOptions = (user: UserScope | null, page: number) =>

@@ -17,11 +17,14 @@ import { BusyButton } from '../../../components/ui/busy-button.tsx';
  */
 export function ClassPurchase({
   classId,
+  teacherId,
   emailNotice,
   sectionId,
   canBuy = true,
 }: {
   classId: string;
+  /** The class's teacher: they are shown the way to manage it, not Pay Now (the server refuses it, DESIGN §1.4). */
+  teacherId: string;
   /** The auth feature's notice for an unverified address: paying needs a verified one. */
   emailNotice?: ReactNode;
   /** The section the buyer picked on the schedule (decision 042); none for a self-paced class. */
@@ -30,11 +33,24 @@ export function ClassPurchase({
   canBuy?: boolean;
 }) {
   const { user, loading } = useAuth();
-  const enrollment = useQuery(classEnrollmentQueryOptions(user, classId));
+  const ownClass = user !== null && user.id === teacherId;
+  const enrollment = useQuery({ ...classEnrollmentQueryOptions(user, classId), enabled: user !== null && !ownClass });
   const enroll = useCreateEnrollment();
   const navigate = useNavigate();
   const location = useLocation();
   const [confirm, dialog] = useConfirm();
+
+  if (ownClass) {
+    return (
+      <p className="flex flex-wrap items-center gap-2" data-testid="class-own">
+        <span>This is your class</span>
+        <span aria-hidden="true">·</span>
+        <Link to={paths.dashboard.myClassDetails(classId)} className="link link-primary font-semibold">
+          Manage
+        </Link>
+      </p>
+    );
+  }
 
   if (user && enrollment.data?.status === 'paid') {
     return (

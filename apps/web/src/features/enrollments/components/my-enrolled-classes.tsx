@@ -6,7 +6,12 @@ import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
 import { formatPrice } from '@skillhive/shared/rules/money';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
-import { ENROLLMENTS_PAGE_SIZE, enrollmentsQueryOptions } from '../api/enrollments.ts';
+import {
+  ENROLLMENTS_PAGE_SIZE,
+  enrollmentsQueryOptions,
+  myReviewsQueryOptions,
+  paidEnrollmentCountQueryOptions,
+} from '../api/enrollments.ts';
 import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx';
 import { usePageParam } from '../../../components/ui/page-controls.tsx';
 import { ReviewFormLoader } from './review-form-loader.tsx';
@@ -19,6 +24,7 @@ export function MyEnrolledClasses() {
   const { user } = useAuth();
   const page = usePageParam();
   const query = useQuery(enrollmentsQueryOptions(user, page));
+  const paidCount = useQuery(paidEnrollmentCountQueryOptions(user));
 
   return (
     <div className="flex flex-col gap-5">
@@ -26,7 +32,7 @@ export function MyEnrolledClasses() {
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-bold sm:text-3xl">My enrolled classes</h1>
         <p className="text-lg" data-testid="enrolled-total">
-          Total enrolled: <strong>{query.data ? query.data.total : '…'}</strong>
+          Total enrolled: <strong>{paidCount.data ?? '…'}</strong>
         </p>
       </div>
       {query.isPending ? (
@@ -57,6 +63,8 @@ export function MyEnrolledClasses() {
 
 function EnrollmentCard({ item }: { item: Enrollment }) {
   const titleId = useId();
+  const { user } = useAuth();
+  const myReviews = useQuery({ ...myReviewsQueryOptions(user), enabled: user !== null && item.status === 'paid' });
   const paid = item.status === 'paid';
   return (
     <ClassImageCard
@@ -84,7 +92,13 @@ function EnrollmentCard({ item }: { item: Enrollment }) {
               Open class
             </Link>
           </div>
-          <ReviewFormLoader classId={item.enrollId} classTitle={item.title} />
+          {myReviews.isPending ? null : (
+            <ReviewFormLoader
+              classId={item.enrollId}
+              classTitle={item.title}
+              review={myReviews.data?.get(item.enrollId) ?? null}
+            />
+          )}
           <RefundRequestControl item={item} describedBy={titleId} />
         </>
       ) : item.status === 'refunded' ? (

@@ -16,10 +16,10 @@ let reviewers = 0;
 /** The class reviewed: "Watercolour basics" on the real server. */
 const classId = () => browser.server.classes['Watercolour basics'];
 
-function renderForm() {
+function renderForm(initial: { rating: number; details: string } | null = null) {
   render(
     <QueryClientProvider client={queryClient}>
-      <ReviewForm classId={classId()} classTitle="Watercolour basics" />
+      <ReviewForm classId={classId()} classTitle="Watercolour basics" initial={initial} />
     </QueryClientProvider>,
   );
   return screen.getByRole('form', { name: 'Review Watercolour basics' });
@@ -94,6 +94,23 @@ describe('ReviewForm', () => {
     expect((await reviewsOfClass()).filter((review) => review.name === student.name)).toEqual([
       expect.objectContaining({ classId: classId(), rating: 5, details: 'Clear and kind.' }),
     ]);
+  });
+
+  it('opens filled in with the earlier review, and saving it edits that review', async () => {
+    const student = await signedInStudent();
+    const device = await deviceOf(browser.server, student);
+    await device.ok('POST', '/api/reviews', { classId: classId(), rating: 4, details: 'Good start.' });
+    const form = renderForm({ rating: 4, details: 'Good start.' });
+    expect((within(form).getByRole('radio', { name: '4 stars' }) as HTMLInputElement).checked).toBe(true);
+    expect((within(form).getByLabelText('Your review') as HTMLTextAreaElement).value).toBe('Good start.');
+    fireEvent.click(within(form).getByRole('radio', { name: '2 stars' }));
+    fireEvent.change(within(form).getByLabelText('Your review'), { target: { value: 'It got too fast.' } });
+    await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Update review' })));
+    await waitFor(async () =>
+      expect((await reviewsOfClass()).filter((review) => review.name === student.name)).toEqual([
+        expect.objectContaining({ rating: 2, details: 'It got too fast.' }),
+      ]),
+    );
   });
 
   it("shows the server's refusal", async () => {

@@ -23,10 +23,16 @@ const RATINGS = [1, 2, 3, 4, 5] as const;
 export function ReviewForm({
   classId,
   classTitle,
+  initial = null,
   autoFocus = false,
+  onSaved,
 }: {
   classId: string;
   classTitle: string;
+  /** The student's earlier review: the form edits it (POST /api/reviews again). */
+  initial?: { rating: number; details: string } | null;
+  /** Called once the server stored the review (the card then shows it). */
+  onSaved?: () => void;
   /** Opened by a button press: focus moves to the first star. */
   autoFocus?: boolean;
 }) {
@@ -40,7 +46,7 @@ export function ReviewForm({
     formState: { errors },
   } = useForm<ReviewFormInput, unknown, ReviewFormBody>({
     resolver: zodResolver(ReviewFormBody),
-    defaultValues: { details: '' },
+    defaultValues: initial ? { rating: String(initial.rating), details: initial.details } : { details: '' },
   });
   useEffect(() => {
     if (autoFocus) setFocus('rating');
@@ -51,7 +57,10 @@ export function ReviewForm({
     review.mutate(
       { classId, ...values },
       {
-        onSuccess: () => notify.success('Thank you for your review!'),
+        onSuccess: () => {
+          notify.success(initial ? 'Your review was updated.' : 'Thank you for your review!');
+          onSaved?.();
+        },
         onError: (failure) => setFormError(errorMessage(failure, 'Your review could not be saved.')),
       },
     );
@@ -99,7 +108,7 @@ export function ReviewForm({
       ) : null}
       <div>
         <BusyButton type="submit" className="btn-sm btn-primary" busy={review.isPending}>
-          {review.isSuccess ? 'Update review' : 'Submit review'}
+          {initial || review.isSuccess ? 'Update review' : 'Submit review'}
         </BusyButton>
       </div>
     </form>

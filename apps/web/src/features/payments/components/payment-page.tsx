@@ -17,6 +17,7 @@ import { FetchError, LoadingState } from '../../../components/ui/query-state.tsx
 import type { GatewayPanelProps } from './gateway-panel.ts';
 import { ClassRow } from '../../../components/ui/class-row.tsx';
 import { CouponField } from './coupon-field.tsx';
+import { countOf } from '../../../lib/plural.ts';
 
 /**
  * The card area, one lazy chunk per gateway (decision 017): a test-gateway deployment never
@@ -38,6 +39,15 @@ function GatewayPanel({ gateway, ...props }: GatewayPanelProps & { gateway: 'tes
       <Panel {...props} />
     </Suspense>
   );
+}
+
+/**
+ * What a failed total says: the server's own sentence for a refusal (a 4xx names the reason), a
+ * plain one when the server or the network failed — never a bare "Internal Server Error".
+ */
+export function totalFailureMessage(error: unknown): string {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.message) return error.message;
+  return 'We could not work out your total just now. Nothing was charged — please try again in a moment.';
 }
 
 /** A 409: the payment or the cart changed on the server (another tab, a class withdrawn). */
@@ -69,14 +79,25 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
   const config = useAppConfig();
   // Back from a redirect-based payment (Stripe's return_url) with nothing left to pay: the
   // webhook recorded it before the page came back.
-  const [searchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParams();
   const returnedPaid = searchParams.get('redirect_status') === 'succeeded';
   const items = cart.data ?? [];
   // A line of a class that was deleted or is no longer accepted cannot be paid (decision 010):
   // it is shown, marked, removable, and left out of the total.
   const payable = items.filter((item) => item.available);
   const cartIds = payable.map((item) => item._id);
-  const [couponCode, setCouponCode] = useState<string | null>(null);
+  // The applied code lives in the address (replacing the entry), so Back and Forward keep it.
+  const couponCode = searchParams.get('coupon') || null;
+  const setCouponCode = (code: string | null) =>
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (code) next.set('coupon', code);
+        else next.delete('coupon');
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
   const intent = useQuery({
     ...paymentIntentQueryOptions(user, cartIds, couponCode),
     enabled: cart.isSuccess && payable.length > 0 && step !== 'done',
@@ -229,6 +250,12 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
                 {intent.isPending ? 'Calculating...' : amount !== null ? formatPrice(amount) : '—'}
               </strong>
             </p>
+            {amount !== null && intent.data ? (
+              <p className="text-muted" data-testid="charge-summary">
+                Paying charges your card {formatPrice(amount)} once, for{' '}
+                {countOf((intent.data.cartIds ?? cartIds).length, 'class', 'classes')} of this cart.
+              </p>
+            ) : null}
           </section>
 
           <section
@@ -248,7 +275,14 @@ export function PaymentPage({ emailNotice }: PaymentPageProps) {
                 {verifyEmailMessage(email)}
               </p>
             ) : intent.isError ? (
-              <FetchError what="the payment total" error={intent.error} onRetry={() => void intent.refetch()} />
+              <div role="alert" className="flex flex-col items-start gap-3 rounded-box border border-error/40 p-4">
+                <p className="font-medium text-error" data-testid="total-error">
+                  {totalFailureMessage(intent.error)}
+                </p>
+                <button type="button" className="btn btn-sm btn-outline" onClick={() => void intent.refetch()}>
+                  Try again
+                </button>
+              </div>
             ) : config.isPending ? (
               <LoadingState />
             ) : config.isError ? (

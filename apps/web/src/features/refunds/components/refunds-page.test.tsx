@@ -58,6 +58,10 @@ describe('refunds in the web app', () => {
     const row = approve.closest('tr')!;
     expect(within(row).getByText('The schedule changed')).toBeTruthy();
     await act(async () => fireEvent.click(approve));
+    // Money goes back only once the admin confirms what and to whom.
+    const dialog = await screen.findByRole('dialog', { name: /^Refund \$[\d.]+ for “Ink drawing”\?$/ });
+    expect(within(dialog).getByText(`${student.email.toLowerCase()} gets`, { exact: false })).toBeTruthy();
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, refund' })));
     // The list follows the server: no longer pending.
     await waitFor(() => expect(screen.queryByRole('button', { name: approve.getAttribute('aria-label')! })).toBeNull());
     const [payment] = await paymentsOf(student.email);

@@ -6,6 +6,7 @@ import { centsToDecimal, formatPrice } from '@skillhive/shared/rules/money';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
+import { confirmApproveRefundOf, useConfirm } from '../../../components/ui/confirm-dialog.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { PageControls, usePageParam } from '../../../components/ui/page-controls.tsx';
 import { PagedQueryState } from '../../../components/ui/query-state.tsx';
@@ -61,8 +62,14 @@ function RefundRequestsSection() {
   const query = useQuery(refundRequestsQueryOptions(user, status, page));
   const decide = useDecideRefundRequest();
   const [declining, setDeclining] = useState<RefundRequest | null>(null);
+  const [confirm, confirmDialog] = useConfirm();
 
-  const approve = (request: RefundRequest) =>
+  // Money goes back: asked first, as making someone admin is.
+  const approve = async (request: RefundRequest) => {
+    const answer = await confirm(
+      confirmApproveRefundOf(cents(request.priceCents), request.title, request.studentEmail),
+    );
+    if (answer !== 'confirmed') return;
     decide.mutate(
       { id: request._id, decision: 'approve' },
       {
@@ -75,6 +82,7 @@ function RefundRequestsSection() {
         onError: (error) => notify.error(errorMessage(error)),
       },
     );
+  };
   const decline = (request: RefundRequest, reason: string) =>
     decide.mutate(
       { id: request._id, decision: 'decline', reason },
@@ -117,17 +125,18 @@ function RefundRequestsSection() {
           <>
             <DataTable
               label="Refund requests, newest first"
-              columns={['Requested', 'Student', 'Class', 'Amount', 'Reason', 'State', 'Decide']}
+              columns={['Class and student', 'Amount', 'Reason', 'State', 'Decide']}
             >
               {data.items.map((request) => (
                 <tr key={request._id}>
-                  <td className="whitespace-nowrap">{when(request.createdAt)}</td>
-                  <td className="whitespace-nowrap">{request.studentEmail}</td>
+                  {/* Secondary facts on a second line: the table fits its column (DataTable). */}
                   <th scope="row" className="min-w-40 font-medium">
-                    {request.title}
+                    <span className="block break-words">{request.title}</span>
+                    <span className="block break-all text-sm font-normal text-muted">{request.studentEmail}</span>
+                    <span className="block text-sm font-normal text-muted">{when(request.createdAt)}</span>
                   </th>
                   <td className="whitespace-nowrap">{cents(request.priceCents)}</td>
-                  <td className="min-w-48 break-words">{request.reason}</td>
+                  <td className="min-w-40 break-words">{request.reason}</td>
                   <td>
                     <span className={`badge ${STATE_BADGE[request.status]}`}>{capitalise(request.status)}</span>
                     {request.decisionReason ? (
@@ -141,7 +150,7 @@ function RefundRequestsSection() {
                           className="btn-sm btn-primary"
                           busy={decide.isPending && decide.variables?.id === request._id}
                           aria-label={`Approve the refund of ${request.title} for ${request.studentEmail}`}
-                          onClick={() => approve(request)}
+                          onClick={() => void approve(request)}
                         >
                           Approve
                         </BusyButton>
@@ -179,6 +188,7 @@ function RefundRequestsSection() {
         onCancel={() => setDeclining(null)}
         onSubmit={(reason) => declining && decline(declining, reason)}
       />
+      {confirmDialog}
     </section>
   );
 }
