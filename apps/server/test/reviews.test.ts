@@ -182,6 +182,7 @@ describe('GET /api/reviews', () => {
       classId: paidClass.id,
       classTitle: 'Reviewed class',
       createdAt: expect.any(String),
+      reply: null,
     });
     const times = list.map((r: { createdAt: string }) => Date.parse(r.createdAt));
     expect([...times].sort((a, b) => b - a)).toEqual(times);

@@ -40,6 +40,8 @@ const DECLARED: Record<string, string> = {
   'GET /api/reviews': 'public',
   'GET /api/reviews/mine': 'signed-in own-reviews',
   'POST /api/reviews': 'signed-in paid-student',
+  'POST /api/reviews/:id/reply': 'teacher review-class-teacher',
+  'PATCH /api/reviews/:id/reply': 'teacher review-class-teacher',
   'POST /api/teachers/teacher-requests': 'verified not-a-teacher',
   'GET /api/teachers/teacher-requests': 'admin',
   'GET /api/teachers/teacher-requests/mine': 'signed-in',

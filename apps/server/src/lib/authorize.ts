@@ -71,6 +71,7 @@ export const OWNERSHIP_RULES = {
   'accepted-or-teacher-or-admin': { who: 'anyone for an accepted class; its teacher and admins for any status' },
   'accepted-class': { who: 'anyone, for an accepted class' },
   'class-teacher': { who: 'the teacher of the class only' },
+  'review-class-teacher': { who: "the teacher of the review's class only (404 for anyone else's)" },
   'class-teacher-or-admin': { who: 'the teacher of the class, or an admin', forbidden: true },
   'paid-student-own-mark': {
     who: 'a student whose enrollment in the class is paid, for their own mark (409 for anyone else)',

@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { PAGE_SIZE_MAX, REVIEW_PAGE_SIZE_DEFAULT } from '../rules/constants.ts';
 import { PageQuery } from './common.ts';
 
+/** A teacher's reply to a review (decision 046), shown under it as the teacher's. */
+export const ReviewReply = z.object({
+  text: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ReviewReply = z.infer<typeof ReviewReply>;
+
 export const Review = z.object({
   _id: z.string(),
   rating: z.number().int().min(1).max(5),
@@ -13,6 +21,8 @@ export const Review = z.object({
   classId: z.string(),
   classTitle: z.string(),
   createdAt: z.string(),
+  /** The class teacher's reply, or null (decision 046). */
+  reply: ReviewReply.nullable(),
 });
 export type Review = z.infer<typeof Review>;
 
@@ -52,3 +62,13 @@ export const MyReviewListQuery = PageQuery.extend({
   classId: z.string().min(1).max(64).optional(),
 });
 export type MyReviewListQuery = z.infer<typeof MyReviewListQuery>;
+
+/** POST and PATCH /api/reviews/:id/reply answer (decision 046): the reply as stored. */
+export const SavedReviewReply = z.object({
+  _id: z.string(),
+  reviewId: z.string(),
+  text: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SavedReviewReply = z.infer<typeof SavedReviewReply>;

@@ -83,6 +83,8 @@ export const SEARCH_QUERY_MAX = 100;
 export const SUGGESTIONS_MAX = 6;
 
 export const REVIEW_DETAILS_MAX = 1000;
+/** A teacher's reply to a review (decision 046). */
+export const REVIEW_REPLY_MAX = 2000;
 /** GET /api/reviews: 20 a page unless ?limit= says otherwise. */
 export const REVIEW_PAGE_SIZE_DEFAULT = 20;
 

@@ -4,7 +4,7 @@
  * checks (`cards.ts`). No Zod here: the web loads it on any page.
  */
 
-import { MESSAGE_BODY_MAX, REASON_MAX, REPORT_DETAILS_MAX, REVIEW_DETAILS_MAX } from './constants.ts';
+import { MESSAGE_BODY_MAX, REASON_MAX, REPORT_DETAILS_MAX, REVIEW_DETAILS_MAX, REVIEW_REPLY_MAX } from './constants.ts';
 
 /** What any text field says about characters it refuses (control characters, hostile callbacks). */
 export const TEXT_MESSAGES = {
@@ -85,6 +85,9 @@ export const REVIEW_MESSAGES = {
   notPaid: 'Only students who paid for this class can review it',
   notVerified: 'You can review this class once you have attended a session or finished a material',
   classNotFound: 'Class not found',
+  replyRequired: 'Write a reply',
+  replyTooLong: `A reply must be at most ${REVIEW_REPLY_MAX} characters`,
+  replyExists: 'You already replied to this review: edit your reply instead',
 } as const;
 
 /** The optional reason of a rejection (an application, a class, a class's changes). */

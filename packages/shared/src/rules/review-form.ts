@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
-import { REVIEW_DETAILS_MAX } from './constants.ts';
-import { multiLine } from './fields.ts';
+import { REVIEW_DETAILS_MAX, REVIEW_REPLY_MAX } from './constants.ts';
+import { multiLine, requiredMultilineText } from './fields.ts';
 import { REVIEW_MESSAGES } from './messages.ts';
 
 /** A paid class's review form: a 1–5 rating and optional details. */
@@ -28,3 +28,12 @@ export const CreateReviewBody = z.object({
   ...ReviewFormBody.shape,
 });
 export type CreateReviewBody = z.infer<typeof CreateReviewBody>;
+
+/**
+ * A teacher's reply to a review of their class (decision 046): trimmed text of 1 to
+ * REVIEW_REPLY_MAX characters, line breaks allowed, stored and shown as text.
+ */
+export const ReviewReplyBody = z.object({
+  text: requiredMultilineText(REVIEW_MESSAGES.replyRequired, REVIEW_REPLY_MAX, REVIEW_MESSAGES.replyTooLong),
+});
+export type ReviewReplyBody = z.infer<typeof ReviewReplyBody>;

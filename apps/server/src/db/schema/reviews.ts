@@ -36,3 +36,27 @@ export const reviews = pgTable(
     check('reviews_details_length', sql`char_length(${t.details}) <= 1000`),
   ],
 );
+
+/**
+ * A teacher's reply to a review of their class (decision 046): at most one per review, edited in
+ * place. It goes with its review; `teacher_id` is the class's teacher when it was written.
+ */
+export const reviewReplies = pgTable(
+  'review_replies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reviewId: uuid('review_id')
+      .notNull()
+      .references(() => reviews.id, { onDelete: 'cascade' }),
+    teacherId: text('teacher_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('review_replies_review_idx').on(t.reviewId),
+    check('review_replies_text_length', sql`char_length(${t.text}) between 1 and 2000`),
+  ],
+);

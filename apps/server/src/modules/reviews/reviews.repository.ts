@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { reviews } from '../../db/schema/reviews.ts';
+import { reviewReplies, reviews } from '../../db/schema/reviews.ts';
 import { classJoin } from '../classes/classes.public.ts';
 import { userJoin } from '../users/contact.public.ts';
 
@@ -13,6 +13,9 @@ export type ReviewListRow = {
   classTitle: string;
   reviewerName: string;
   reviewerImage: string | null;
+  replyText: string | null;
+  replyCreatedAt: Date | null;
+  replyUpdatedAt: Date | null;
 };
 
 export async function listReviews(
@@ -35,10 +38,14 @@ export async function listReviews(
       classTitle: classJoin.title,
       reviewerName: userJoin.name,
       reviewerImage: userJoin.image,
+      replyText: reviewReplies.text,
+      replyCreatedAt: reviewReplies.createdAt,
+      replyUpdatedAt: reviewReplies.updatedAt,
     })
     .from(reviews)
     .innerJoin(classJoin.table, eq(classJoin.id, reviews.classId))
     .innerJoin(userJoin.table, eq(userJoin.id, reviews.studentId))
+    .leftJoin(reviewReplies, eq(reviewReplies.reviewId, reviews.id))
     .where(where)
     .orderBy(desc(reviews.createdAt), desc(reviews.id))
     .limit(options.limit)
@@ -199,4 +206,49 @@ export async function restoreSuspendedReviews(
     .set({ hiddenAt: null, hiddenReason: null })
     .where(and(eq(reviews.studentId, studentId), eq(reviews.hiddenReason, 'suspension')))
     .returning({ classId: reviews.classId, rating: reviews.rating });
+}
+
+/**
+ * A review as its class's teacher answers it (decision 046): found only when `teacherId` teaches
+ * the review's class, with whether it already has a reply. Hidden reviews are not answered.
+ */
+export async function findReviewOfTeacher(
+  db: Db,
+  reviewId: string,
+  teacherId: string,
+): Promise<{ id: string; replyId: string | null } | null> {
+  const [row] = await db
+    .select({ id: reviews.id, replyId: reviewReplies.id })
+    .from(reviews)
+    .innerJoin(classJoin.table, eq(classJoin.id, reviews.classId))
+    .leftJoin(reviewReplies, eq(reviewReplies.reviewId, reviews.id))
+    .where(and(eq(reviews.id, reviewId), eq(classJoin.teacherId, teacherId), isNull(reviews.hiddenAt)));
+  return row ?? null;
+}
+
+/** Null when the review has a reply already (one per review, its unique index). */
+export async function insertReply(
+  db: Db,
+  values: { reviewId: string; teacherId: string; text: string },
+): Promise<{ id: string; createdAt: Date; updatedAt: Date } | null> {
+  const [row] = await db
+    .insert(reviewReplies)
+    .values(values)
+    .onConflictDoNothing({ target: reviewReplies.reviewId })
+    .returning({ id: reviewReplies.id, createdAt: reviewReplies.createdAt, updatedAt: reviewReplies.updatedAt });
+  return row ?? null;
+}
+
+/** Null when the review has no reply. */
+export async function updateReply(
+  db: Db,
+  reviewId: string,
+  values: { text: string; updatedAt: Date },
+): Promise<{ id: string; createdAt: Date; updatedAt: Date } | null> {
+  const [row] = await db
+    .update(reviewReplies)
+    .set(values)
+    .where(eq(reviewReplies.reviewId, reviewId))
+    .returning({ id: reviewReplies.id, createdAt: reviewReplies.createdAt, updatedAt: reviewReplies.updatedAt });
+  return row ?? null;
 }

@@ -7,8 +7,10 @@ import {
   MyReviewListQuery,
   Review,
   ReviewListQuery,
+  SavedReviewReply,
 } from '@skillhive/shared/contracts/reviews';
-import { CreateReviewBody } from '@skillhive/shared/rules/review-form';
+import { IdParam } from '@skillhive/shared/contracts/common';
+import { CreateReviewBody, ReviewReplyBody } from '@skillhive/shared/rules/review-form';
 import type { Db } from '../../db/client.ts';
 import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
@@ -71,5 +73,46 @@ export async function reviewsRoutes(app: FastifyInstance, opts: { db: Db; now: (
       const result = await reviews.saveReview(db, viewer, request.body, opts.now);
       return reply.status(result.created ? 201 : 200).send(result);
     },
+  );
+
+  // A teacher answers a review of their class once and edits the answer (decision 046).
+  typed.post(
+    '/api/reviews/:id/reply',
+    {
+      config: { access: 'teacher', owner: 'review-class-teacher', errors: [404, 409] },
+      schema: {
+        tags: ['reviews'],
+        operationId: 'createReviewReply',
+        summary:
+          "Reply to a review of your class, once; it is shown under the review (the review's class's teacher only)",
+        description:
+          '201 with the reply. 404 for an unknown or hidden review, or one of another teacher’s class; 409 when the review has a reply already (edit it with PATCH).',
+        params: IdParam,
+        body: ReviewReplyBody,
+        response: { 201: SavedReviewReply },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await reviews.saveReply(db, viewerOf(request), request.params.id, request.body, 'create', opts.now)),
+  );
+
+  typed.patch(
+    '/api/reviews/:id/reply',
+    {
+      config: { access: 'teacher', owner: 'review-class-teacher', errors: [404] },
+      schema: {
+        tags: ['reviews'],
+        operationId: 'updateReviewReply',
+        summary: "Edit your reply to a review of your class (the review's class's teacher only)",
+        description:
+          '404 for an unknown or hidden review, one of another teacher’s class, or a review without a reply yet.',
+        params: IdParam,
+        body: ReviewReplyBody,
+        response: { 200: SavedReviewReply },
+      },
+    },
+    async (request) => reviews.saveReply(db, viewerOf(request), request.params.id, request.body, 'edit', opts.now),
   );
 }

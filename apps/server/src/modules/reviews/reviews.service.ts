@@ -1,4 +1,4 @@
-import type { CreateReviewResponse, MyReview, Review } from '@skillhive/shared/contracts/reviews';
+import type { CreateReviewResponse, MyReview, Review, SavedReviewReply } from '@skillhive/shared/contracts/reviews';
 import { REVIEW_MESSAGES } from '@skillhive/shared/rules/messages';
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
@@ -19,6 +19,14 @@ function toReview(row: repo.ReviewListRow): Review {
     classId: row.classId,
     classTitle: row.classTitle,
     createdAt: row.createdAt.toISOString(),
+    reply:
+      row.replyText !== null && row.replyCreatedAt && row.replyUpdatedAt
+        ? {
+            text: row.replyText,
+            createdAt: row.replyCreatedAt.toISOString(),
+            updatedAt: row.replyUpdatedAt.toISOString(),
+          }
+        : null,
   };
 }
 
@@ -163,4 +171,34 @@ export async function restoreSuspendedReviews(tx: Db, studentId: string): Promis
   const shown = await repo.restoreSuspendedReviews(tx, studentId);
   for (const { classId, rating } of shown) await adjustClassCounters(tx, classId, { ratingSum: rating, reviews: 1 });
   return shown.length;
+}
+
+/**
+ * POST /api/reviews/:id/reply and PATCH (decision 046): the teacher of the review's class answers
+ * it once (`create`; a second create is 409) and edits that answer afterwards (`edit`; 404 before
+ * there is one). Anyone else, another teacher included, finds no such review (404).
+ */
+export async function saveReply(
+  db: Db,
+  viewer: Viewer,
+  reviewId: string,
+  input: { text: string },
+  mode: 'create' | 'edit',
+  now: () => Date,
+): Promise<SavedReviewReply> {
+  if (!enrollments.isUuid(reviewId)) throw notFound('Review');
+  const review = await repo.findReviewOfTeacher(db, reviewId, viewer.id);
+  if (!review) throw notFound('Review');
+  const saved =
+    mode === 'create'
+      ? await repo.insertReply(db, { reviewId, teacherId: viewer.id, text: input.text })
+      : await repo.updateReply(db, reviewId, { text: input.text, updatedAt: now() });
+  if (!saved) throw mode === 'create' ? conflict(REVIEW_MESSAGES.replyExists) : notFound('Reply');
+  return {
+    _id: saved.id,
+    reviewId,
+    text: input.text,
+    createdAt: saved.createdAt.toISOString(),
+    updatedAt: saved.updatedAt.toISOString(),
+  };
 }

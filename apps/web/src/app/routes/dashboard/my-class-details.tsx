@@ -1,6 +1,7 @@
 import { ClassProgressPanel } from '../../../features/content/components/class-progress-panel.tsx';
 import { ContentEditor } from '../../../features/content/components/content-editor.tsx';
 import { SectionsEditor } from '../../../features/sections/components/sections-editor.tsx';
+import { ClassReviewReplies } from '../../../features/teacher/components/class-review-replies.tsx';
 import { ClassOverview } from '../../../features/teacher/components/class-overview.tsx';
 import { ClassRoster } from '../../../features/teacher/components/class-roster.tsx';
 import { ClassStatsPanel } from '../../../features/teacher/components/class-stats-panel.tsx';
@@ -8,7 +9,7 @@ import { useIdParam } from './use-id-param.ts';
 
 /** my-class/:id (DESIGN §1.10): the teacher's class with its enrollment figures, its sections (seats,
  * minimum, enrollment window and zone, decisions 041 and 042), its sessions and materials (decision 021),
- * its students' progress and who enrolled. */
+ * its students' progress, who enrolled, and its reviews with the teacher's replies (decision 046). */
 function MyClassDetailsRoute() {
   const id = useIdParam();
   return (
@@ -19,6 +20,7 @@ function MyClassDetailsRoute() {
       <ContentEditor classId={id} />
       <ClassProgressPanel classId={id} />
       <ClassRoster classId={id} />
+      <ClassReviewReplies classId={id} />
     </ClassOverview>
   );
 }

@@ -9,6 +9,7 @@ import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { ErrorState } from '../../../components/ui/status-states.tsx';
 import { Avatar } from '../../../components/ui/fallback-image.tsx';
+import { TeacherReply } from '../../reviews/teacher-reply.tsx';
 import { CLASS_REVIEWS_PAGE_SIZE, classReviewsQueryOptions, publicClassQueryOptions } from '../api/get-public-class.ts';
 
 const FALLBACK_IMAGE = '/images/slides/web-developer.svg';
@@ -271,6 +272,7 @@ function ClassReviews({
                 </div>
                 <StarRating value={review.rating} className="max-w-[100px]" />
                 {review.details ? <p className="whitespace-pre-line break-words">{review.details}</p> : null}
+                {review.reply ? <TeacherReply reply={review.reply} /> : null}
                 <div>
                   {renderReport({ targetType: 'review', targetId: review._id, label: `the review by ${review.name}` })}
                 </div>

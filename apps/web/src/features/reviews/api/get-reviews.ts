@@ -1,5 +1,6 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
+import { classKeys } from '../../classes/api/class-keys.ts';
 
 export const REVIEWS_SHOWN = 10;
 
@@ -30,3 +31,20 @@ export const reviewsPageQueryOptions = (page: number) =>
     staleTime: 5 * 60_000,
     placeholderData: keepPreviousData,
   });
+
+/** POST (first reply) or PATCH (edit) /api/reviews/:id/reply: the class teacher's reply (decision 046). */
+export function useSaveReviewReply() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ reviewId, text, edit }: { reviewId: string; classId: string; text: string; edit: boolean }) =>
+      edit
+        ? apiClient.patch('/reviews/{id}/reply', { text }, { path: { id: reviewId }, secured: true })
+        : apiClient.post('/reviews/{id}/reply', { text }, { path: { id: reviewId }, secured: true }),
+    // Every reviews list carries the reply, and the public class page keeps its reviews under the class key.
+    onSuccess: (_saved, { classId }) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: reviewKeys.all }),
+        queryClient.invalidateQueries({ queryKey: classKeys.detail(classId) }),
+      ]),
+  });
+}

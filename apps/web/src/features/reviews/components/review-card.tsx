@@ -1,6 +1,7 @@
 import type { Review } from '@skillhive/shared/contracts/reviews';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { Avatar } from '../../../components/ui/fallback-image.tsx';
+import { TeacherReply } from '../teacher-reply.tsx';
 
 /** One learner's review: photo, name, class, stars and words (home carousel and /reviews). */
 export function ReviewCard({ review }: { review: Review }) {
@@ -23,6 +24,7 @@ export function ReviewCard({ review }: { review: Review }) {
       <blockquote className="text-base leading-relaxed">
         <p>{review.details || 'No written review.'}</p>
       </blockquote>
+      {review.reply ? <TeacherReply reply={review.reply} /> : null}
     </figure>
   );
 }
