@@ -9,6 +9,7 @@ import { errorMessage, isApiError } from '../../../lib/api-client.ts';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { ErrorState } from '../../../components/ui/status-states.tsx';
 import { Avatar } from '../../../components/ui/fallback-image.tsx';
+import { ReviewPager } from '../../reviews/review-pager.tsx';
 import { TeacherReply } from '../../reviews/teacher-reply.tsx';
 import { CLASS_REVIEWS_PAGE_SIZE, classReviewsQueryOptions, publicClassQueryOptions } from '../api/get-public-class.ts';
 
@@ -279,24 +280,7 @@ function ClassReviews({
               </li>
             ))}
           </ul>
-          {pageCount > 1 ? (
-            <nav aria-label="Review pages" className="flex items-center gap-3">
-              <button type="button" className="btn btn-sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                Newer reviews
-              </button>
-              <span className="text-sm" aria-live="polite">
-                Page {page} of {pageCount}
-              </span>
-              <button
-                type="button"
-                className="btn btn-sm"
-                disabled={page >= pageCount}
-                onClick={() => setPage((p) => p + 1)}
-              >
-                Older reviews
-              </button>
-            </nav>
-          ) : null}
+          <ReviewPager page={page} pageCount={pageCount} onPage={setPage} />
         </>
       )}
     </section>

@@ -10,6 +10,7 @@ import { TextareaField } from '../../../components/ui/form-field.tsx';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { CLASS_REVIEWS_PAGE_SIZE, classReviewsQueryOptions } from '../../classes/api/get-public-class.ts';
 import { useSaveReviewReply } from '../../reviews/api/get-reviews.ts';
+import { ReviewPager } from '../../reviews/review-pager.tsx';
 import { TeacherReply } from '../../reviews/teacher-reply.tsx';
 
 /**
@@ -38,24 +39,7 @@ export function ClassReviewReplies({ classId }: { classId: string }) {
               <ReviewWithReply key={review._id} review={review} classId={classId} />
             ))}
           </ul>
-          {pageCount > 1 ? (
-            <nav aria-label="Review pages" className="flex items-center gap-3">
-              <button type="button" className="btn btn-sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                Newer reviews
-              </button>
-              <span className="text-sm">
-                Page {page} of {pageCount}
-              </span>
-              <button
-                type="button"
-                className="btn btn-sm"
-                disabled={page >= pageCount}
-                onClick={() => setPage((p) => p + 1)}
-              >
-                Older reviews
-              </button>
-            </nav>
-          ) : null}
+          <ReviewPager page={page} pageCount={pageCount} onPage={setPage} />
         </>
       )}
     </section>
