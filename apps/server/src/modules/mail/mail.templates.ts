@@ -2,7 +2,9 @@ import { toOneLine } from '@skillhive/shared/rules/control-characters';
 
 /**
  * One template per message: each gives a subject, a plain-text body
- * and an HTML body from the same words, with the product's name and a working link.
+ * and an HTML body from the same words, with the product's name and a working link. Over 400
+ * lines on purpose: a list of small independent templates, kept in one file so every mail's words
+ * are read and changed together; it grows by one template per kind of mail.
  */
 export interface RenderedMail {
   kind: string;
