@@ -139,6 +139,11 @@ test.describe('class revisions', () => {
         const priceRow = dialog.getByRole('row').filter({ has: adminPage.getByRole('rowheader', { name: 'Price' }) });
         await expect(priceRow.getByRole('cell')).toHaveText(['$25.00', '$40.00']);
         await expect(dialog.getByRole('rowheader')).toHaveText(['Price']);
+        // The class page as it will look with the change: the new price beside the unchanged title.
+        await dialog.getByText('Preview the class page with these changes').click();
+        const preview = dialog.getByRole('article', { name: `Preview of “${item.title}”` });
+        await expect(preview.getByTestId('class-price')).toHaveText('Price: $40.00');
+        await expect(preview.getByRole('heading', { name: item.title })).toBeVisible();
         await dialog.getByRole('button', { name: 'Approve changes' }).click();
         await expect(adminPage.getByText(`The changes to "${item.title}" are live.`)).toBeVisible();
         await expect(dialog).toBeHidden();
@@ -189,6 +194,8 @@ test.describe('class revisions', () => {
     await changes.getByRole('button', { name: `Review changes to ${item.title}` }).click();
     const dialog = page.getByRole('dialog', { name: `Changes to “${item.title}”` });
     await expect(dialog.getByRole('rowheader')).toHaveText(['Price']);
+    await dialog.getByText('Preview the class page with these changes').click();
+    await expect(dialog.getByRole('article', { name: `Preview of “${item.title}”` })).toBeVisible();
     await expectNoAxeViolationsInBothThemes(page);
     await approveChangesTo(page, changes, item.title);
   });

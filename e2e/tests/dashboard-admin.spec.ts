@@ -1,7 +1,13 @@
 import { expect, test, uniqueStamp } from '../fixtures/arrange.ts';
 import type { Page } from '@playwright/test';
 import { ROLE_STATE, roleAccounts } from '../fixtures/roles.ts';
-import { dashboardMenu, expectLoaded, expectReady, seekInPagedList } from '../fixtures/dashboard.ts';
+import {
+  dashboardMenu,
+  expectLoaded,
+  expectNoAxeViolationsInBothThemes,
+  expectReady,
+  seekInPagedList,
+} from '../fixtures/dashboard.ts';
 
 /**
  * The admin's screens (spec §2, §4, §6). The tables are global and other tests add rows to them
@@ -278,6 +284,38 @@ test.describe('deciding (an arranged admin)', () => {
       await expect(acceptedRow.getByRole('button', { name: `Progress of ${toAccept}` })).toBeEnabled();
     },
   );
+
+  test('an admin reviews a pending class as its page will show it and approves it there', async ({ page, arrange }) => {
+    const [admin, teacher] = await Promise.all([arrange.admin('review-admin'), arrange.teacher('reviewed')]);
+    const description = `Week one: shapes and light.\nWeek two: colour. ${'A long paragraph. '.repeat(20)}`;
+    const item = await arrange.pendingClass(teacher, {
+      title: `Reviewed ${uniqueStamp()}`,
+      price: 31.5,
+      category: 'graphic-design',
+      description,
+    });
+    await arrange.signIn(page, admin);
+    await page.goto(`/dashboard/allClasses?status=pending&q=${encodeURIComponent(item.title)}`);
+    await expectLoaded(page);
+    // Progress leads nowhere before the class is accepted, so it is not offered (spec §2 notes).
+    await expect(row(page, item.title).getByRole('button', { name: `Progress of ${item.title}` })).toBeDisabled();
+    await row(page, item.title)
+      .getByRole('button', { name: `Review ${item.title}` })
+      .click();
+
+    const review = page.getByRole('dialog', { name: `Review “${item.title}”` });
+    const listing = review.getByRole('article', { name: `Preview of “${item.title}”` });
+    await expect(listing.getByRole('heading', { name: item.title })).toBeVisible();
+    await expect(listing.getByTestId('class-price')).toHaveText('Price: $31.50');
+    await expect(listing).toContainText('Graphic design');
+    await expect(listing).toContainText(teacher.name);
+    // The whole description, as the class page shows it, not the table's three lines.
+    await expect(listing.getByRole('region', { name: 'About this class' })).toContainText(description);
+    await expectNoAxeViolationsInBothThemes(page);
+    await review.getByRole('button', { name: 'Approve class' }).click();
+    await expect(page.getByText(`"${item.title}" is accepted.`)).toBeVisible();
+    await expect(review).toBeHidden();
+  });
 
   test('the audit log records who decided what about whom', async ({ page, arrange }) => {
     const [admin, teacher] = await Promise.all([arrange.admin('audit-admin'), arrange.teacher('audited')]);

@@ -48,7 +48,7 @@ export function FormDialog({
       onClose={onClose}
     >
       <form className={`modal-box flex flex-col gap-3 ${className}`} noValidate onSubmit={onSubmit}>
-        <h2 id={titleId} className="text-xl font-bold">
+        <h2 id={titleId} className="break-words text-xl font-bold">
           {title}
         </h2>
         {description ? <p id={descriptionId}>{description}</p> : null}

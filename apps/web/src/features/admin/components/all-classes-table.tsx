@@ -29,6 +29,9 @@ import { countOf } from '../../../lib/plural.ts';
 const RejectClassDialog = lazy(() =>
   import('./reject-class-dialog.tsx').then((module) => ({ default: module.RejectClassDialog })),
 );
+const ClassReviewDialog = lazy(() =>
+  import('./class-review-dialog.tsx').then((module) => ({ default: module.ClassReviewDialog })),
+);
 
 const STATUS_LABELS: Record<ClassStatus, string> = {
   pending: 'Pending',
@@ -46,9 +49,11 @@ const STATUS_BADGES: Record<ClassStatus, string> = {
 };
 
 /**
- * allClasses (spec §2, §4): every class with approve/reject while pending; the progress button is
- * disabled for rejected classes and opens seeProgressDetails only for accepted ones. Above it, the
- * changes to accepted classes that wait for review (DESIGN §4).
+ * allClasses (spec §2, §4): every class with approve/reject while pending, and Review, which shows
+ * a pending class as its page will (ClassReviewDialog); the progress button opens
+ * seeProgressDetails, so it is enabled for accepted classes only (spec §2 notes: progress is
+ * reachable only when accepted). Above it, the changes to accepted classes that wait for review
+ * (DESIGN §4).
  */
 export function AllClassesTable() {
   const [search] = useSearchParams();
@@ -61,13 +66,21 @@ export function AllClassesTable() {
   const navigate = useNavigate();
   const [rejecting, setRejecting] = useState<ClassItem | null>(null);
   const rejectDialogMounted = useOpenedOnce(rejecting !== null);
+  const [reviewing, setReviewing] = useState<ClassItem | null>(null);
+  const reviewDialogMounted = useOpenedOnce(reviewing !== null);
 
   const approve = (item: ClassItem) =>
     decide.mutate(
       { id: item._id, decision: 'approve', version: item.version ?? '' },
       {
-        onSuccess: () => notify.success(`"${item.title}" is accepted.`),
-        onError: (error) => notify.error(errorMessage(error)),
+        onSuccess: () => {
+          setReviewing(null);
+          notify.success(`"${item.title}" is accepted.`);
+        },
+        onError: (error) => {
+          if (isApiError(error) && error.status === 409) setReviewing(null);
+          notify.error(errorMessage(error));
+        },
       },
     );
 
@@ -77,11 +90,15 @@ export function AllClassesTable() {
       {
         onSuccess: () => {
           setRejecting(null);
+          setReviewing(null);
           notify.success(`"${item.title}" was rejected.`);
         },
         onError: (error) => {
           // Changed or decided meanwhile (decision 027): the dialog closes on the reloaded list.
-          if (isApiError(error) && error.status === 409) setRejecting(null);
+          if (isApiError(error) && error.status === 409) {
+            setRejecting(null);
+            setReviewing(null);
+          }
           notify.error(errorMessage(error));
         },
       },
@@ -137,18 +154,24 @@ export function AllClassesTable() {
                       <button
                         type="button"
                         className="btn btn-sm btn-outline"
-                        disabled={item.status === 'rejected'}
+                        disabled={item.status !== 'accepted'}
                         aria-label={`Progress of ${item.title}`}
-                        onClick={() => {
-                          // spec §2 notes: the progress page opens only for accepted classes.
-                          if (item.status === 'accepted') navigate(paths.dashboard.seeProgressDetails(item._id));
-                          else notify.info('Progress is available once the class is accepted.');
-                        }}
+                        onClick={() => navigate(paths.dashboard.seeProgressDetails(item._id))}
                       >
                         Progress
                       </button>
                     </td>
                     <td>
+                      {pending ? (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-primary mb-2 whitespace-nowrap"
+                          aria-label={`Review ${item.title}`}
+                          onClick={() => setReviewing(item)}
+                        >
+                          Review
+                        </button>
+                      ) : null}
                       <DecisionButtons
                         subject={item.title}
                         disabled={!pending || decide.isPending}
@@ -164,6 +187,20 @@ export function AllClassesTable() {
           </>
         )}
       </PagedQueryState>
+      {reviewDialogMounted ? (
+        <Suspense fallback={null}>
+          <ClassReviewDialog
+            item={reviewing}
+            busy={decide.isPending}
+            onCancel={() => setReviewing(null)}
+            onDecide={(decision, reason) => {
+              if (!reviewing) return;
+              if (decision === 'approve') approve(reviewing);
+              else reject(reviewing, reason);
+            }}
+          />
+        </Suspense>
+      ) : null}
       {rejectDialogMounted ? (
         <Suspense fallback={null}>
           <RejectClassDialog

@@ -4,6 +4,7 @@ import { CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
 import { formatPrice } from '@skillhive/shared/rules/money';
 import { FormDialog } from '../../../components/ui/form-dialog.tsx';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { ListingPreview } from '../../classes/class-listing.tsx';
 import { RejectReasonField, useRejectReasonForm } from './reject-reason-field.tsx';
 import { changedFields } from './revision-fields.ts';
 
@@ -20,7 +21,13 @@ function showValue(key: keyof ClassFields, value: ClassFields[keyof ClassFields]
         className="h-[90px] w-40 max-w-none rounded object-cover"
       />
     );
-  return <span className="whitespace-pre-line break-words">{value as string}</span>;
+  // A long unbroken word (a pasted URL, a title without spaces) wraps rather than widening its column.
+  return <span className="whitespace-pre-line [overflow-wrap:anywhere]">{value as string}</span>;
+}
+
+/** The proposed fields that are set: an unchanged field is absent (or undefined) in `proposed`. */
+function withoutUnset(proposed: Partial<ClassFields>): Partial<ClassFields> {
+  return Object.fromEntries(Object.entries(proposed).filter(([, value]) => value !== undefined));
 }
 
 export interface ReviewRevisionDialogProps {
@@ -31,7 +38,10 @@ export interface ReviewRevisionDialogProps {
   onDecide: (decision: 'approve' | 'reject', reason: string) => void;
 }
 
-/** The diff of one revision, field by field, with Approve and Reject (an optional reason). */
+/**
+ * The diff of one revision, field by field, then the listing with the changes as buyers will see
+ * it on the class page, with Approve and Reject (an optional reason).
+ */
 export function ReviewRevisionDialog({ revision, busy, onCancel, onDecide }: ReviewRevisionDialogProps) {
   const reason = useRejectReasonForm((text) => onDecide('reject', text));
   return (
@@ -49,10 +59,12 @@ export function ReviewRevisionDialog({ revision, busy, onCancel, onDecide }: Rev
             Sent by {revision.name} ({revision.email})
           </p>
           <div className="overflow-x-auto" role="region" aria-label="Changed fields" tabIndex={0}>
-            <table className="table table-sm">
+            <table className="table table-sm table-fixed">
               <thead>
                 <tr>
-                  <th scope="col">Field</th>
+                  <th scope="col" className="w-28">
+                    Field
+                  </th>
                   <th scope="col">Current (on sale)</th>
                   <th scope="col">Proposed</th>
                 </tr>
@@ -68,6 +80,14 @@ export function ReviewRevisionDialog({ revision, busy, onCancel, onDecide }: Rev
               </tbody>
             </table>
           </div>
+          <details className="rounded-box border border-base-300 p-4">
+            <summary className="cursor-pointer font-semibold">Preview the class page with these changes</summary>
+            <div className="mt-4">
+              <ListingPreview
+                listing={{ ...revision.current, ...withoutUnset(revision.proposed), teacherName: revision.name }}
+              />
+            </div>
+          </details>
         </>
       ) : null}
       <RejectReasonField label="Reason if you reject (optional)" rows={2} field={reason.field} />

@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { CATEGORY_LABELS, EXPERIENCE_LABELS, type ExperienceLevel } from '@skillhive/shared/rules/constants';
+import { EXPERIENCE_LABELS, type ExperienceLevel } from '@skillhive/shared/rules/constants';
 import { formatPrice } from '@skillhive/shared/rules/money';
 import type { PublicClass } from '@skillhive/shared/contracts/classes';
 import { paths } from '../../../config/paths.ts';
@@ -10,10 +10,10 @@ import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { ErrorState } from '../../../components/ui/status-states.tsx';
 import { Avatar } from '../../../components/ui/fallback-image.tsx';
 import { ReviewPager } from '../../reviews/review-pager.tsx';
+import { ClassAbout, ClassFigure, ClassHeadline, ClassPrice } from '../class-listing.tsx';
 import { TeacherReply } from '../../reviews/teacher-reply.tsx';
 import { CLASS_REVIEWS_PAGE_SIZE, classReviewsQueryOptions, publicClassQueryOptions } from '../api/get-public-class.ts';
 
-const FALLBACK_IMAGE = '/images/slides/web-developer.svg';
 const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -100,7 +100,6 @@ function ClassView({
   renderReport: RenderReport;
   renderContact: RenderContact;
 }) {
-  const [imageFailed, setImageFailed] = useState(false);
   const { teacher } = data;
   const experience = teacher.experience
     ? (EXPERIENCE_LABELS[teacher.experience as ExperienceLevel] ?? teacher.experience)
@@ -110,27 +109,9 @@ function ClassView({
     <article className="flex min-w-0 flex-col gap-8">
       <title>{`${data.title} — SkillHive`}</title>
       <div className="grid min-w-0 gap-6 lg:grid-cols-[3fr_2fr]">
-        <figure className="overflow-hidden rounded-box bg-base-200">
-          <img
-            src={imageFailed ? FALLBACK_IMAGE : data.image}
-            alt=""
-            width={800}
-            height={450}
-            className="aspect-video h-full w-full object-cover"
-            onError={() => setImageFailed(true)}
-          />
-        </figure>
+        <ClassFigure src={data.image} />
         <div className="flex min-w-0 flex-col gap-3">
-          <p className="text-sm font-semibold uppercase tracking-wide text-primary">
-            <Link to={`${paths.allClasses}?category=${data.category}`} className="link-hover">
-              {CATEGORY_LABELS[data.category]}
-            </Link>
-          </p>
-          <h1 className="break-words text-3xl font-bold">{data.title}</h1>
-          <p className="break-words text-muted">
-            <span className="sr-only">Teacher: </span>
-            {teacher.name}
-          </p>
+          <ClassHeadline listing={{ category: data.category, title: data.title, teacherName: teacher.name }} />
           <div className="flex flex-wrap items-center gap-2">
             {data.rating !== null ? (
               <>
@@ -144,10 +125,7 @@ function ClassView({
             )}
           </div>
           <p className="text-muted">{plural(data.totalEnrollment, 'student', 'students')} enrolled</p>
-          <p className="text-3xl font-bold" data-testid="class-price">
-            <span className="sr-only">Price: </span>
-            {formatPrice(data.price)}
-          </p>
+          <ClassPrice price={data.price} />
           <div className="flex flex-col items-start gap-2">{actions(data)}</div>
           {renderReport({
             targetType: 'class',
@@ -160,12 +138,7 @@ function ClassView({
 
       <div className="grid min-w-0 gap-8 lg:grid-cols-[3fr_2fr]">
         <div className="flex min-w-0 flex-col gap-8">
-          <section aria-labelledby="about-heading" className="flex flex-col gap-2">
-            <h2 id="about-heading" className="text-xl font-semibold">
-              About this class
-            </h2>
-            <p className="whitespace-pre-line break-words">{data.description}</p>
-          </section>
+          <ClassAbout description={data.description} />
           <ClassReviews classId={data._id} total={data.reviewCount} renderReport={renderReport} />
         </div>
         <div className="flex min-w-0 flex-col gap-8">

@@ -1,0 +1,59 @@
+import type { ClassItem } from '@skillhive/shared/contracts/classes';
+import { FormDialog } from '../../../components/ui/form-dialog.tsx';
+import { ListingPreview } from '../../classes/class-listing.tsx';
+import { RejectReasonField, useRejectReasonForm } from './reject-reason-field.tsx';
+
+interface ClassReviewDialogProps {
+  /** The pending class under review, or null when the dialog is closed. */
+  item: ClassItem | null;
+  busy: boolean;
+  onCancel: () => void;
+  onDecide: (decision: 'approve' | 'reject', reason: string) => void;
+}
+
+/**
+ * A pending class shown as buyers will see it on its page (picture, category, title, teacher,
+ * price, the whole description), with Approve and Reject beside it: the admin decides on the
+ * listing itself, not on a table row's shortened description.
+ */
+export function ClassReviewDialog({ item, busy, onCancel, onDecide }: ClassReviewDialogProps) {
+  const reason = useRejectReasonForm((text) => onDecide('reject', text));
+  return (
+    <FormDialog
+      open={item !== null}
+      title={item ? `Review “${item.title}”` : null}
+      description={item ? `Sent by ${item.name} (${item.email}). This is how the class page will show it.` : null}
+      onCancel={onCancel}
+      onClose={reason.reset}
+      onSubmit={reason.submit}
+      className="max-w-5xl"
+    >
+      {item ? (
+        <div className="rounded-box border border-base-300 p-4">
+          <ListingPreview
+            listing={{
+              title: item.title,
+              image: item.image,
+              category: item.category,
+              price: item.price,
+              description: item.description,
+              teacherName: item.name,
+            }}
+          />
+        </div>
+      ) : null}
+      <RejectReasonField label="Reason if you reject (optional)" rows={2} field={reason.field} />
+      <div className="modal-action flex-wrap">
+        <button type="button" className="btn btn-ghost" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-error btn-outline" disabled={busy}>
+          Reject class
+        </button>
+        <button type="button" className="btn btn-success" disabled={busy} onClick={() => onDecide('approve', '')}>
+          Approve class
+        </button>
+      </div>
+    </FormDialog>
+  );
+}
