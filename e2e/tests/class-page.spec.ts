@@ -1,6 +1,11 @@
 import { expect, test, uniqueStamp, type Arrange, type ArrangedClass } from '../fixtures/arrange.ts';
 import { accountButton, fillLogin } from '../fixtures/app.ts';
-import { expectNoAxeViolationsInBothThemes, expectNoHorizontalOverflow, expectReady } from '../fixtures/dashboard.ts';
+import {
+  expectLoaded,
+  expectNoAxeViolationsInBothThemes,
+  expectNoHorizontalOverflow,
+  expectReady,
+} from '../fixtures/dashboard.ts';
 import { ROLE_STATE, roleAccounts } from '../fixtures/roles.ts';
 
 /**
@@ -152,6 +157,54 @@ test.describe('the public class page', () => {
     await expect(pages).toContainText('Page 2 of 2');
     await expect(reviews.getByRole('listitem')).toHaveCount(1);
     await expectNoHorizontalOverflow(page);
+  });
+
+  test('its teacher replies to a review from the dashboard; the reply shows under it and a reader can report it', async ({
+    page,
+    browser,
+    baseURL,
+    arrange,
+  }) => {
+    const teacher = await arrange.teacher('replier');
+    const item = await arrange.acceptedClass(teacher, { title: `Replied ${uniqueStamp()}` });
+    const [reviewer, reader] = await Promise.all([arrange.student('reviewer'), arrange.student('reader')]);
+    await arrange.paidEnrollment(reviewer, [item.id]);
+    const saved = await reviewer.api.post('/api/reviews', {
+      data: { classId: item.id, rating: 2, details: 'Too fast for beginners.' },
+    });
+    expect(saved.status(), await saved.text()).toBe(201);
+
+    await arrange.signIn(page, teacher);
+    await page.goto(`/dashboard/my-class/${item.id}`);
+    await expectLoaded(page);
+    const replies = page.getByRole('region', { name: /^Reviews/ });
+    await replies.getByLabel(`Your reply to ${reviewer.name}`).fill('<b>Thanks</b> — slower from next week.');
+    await replies.getByRole('button', { name: 'Reply', exact: true }).click();
+    await expect(page.getByText('Your reply is shown under the review.')).toBeVisible();
+    await expect(replies.getByText('Reply from the teacher')).toBeVisible();
+
+    const readerContext = await browser.newContext({ baseURL, reducedMotion: 'reduce' });
+    try {
+      const readerPage = await readerContext.newPage();
+      await arrange.signIn(readerPage, reader);
+      await readerPage.goto(`/classes/${item.id}`);
+      await expectReady(readerPage);
+      const review = readerPage
+        .getByRole('region', { name: 'Reviews', exact: true })
+        .getByRole('listitem')
+        .filter({ hasText: 'Too fast for beginners.' });
+      await expect(review).toContainText('Reply from the teacher');
+      // Typed markup is shown as text, never as markup.
+      await expect(review.getByText('<b>Thanks</b> — slower from next week.')).toBeVisible();
+      await review.getByRole('button', { name: 'Report the teacher’s reply' }).click();
+      const dialog = readerPage.getByRole('dialog', { name: 'Report the teacher’s reply' });
+      await dialog.getByLabel('Reason').selectOption({ label: 'Harassment or abuse' });
+      await dialog.getByRole('button', { name: 'Send report' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(readerPage.getByText('Thank you: an admin will look at your report')).toBeVisible();
+    } finally {
+      await readerContext.close();
+    }
   });
 
   test('an unknown class offers Browse classes', async ({ page }) => {

@@ -131,3 +131,57 @@ describe('replies to reviews: bad input', () => {
     expect((await reply('PATCH', teacher, review.json().insertedId, { text: 'y'.repeat(2000) })).statusCode).toBe(200);
   });
 });
+
+describe('reporting a reply (decision 046)', () => {
+  async function report(user: Caller, targetId: string) {
+    return ctx.app.inject({
+      method: 'POST',
+      url: '/api/reports',
+      headers: user.headers,
+      payload: { targetType: 'reply', targetId, reason: 'abuse', details: 'Rude answer' },
+    });
+  }
+
+  it('lets anyone signed in but its teacher report a reply; an admin who hides it takes it off every list', async () => {
+    const reader = await createCaller(ctx, 'student');
+    const replyId = (await publicReviews()).find((r) => r._id === reviewId)?.reply as unknown as { _id: string };
+    expect(replyId._id).toMatch(/^[0-9a-f-]{36}$/);
+
+    // Its own teacher cannot report it; an unknown reply or an id that is no uuid is not found.
+    expect((await report(teacher, replyId._id)).statusCode).toBe(409);
+    expect((await report(reader, randomUUID())).statusCode).toBe(404);
+    expect((await report(reader, 'not-a-uuid')).statusCode).toBe(404);
+
+    const reported = await report(reader, replyId._id);
+    expect(reported.statusCode).toBe(201);
+    const queue = await ctx.app.inject({ url: '/api/admin/reports?status=open&limit=100', headers: admin.headers });
+    const item = (
+      queue.json() as { _id: string; targetId: string; targetPath: string; targetLabel: string; ownerName: string }[]
+    ).find((r) => r.targetId === replyId._id);
+    expect(item).toMatchObject({
+      targetPath: `/classes/${classId}`,
+      ownerName: 'Tess Teacher',
+      targetLabel: expect.stringContaining('Reply from the teacher'),
+    });
+
+    const hidden = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/admin/reports/${item!._id}/decision`,
+      headers: admin.headers,
+      payload: { action: 'hide' },
+    });
+    expect(hidden.statusCode).toBe(200);
+    // The review stays; its reply is gone from the class page and the latest reviews.
+    const review = (await publicReviews()).find((r) => r._id === reviewId);
+    expect(review?.reply).toBeNull();
+    const latest = await ctx.app.inject('/api/reviews?limit=50');
+    expect(latest.json().find((r: { _id: string }) => r._id === reviewId).reply).toBeNull();
+    // A hidden reply cannot be reported again, nor edited back or replaced by its teacher.
+    expect((await report(await createCaller(ctx, 'student'), replyId._id)).statusCode).toBe(404);
+    for (const method of ['PATCH', 'POST'] as const) {
+      const res = await reply(method, teacher, reviewId, { text: 'Back again' });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error.message).toMatch(/^An admin hid your reply/);
+    }
+  });
+});

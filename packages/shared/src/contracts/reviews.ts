@@ -4,6 +4,8 @@ import { PageQuery } from './common.ts';
 
 /** A teacher's reply to a review (decision 046), shown under it as the teacher's. */
 export const ReviewReply = z.object({
+  /** What a report of the reply names (decision 046). */
+  _id: z.string(),
   text: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -112,7 +112,7 @@ export type AcceptedImageType = (typeof ACCEPTED_IMAGE_TYPES)[number];
  * Reports and suspensions (decision 043): what may be reported, why, and what an admin may decide.
  * `hidden` above is a class an admin took down, or one of a suspended teacher's: off every public list.
  */
-export const REPORT_TARGET_TYPES = ['class', 'review', 'user', 'message'] as const;
+export const REPORT_TARGET_TYPES = ['class', 'review', 'user', 'message', 'reply'] as const;
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
 export const REPORT_REASONS = ['spam', 'abuse', 'inappropriate', 'off-platform-payment', 'scam', 'other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];

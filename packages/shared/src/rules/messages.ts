@@ -88,6 +88,7 @@ export const REVIEW_MESSAGES = {
   replyRequired: 'Write a reply',
   replyTooLong: `A reply must be at most ${REVIEW_REPLY_MAX} characters`,
   replyExists: 'You already replied to this review: edit your reply instead',
+  replyHidden: 'An admin hid your reply to this review after a report, so it cannot be edited or replaced',
 } as const;
 
 /** The optional reason of a rejection (an application, a class, a class's changes). */

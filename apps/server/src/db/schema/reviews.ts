@@ -52,6 +52,8 @@ export const reviewReplies = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     text: text('text').notNull(),
+    /** Set when an admin hid the reply after a report (decision 046): it is then shown nowhere. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -319,7 +319,13 @@ export function sessionReminderMail(input: {
 }
 
 /** What a report was about, in the words of the mails of decision 043. */
-const REPORTED_THING = { class: 'a class', review: 'a review', user: 'a member', message: 'a message' } as const;
+const REPORTED_THING = {
+  class: 'a class',
+  review: 'a review',
+  user: 'a member',
+  message: 'a message',
+  reply: 'a reply to a review',
+} as const;
 
 /** The reporter hears what came of their report (decision 043); the reported person is not named. */
 export function reportOutcomeMail(input: {

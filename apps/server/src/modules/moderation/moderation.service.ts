@@ -17,7 +17,8 @@ import { setSuspension } from '../users/users.service.ts';
 import * as repo from './moderation.repository.ts';
 
 /*
- * Reports and suspensions (decision 043). Anyone signed in reports a class, a review or a user;
+ * Reports and suspensions (decision 043). Anyone signed in reports a class, a review, a reply to
+ * a review (decision 046) or a user;
  * admins work the queue: dismiss, hide the content, warn, or suspend its owner. Each owner module
  * does its own part in the decision's transaction (sessions in auth, classes, reviews, users), and
  * the decision, the mails and the audit entry commit together.
@@ -26,7 +27,7 @@ import * as repo from './moderation.repository.ts';
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LABEL_MAX = 200;
 
-const NOT_FOUND_NAME = { class: 'Class', review: 'Review', user: 'User', message: 'Message' } as const;
+const NOT_FOUND_NAME = { class: 'Class', review: 'Review', user: 'User', message: 'Message', reply: 'Reply' } as const;
 
 interface ResolvedTarget {
   label: string;
@@ -61,6 +62,12 @@ async function resolveTarget(
     // Only what the public sees can be reported; a hidden or archived class already is not.
     return found && found.status === 'accepted' ? { label: found.title, ownerId: found.teacherId } : null;
   }
+  if (type === 'reply') {
+    // A reply is public while its review is (decision 046); the teacher who wrote it owns it.
+    const reply = await reviews.findReplySummary(db, id);
+    if (!reply || reply.hiddenAt || reply.reviewHiddenAt) return null;
+    return { label: clip(`Reply from the teacher: "${reply.text}"`), ownerId: reply.teacherId };
+  }
   if (type === 'review') {
     const review = await reviews.findReviewSummary(db, id);
     if (!review || review.hiddenAt) return null;
@@ -91,14 +98,15 @@ export async function createReport(db: Db, viewer: Viewer, body: CreateReportBod
 
 function targetPathOf(
   row: repo.ReportRow,
-  classIdOfReview: Map<string, string>,
+  classIdOfTarget: Map<string, string>,
   threadIdOfMessage: Map<string, string>,
 ): string | null {
   if (row.targetType === 'class') return `/classes/${row.targetId}`;
   // Admins read a reported message in its conversation (decision 045).
   const threadId = row.targetType === 'message' ? threadIdOfMessage.get(row.targetId) : undefined;
   if (threadId) return `/dashboard/messages/${threadId}`;
-  const classId = row.targetType === 'review' ? classIdOfReview.get(row.targetId) : undefined;
+  const classId =
+    row.targetType === 'review' || row.targetType === 'reply' ? classIdOfTarget.get(row.targetId) : undefined;
   return classId ? `/classes/${classId}` : null;
 }
 
@@ -111,16 +119,20 @@ export async function listReports(
   const people = await findModerationSubjects(db, [
     ...new Set(rows.flatMap((row) => [row.ownerId, row.reporterId]).filter((id): id is string => id !== null)),
   ]);
-  const classIdOfReview = new Map<string, string>();
+  const classIdOfTarget = new Map<string, string>();
   const threadIdOfMessage = new Map<string, string>();
   for (const row of rows) {
     if (row.targetType === 'message') {
       const found = await findMessageWithThread(db, row.targetId);
       if (found) threadIdOfMessage.set(row.targetId, found.thread.id);
     }
+    if (row.targetType === 'reply') {
+      const reply = await reviews.findReplySummary(db, row.targetId);
+      if (reply) classIdOfTarget.set(row.targetId, reply.classId);
+    }
     if (row.targetType !== 'review') continue;
     const review = await reviews.findReviewSummary(db, row.targetId);
-    if (review) classIdOfReview.set(row.targetId, review.classId);
+    if (review) classIdOfTarget.set(row.targetId, review.classId);
   }
   return {
     items: rows.map((row) => ({
@@ -128,7 +140,7 @@ export async function listReports(
       targetType: row.targetType as ReportTargetType,
       targetId: row.targetId,
       targetLabel: row.targetLabel,
-      targetPath: targetPathOf(row, classIdOfReview, threadIdOfMessage),
+      targetPath: targetPathOf(row, classIdOfTarget, threadIdOfMessage),
       ownerId: row.ownerId,
       ownerName: row.ownerId ? (people.get(row.ownerId)?.name ?? null) : null,
       ownerSuspended: row.ownerId ? (people.get(row.ownerId)?.suspended ?? false) : false,
@@ -191,6 +203,7 @@ export async function decideReport(
       if (targetType === 'user') throw conflict(REPORT_MESSAGES.cannotHide);
       if (targetType === 'class') await hideClasses(tx, { classId: report.targetId }, 'content', now);
       else if (targetType === 'message') await hideMessage(tx, report.targetId, now);
+      else if (targetType === 'reply') await reviews.hideReply(tx, report.targetId, now);
       else await reviews.hideReviews(tx, { reviewId: report.targetId }, 'content', now);
     }
     if (input.action === 'suspend') {

@@ -13,6 +13,7 @@ export type ReviewListRow = {
   classTitle: string;
   reviewerName: string;
   reviewerImage: string | null;
+  replyId: string | null;
   replyText: string | null;
   replyCreatedAt: Date | null;
   replyUpdatedAt: Date | null;
@@ -38,6 +39,7 @@ export async function listReviews(
       classTitle: classJoin.title,
       reviewerName: userJoin.name,
       reviewerImage: userJoin.image,
+      replyId: reviewReplies.id,
       replyText: reviewReplies.text,
       replyCreatedAt: reviewReplies.createdAt,
       replyUpdatedAt: reviewReplies.updatedAt,
@@ -45,7 +47,8 @@ export async function listReviews(
     .from(reviews)
     .innerJoin(classJoin.table, eq(classJoin.id, reviews.classId))
     .innerJoin(userJoin.table, eq(userJoin.id, reviews.studentId))
-    .leftJoin(reviewReplies, eq(reviewReplies.reviewId, reviews.id))
+    // A reply an admin hid is shown nowhere (decision 046).
+    .leftJoin(reviewReplies, and(eq(reviewReplies.reviewId, reviews.id), isNull(reviewReplies.hiddenAt)))
     .where(where)
     .orderBy(desc(reviews.createdAt), desc(reviews.id))
     .limit(options.limit)
@@ -216,9 +219,9 @@ export async function findReviewOfTeacher(
   db: Db,
   reviewId: string,
   teacherId: string,
-): Promise<{ id: string; replyId: string | null } | null> {
+): Promise<{ id: string; replyId: string | null; replyHiddenAt: Date | null } | null> {
   const [row] = await db
-    .select({ id: reviews.id, replyId: reviewReplies.id })
+    .select({ id: reviews.id, replyId: reviewReplies.id, replyHiddenAt: reviewReplies.hiddenAt })
     .from(reviews)
     .innerJoin(classJoin.table, eq(classJoin.id, reviews.classId))
     .leftJoin(reviewReplies, eq(reviewReplies.reviewId, reviews.id))
@@ -251,4 +254,31 @@ export async function updateReply(
     .where(eq(reviewReplies.reviewId, reviewId))
     .returning({ id: reviewReplies.id, createdAt: reviewReplies.createdAt, updatedAt: reviewReplies.updatedAt });
   return row ?? null;
+}
+
+/** A reply as a report names it (decision 046): its text, its teacher and its review's class. */
+export async function findReplySummary(db: Db, id: string) {
+  const [row] = await db
+    .select({
+      id: reviewReplies.id,
+      text: reviewReplies.text,
+      teacherId: reviewReplies.teacherId,
+      hiddenAt: reviewReplies.hiddenAt,
+      classId: reviews.classId,
+      reviewHiddenAt: reviews.hiddenAt,
+    })
+    .from(reviewReplies)
+    .innerJoin(reviews, eq(reviews.id, reviewReplies.reviewId))
+    .where(eq(reviewReplies.id, id));
+  return row ?? null;
+}
+
+/** Hides a reply not hidden yet; answers whether it did. */
+export async function hideReply(db: Db, id: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(reviewReplies)
+    .set({ hiddenAt: now })
+    .where(and(eq(reviewReplies.id, id), isNull(reviewReplies.hiddenAt)))
+    .returning({ id: reviewReplies.id });
+  return rows.length > 0;
 }

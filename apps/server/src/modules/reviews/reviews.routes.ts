@@ -86,7 +86,7 @@ export async function reviewsRoutes(app: FastifyInstance, opts: { db: Db; now: (
         summary:
           "Reply to a review of your class, once; it is shown under the review (the review's class's teacher only)",
         description:
-          '201 with the reply. 404 for an unknown or hidden review, or one of another teacher’s class; 409 when the review has a reply already (edit it with PATCH).',
+          '201 with the reply. 404 for an unknown or hidden review, or one of another teacher’s class; 409 when the review has a reply already (edit it with PATCH), or one an admin hid after a report.',
         params: IdParam,
         body: ReviewReplyBody,
         response: { 201: SavedReviewReply },
@@ -101,13 +101,13 @@ export async function reviewsRoutes(app: FastifyInstance, opts: { db: Db; now: (
   typed.patch(
     '/api/reviews/:id/reply',
     {
-      config: { access: 'teacher', owner: 'review-class-teacher', errors: [404] },
+      config: { access: 'teacher', owner: 'review-class-teacher', errors: [404, 409] },
       schema: {
         tags: ['reviews'],
         operationId: 'updateReviewReply',
         summary: "Edit your reply to a review of your class (the review's class's teacher only)",
         description:
-          '404 for an unknown or hidden review, one of another teacher’s class, or a review without a reply yet.',
+          '404 for an unknown or hidden review, one of another teacher’s class, or a review without a reply yet; 409 for a reply an admin hid after a report.',
         params: IdParam,
         body: ReviewReplyBody,
         response: { 200: SavedReviewReply },

@@ -20,8 +20,9 @@ function toReview(row: repo.ReviewListRow): Review {
     classTitle: row.classTitle,
     createdAt: row.createdAt.toISOString(),
     reply:
-      row.replyText !== null && row.replyCreatedAt && row.replyUpdatedAt
+      row.replyId !== null && row.replyText !== null && row.replyCreatedAt && row.replyUpdatedAt
         ? {
+            _id: row.replyId,
             text: row.replyText,
             createdAt: row.replyCreatedAt.toISOString(),
             updatedAt: row.replyUpdatedAt.toISOString(),
@@ -150,6 +151,17 @@ export async function findReviewSummary(db: Db, reviewId: string) {
   return repo.findReviewSummary(db, reviewId);
 }
 
+/** A teacher's reply as a report names it (decision 046); null for an unknown id. */
+export async function findReplySummary(db: Db, replyId: string) {
+  if (!enrollments.isUuid(replyId)) return null;
+  return repo.findReplySummary(db, replyId);
+}
+
+/** Hides one reply after a report (decision 046), in the moderation decision's transaction. */
+export async function hideReply(tx: Db, replyId: string, now: Date): Promise<boolean> {
+  return repo.hideReply(tx, replyId, now);
+}
+
 /**
  * Takes reviews off the public lists and out of their classes' ratings (decision 043), in the
  * moderation decision's transaction: one review an admin hid, or every review of a suspended
@@ -189,6 +201,8 @@ export async function saveReply(
   if (!enrollments.isUuid(reviewId)) throw notFound('Review');
   const review = await repo.findReviewOfTeacher(db, reviewId, viewer.id);
   if (!review) throw notFound('Review');
+  // A reply an admin hid after a report stays hidden: neither edited back nor replaced.
+  if (review.replyHiddenAt) throw conflict(REVIEW_MESSAGES.replyHidden);
   const saved =
     mode === 'create'
       ? await repo.insertReply(db, { reviewId, teacherId: viewer.id, text: input.text })

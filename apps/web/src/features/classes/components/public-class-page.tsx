@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { EXPERIENCE_LABELS, type ExperienceLevel } from '@skillhive/shared/rules/constants';
+import { EXPERIENCE_LABELS, type ExperienceLevel, type ReportTargetType } from '@skillhive/shared/rules/constants';
 import { formatPrice } from '@skillhive/shared/rules/money';
 import type { PublicClass } from '@skillhive/shared/contracts/classes';
 import { paths } from '../../../config/paths.ts';
@@ -20,7 +20,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /** A "Report" control for something on the page (decision 043), given by the route: this feature only places it. */
 export type RenderReport = (target: {
-  targetType: 'class' | 'review' | 'user' | 'message';
+  targetType: ReportTargetType;
   targetId: string;
   label: string;
   ownerId?: string | undefined;
@@ -139,7 +139,12 @@ function ClassView({
       <div className="grid min-w-0 gap-8 lg:grid-cols-[3fr_2fr]">
         <div className="flex min-w-0 flex-col gap-8">
           <ClassAbout description={data.description} />
-          <ClassReviews classId={data._id} total={data.reviewCount} renderReport={renderReport} />
+          <ClassReviews
+            classId={data._id}
+            teacherId={teacher._id}
+            total={data.reviewCount}
+            renderReport={renderReport}
+          />
         </div>
         <div className="flex min-w-0 flex-col gap-8">
           <RatingBreakdown breakdown={data.ratingBreakdown} total={data.reviewCount} />
@@ -210,10 +215,13 @@ function RatingBreakdown({ breakdown, total }: { breakdown: number[]; total: num
 
 function ClassReviews({
   classId,
+  teacherId,
   total,
   renderReport,
 }: {
   classId: string;
+  /** The class's teacher, who wrote the replies: their own reply offers no Report. */
+  teacherId: string;
   total: number;
   renderReport: RenderReport;
 }) {
@@ -246,7 +254,16 @@ function ClassReviews({
                 </div>
                 <StarRating value={review.rating} className="max-w-[100px]" />
                 {review.details ? <p className="whitespace-pre-line break-words">{review.details}</p> : null}
-                {review.reply ? <TeacherReply reply={review.reply} /> : null}
+                {review.reply ? (
+                  <TeacherReply reply={review.reply}>
+                    {renderReport({
+                      targetType: 'reply',
+                      targetId: review.reply._id,
+                      label: 'the teacher’s reply',
+                      ownerId: teacherId,
+                    })}
+                  </TeacherReply>
+                ) : null}
                 <div>
                   {renderReport({ targetType: 'review', targetId: review._id, label: `the review by ${review.name}` })}
                 </div>

@@ -15,6 +15,7 @@ export const TARGET_LABELS: Record<ReportTargetType, string> = {
   review: 'Review',
   user: 'User',
   message: 'Message',
+  reply: 'Reply to a review',
 };
 
 export const ACTION_LABELS: Record<ReportAction, string> = {

@@ -1,0 +1,1 @@
+ALTER TABLE "review_replies" ADD COLUMN "hidden_at" timestamp with time zone;
