@@ -23,6 +23,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { registerMailMetrics } from './modules/mail/mail.metrics.ts';
 import { mailRoutes } from './modules/mail/mail.routes.ts';
 import { messagesRoutes } from './modules/messages/messages.routes.ts';
+import { announcementsRoutes } from './modules/content/announcements.routes.ts';
 import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { checkDirectoryWritable, type ReadinessCheck } from './modules/health/health.service.ts';
 import { lifecyclePlugin, type Lifecycle } from './modules/health/lifecycle.ts';
@@ -334,18 +335,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       message: 'Too many reports; try again later',
     }),
   });
+  // Messages and announcements share one hourly limit per person (decisions 045, 050).
+  const messagesPerUser = createLimiter({
+    name: 'messages',
+    points: env.RATE_LIMIT_MESSAGES_PER_HOUR,
+    durationSeconds: 60 * 60,
+    redis: deps.redis,
+    message: MESSAGE_MESSAGES.rateLimited,
+  });
   await app.register(messagesRoutes, {
     db,
     now,
     publicUrl: env.publicUrl,
-    messagesPerUser: createLimiter({
-      name: 'messages',
-      points: env.RATE_LIMIT_MESSAGES_PER_HOUR,
-      durationSeconds: 60 * 60,
-      redis: deps.redis,
-      message: MESSAGE_MESSAGES.rateLimited,
-    }),
+    messagesPerUser,
   });
+  await app.register(announcementsRoutes, { db, publicUrl: env.publicUrl, messagesPerUser });
   await app.register(auditRoutes, { db });
   await app.register(statsRoutes, { db, now });
   await app.register(mailRoutes, { db, mailboxEnabled });

@@ -96,3 +96,16 @@ export type ClassProgressSummary = z.infer<typeof ClassProgressSummary>;
 
 export const DeletedResponse = z.object({ deletedCount: z.number().int() });
 export const ProgressMarkResponse = z.object({ done: z.boolean() });
+
+/** A teacher's announcement to a class's paid students (decision 050), newest first in its list. */
+export const Announcement = z.object({
+  _id: z.string(),
+  classId: z.string(),
+  /** The section it went to, or null for the whole class. */
+  sectionId: z.string().nullable(),
+  body: z.string(),
+  /** How many students it was sent to. */
+  recipients: z.number().int(),
+  createdAt: z.string(),
+});
+export type Announcement = z.infer<typeof Announcement>;

@@ -139,6 +139,14 @@ export const REPORT_MESSAGES = {
 } as const;
 
 /** Messages between a person and a class's teacher (decision 045). */
+/** What announcements say (a teacher to a class's paid students). */
+export const ANNOUNCEMENT_MESSAGES = {
+  bodyRequired: 'Write the announcement',
+  bodyTooLong: 'An announcement must be at most 5000 characters',
+  section: 'Choose one of the class’s sections, or the whole class',
+  noStudents: 'Nobody has paid for this yet: an announcement goes to the students who did',
+} as const;
+
 export const MESSAGE_MESSAGES = {
   bodyRequired: 'Write a message',
   bodyTooLong: `A message must be at most ${MESSAGE_BODY_MAX} characters`,

@@ -159,3 +159,28 @@ export const sessionMoveNotices = pgTable(
       .where(sql`${t.owedSince} is not null`),
   ],
 );
+
+/**
+ * A teacher's announcement to the students who paid for a class, or for one of its sections
+ * (decision 050). `recipients` is how many it was mailed to when it was posted.
+ */
+export const classAnnouncements = pgTable(
+  'class_announcements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    classId: uuid('class_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+    sectionId: uuid('section_id').references(() => sections.id, { onDelete: 'cascade' }),
+    teacherId: text('teacher_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    body: text('body').notNull(),
+    recipients: integer('recipients').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('class_announcements_class_idx').on(t.classId, t.createdAt.desc()),
+    check('class_announcements_body_length', sql`char_length(${t.body}) between 1 and 5000`),
+  ],
+);

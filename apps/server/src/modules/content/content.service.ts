@@ -32,6 +32,7 @@ export {
   progressSummaryOfClass,
 } from './progress.ts';
 export { sendDueReminders } from './session-reminders.ts';
+export { listAnnouncements, postAnnouncement } from './announcements.ts';
 
 /** Per section of a class: its session count and first start (the sections module's editor and checks). */
 export const sessionSpansOfClass = repo.sessionSpansOfClass;

@@ -151,12 +151,28 @@ export async function lockPaidEnrollment(db: Db, studentId: string, classId: str
 }
 
 /** The students with a paid enrollment in a class (class content, decision 021): ids only, one each. */
-export async function listPaidStudentIds(db: Db, classId: string): Promise<string[]> {
+export async function listPaidStudentIds(db: Db, classId: string, sectionId?: string): Promise<string[]> {
   const rows = await db
     .selectDistinct({ studentId: enrollments.studentId })
     .from(enrollments)
-    .where(and(eq(enrollments.classId, classId), eq(enrollments.status, 'paid'), isNotNull(enrollments.studentId)));
+    .where(
+      and(
+        eq(enrollments.classId, classId),
+        sectionId ? eq(enrollments.sectionId, sectionId) : undefined,
+        eq(enrollments.status, 'paid'),
+        isNotNull(enrollments.studentId),
+      ),
+    );
   return rows.flatMap((row) => (row.studentId ? [row.studentId] : []));
+}
+
+/** The sections of a class a student has paid for (decision 041; none for a self-paced class). */
+export async function listPaidSectionIds(db: Db, studentId: string, classId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ sectionId: enrollments.sectionId })
+    .from(enrollments)
+    .where(and(eq(enrollments.classId, classId), eq(enrollments.studentId, studentId), eq(enrollments.status, 'paid')));
+  return rows.flatMap((row) => (row.sectionId ? [row.sectionId] : []));
 }
 
 /**

@@ -253,9 +253,17 @@ export function countPaidEnrollmentsOfClass(db: Db, classId: string): Promise<nu
   return roster.countPaidEnrollments(db, classId);
 }
 
-/** Who may open a class's content and is told about it (decision 021): students whose line is paid now. */
-export function listPaidStudentIdsOfClass(db: Db, classId: string): Promise<string[]> {
-  return repo.listPaidStudentIds(db, classId);
+/**
+ * Who may open a class's content and is told about it (decision 021): students whose line is paid
+ * now; of one section when `sectionId` is given.
+ */
+export function listPaidStudentIdsOfClass(db: Db, classId: string, sectionId?: string): Promise<string[]> {
+  return repo.listPaidStudentIds(db, classId, sectionId);
+}
+
+/** The sections of a class `studentId` has paid for: which sections' announcements they read. */
+export function listPaidSectionIdsOf(db: Db, studentId: string, classId: string): Promise<string[]> {
+  return repo.listPaidSectionIds(db, studentId, classId);
 }
 
 export function listTitlesOfEnrollments(db: Db, ids: string[]): Promise<string[]> {

@@ -50,7 +50,7 @@ function layout(input: {
   ].join('\n');
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5;color:#1c1917">
 <p>${escapeHtml(input.greeting)}</p>
-${input.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+${input.paragraphs.map((p) => `<p style="white-space:pre-line">${escapeHtml(p)}</p>`).join('\n')}
 <p><a href="${escapeHtml(input.action.url)}">${escapeHtml(input.action.label)}</a></p>
 <p>— ${PRODUCT}</p>
 </body></html>`;
@@ -410,5 +410,26 @@ export function newMessageMail(input: {
       'Reply on SkillHive: your e-mail address is never shown to them.',
     ],
     action: { label: 'Read and reply', url: `${input.publicUrl}/dashboard/messages/${input.threadId}` },
+  });
+}
+
+/** A teacher's announcement to the students of a class (decision 050): the text is the mail. */
+export function announcementMail(input: {
+  publicUrl: string;
+  name: string;
+  teacherName: string;
+  classTitle: string;
+  classId: string;
+  body: string;
+}): RenderedMail {
+  return layout({
+    kind: 'announcement',
+    subject: `${input.teacherName} about "${input.classTitle}"`,
+    greeting: greetingFor(input.name),
+    paragraphs: [
+      `${oneLine(input.teacherName)} sent an announcement to the students of "${oneLine(input.classTitle)}":`,
+      input.body,
+    ],
+    action: { label: 'Open the class', url: `${input.publicUrl}/dashboard/myEnrollClass/${input.classId}` },
   });
 }
