@@ -5,6 +5,7 @@ import {
   expectNoHorizontalOverflow,
   expectReady,
 } from '../fixtures/dashboard.ts';
+import { mailLink } from '../fixtures/mailbox.ts';
 
 /** A small, well-formed PDF. */
 const PDF = Buffer.from(
@@ -184,6 +185,46 @@ test.describe('class content', () => {
   });
 
   // Axe apart from the journeys above, one screen a test: each screen takes two passes of axe.
+  test('a teacher announces to the class; the student reads it on the class page and gets its mail', async ({
+    page,
+    browser,
+    baseURL,
+    arrange,
+  }) => {
+    const { teacher, item } = await teacherWithClass(arrange);
+    const student = await arrange.student('announced');
+    await arrange.paidEnrollment(student, [item.id]);
+    const text = `Room change ${uniqueStamp()}: we meet in room 2 from now on.`;
+
+    await arrange.signIn(page, teacher);
+    await page.goto(`/dashboard/my-class/${item.id}`);
+    await expectLoaded(page);
+    const panel = page.getByRole('region', { name: 'Announcements' });
+    // An empty one says what is missing, under the field.
+    await panel.getByRole('button', { name: 'Send announcement' }).click();
+    await expect(panel.getByText('Write the announcement')).toBeVisible();
+    await panel.getByLabel('Announcement to your students').fill(text);
+    await panel.getByRole('button', { name: 'Send announcement' }).click();
+    await expect(page.getByText('Announcement sent to 1 student.')).toBeVisible();
+    await expect(panel.getByRole('listitem').filter({ hasText: text })).toContainText('the whole class, 1 student');
+    await expect(panel.getByLabel('Announcement to your students')).toHaveValue('');
+
+    const studentContext = await browser.newContext({ baseURL, reducedMotion: 'reduce' });
+    try {
+      const studentPage = await studentContext.newPage();
+      await arrange.signIn(studentPage, student);
+      await studentPage.goto(`/dashboard/myEnrollClass/${item.id}`);
+      await expectLoaded(studentPage);
+      await expect(studentPage.getByRole('region', { name: 'Announcements' }).getByText(text)).toBeVisible();
+      await expectNoAxeViolationsInBothThemes(studentPage);
+    } finally {
+      await studentContext.close();
+    }
+    // The mail leads back to the class page.
+    const link = await mailLink(baseURL!, student.email, 'announcement');
+    expect(link).toContain(`/dashboard/myEnrollClass/${item.id}`);
+  });
+
   test('axe: the teacher’s class page with a published session and PDF, light and dark', async ({ page, arrange }) => {
     const { teacher, item } = await teacherWithClass(arrange);
     await publishContent(teacher, item.id);

@@ -1,3 +1,4 @@
+import { AnnouncementsPanel } from '../../../features/content/components/announcements.tsx';
 import { ClassProgressPanel } from '../../../features/content/components/class-progress-panel.tsx';
 import { ContentEditor } from '../../../features/content/components/content-editor.tsx';
 import { SectionsEditor } from '../../../features/sections/components/sections-editor.tsx';
@@ -9,7 +10,8 @@ import { useIdParam } from './use-id-param.ts';
 
 /** my-class/:id (DESIGN §1.10): the teacher's class with its enrollment figures, its sections (seats,
  * minimum, enrollment window and zone, decisions 041 and 042), its sessions and materials (decision 021),
- * its students' progress, who enrolled, and its reviews with the teacher's replies (decision 046). */
+ * announcements to its students (decision 050), its students' progress, who enrolled, and its
+ * reviews with the teacher's replies (decision 046). */
 function MyClassDetailsRoute() {
   const id = useIdParam();
   return (
@@ -18,6 +20,7 @@ function MyClassDetailsRoute() {
       <ClassStatsPanel classId={id} />
       <SectionsEditor classId={id} />
       <ContentEditor classId={id} />
+      <AnnouncementsPanel classId={id} />
       <ClassProgressPanel classId={id} />
       <ClassRoster classId={id} />
       <ClassReviewReplies classId={id} />

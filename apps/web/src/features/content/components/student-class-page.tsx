@@ -8,6 +8,7 @@ import { notify } from '../../../lib/toast.ts';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { classContentQueryOptions, useMarkProgress, type ContentKind } from '../api/content.ts';
+import { ClassAnnouncements } from './announcements.tsx';
 import { formatBytes, formatDuration, formatSessionStart } from '../../../lib/session-time.ts';
 
 /**
@@ -59,6 +60,7 @@ export function StudentClassPage({ classId }: { classId: string }) {
                   </a>
                 </p>
               </div>
+              <ClassAnnouncements classId={classId} />
               <SessionList
                 classId={classId}
                 heading="Upcoming sessions"
