@@ -85,3 +85,33 @@ test('a visitor sees the schedule in their own zone, seats left, and cannot buy 
     await teacherContext.close();
   }
 });
+
+test('from the dashboard’s class details, a student picks a section and Pay Now holds a seat in it', async ({
+  page,
+  arrange,
+}) => {
+  const teacher = await arrange.teacher();
+  const item = await arrange.acceptedClass(teacher, { title: `Live pottery ${uniqueStamp()}`, price: 23 });
+  for (let i = 0; i < 2; i++) {
+    const res = await teacher.api.post(`/api/classes/${item.id}/sections`, {
+      data: { timeZone: 'Europe/Berlin', capacity: 2, minimum: '', enrollOpensAt: '', enrollClosesAt: '' },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+  const student = await arrange.student('picker');
+  await arrange.signIn(page, student);
+  await page.goto(`/dashboard/classDetails/${item.id}`);
+  await expectLoaded(page);
+  const sections = page.getByTestId('class-schedule').getByTestId('schedule-section');
+  await expect(sections).toHaveCount(2);
+  await expect(sections.nth(0).getByRole('radio')).toBeChecked();
+  await sections.nth(1).getByRole('radio').check();
+  await page.getByRole('button', { name: 'Pay Now' }).click();
+  await expect(page).toHaveURL('/dashboard/payment');
+
+  // The seat held is the second section's, not the oldest one's.
+  await page.goto(`/classes/${item.id}`);
+  const publicSections = page.getByTestId('class-schedule').getByTestId('schedule-section');
+  await expect(publicSections.nth(0)).toContainText('2 seats left');
+  await expect(publicSections.nth(1)).toContainText('1 seat left');
+});

@@ -1,9 +1,8 @@
-import { useCallback, useState } from 'react';
 import { useParams } from 'react-router';
 import { classReviewsQueryOptions, publicClassQueryOptions } from '../../features/classes/api/get-public-class.ts';
 import { PublicClassPage } from '../../features/classes/components/public-class-page.tsx';
 import { ClassPurchase } from '../../features/enrollments/components/class-purchase.tsx';
-import { ClassSchedule } from '../../features/sections/components/class-schedule.tsx';
+import { ClassSchedule, useSectionChoice } from '../../features/sections/components/class-schedule.tsx';
 import { VerifyEmailNotice } from '../../features/auth/components/verify-email-notice.tsx';
 import { MessageTeacherButton } from '../../features/messages/components/message-teacher-button.tsx';
 import { ReportButton } from '../../features/moderation/components/report-button.tsx';
@@ -34,21 +33,13 @@ function ClassPageRoute() {
 }
 
 function ClassPageOf({ id }: { id: string }) {
-  const [choice, setChoice] = useState<{ sectionId: string | null; canBuy: boolean }>({
-    sectionId: null,
-    canBuy: true,
-  });
-  const onSelect = useCallback(
-    (sectionId: string | null, canBuy: boolean) =>
-      setChoice((old) => (old.sectionId === sectionId && old.canBuy === canBuy ? old : { sectionId, canBuy })),
-    [],
-  );
+  const choice = useSectionChoice();
   return (
     <PublicClassPage
       classId={id}
       actions={(cls) => (
         <>
-          <ClassSchedule classId={id} selected={choice.sectionId} onSelect={onSelect} />
+          <ClassSchedule classId={id} selected={choice.sectionId} onSelect={choice.onSelect} />
           <ClassPurchase
             classId={id}
             teacherId={cls.teacher._id}

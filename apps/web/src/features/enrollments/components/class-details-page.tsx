@@ -18,15 +18,25 @@ import { REDIRECT_REASONS } from '../../auth/safe-return-path.ts';
 
 /**
  * classDetails/:id (spec §2): the class with its teacher, price and rating, and Pay Now, which
- * creates the enrollment (POST /api/enrolled {enrollId}; DESIGN §1.3–1.4) and opens the payment page.
+ * creates the enrollment (POST /api/enrolled {enrollId, sectionId}; DESIGN §1.3–1.4) and opens the
+ * payment page.
  */
 export function ClassDetailsPage({
   classId,
   emailNotice,
+  schedule,
+  sectionId,
+  canBuy = true,
 }: {
   classId: string;
   /** The auth feature's notice for an unverified address: paying needs a verified one (decision 014). */
   emailNotice?: ReactNode;
+  /** The sections feature's schedule, where a live class's section is picked (decision 042). */
+  schedule?: ReactNode;
+  /** The section picked there: Pay Now enrolls in it. */
+  sectionId?: string | undefined;
+  /** False while every section is full or closed: Pay Now is not offered. */
+  canBuy?: boolean;
 }) {
   const { user } = useAuth();
   const query = useQuery(classQueryOptions(classId));
@@ -44,7 +54,7 @@ export function ClassDetailsPage({
       }
       return;
     }
-    enroll.mutate(classId, {
+    enroll.mutate(sectionId ? { enrollId: classId, sectionId } : classId, {
       onSuccess: (result) => {
         if (result?.status === 'paid') {
           notify.info('You have already paid for this class.');
@@ -103,6 +113,7 @@ export function ClassDetailsPage({
               </dl>
               <p className="grow-0 whitespace-pre-line break-words">{data.description}</p>
               <div className="card-actions mt-2 flex-col items-start">
+                {isOwnClass ? null : schedule}
                 {isOwnClass ? null : emailNotice}
                 {isOwnClass ? (
                   // The server refuses enrolling in one's own class (DESIGN §1.4, a 409): do not offer it.
@@ -111,7 +122,7 @@ export function ClassDetailsPage({
                 <BusyButton
                   className="btn-primary"
                   busy={enroll.isPending}
-                  disabled={isOwnClass}
+                  disabled={isOwnClass || !canBuy}
                   onClick={() => void payNow()}
                 >
                   Pay Now

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { PublicSection } from '@skillhive/shared/contracts/sections';
 import { formatDuration, formatSessionStart, viewerTimeZone } from '../../../lib/session-time.ts';
@@ -9,6 +9,23 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** Whether any section of the schedule can be bought now (none listed: a self-paced class, always). */
 export function canBuyFrom(sections: readonly PublicSection[] | undefined): boolean {
   return sections === undefined || sections.length === 0 || sections.some((section) => section.open);
+}
+
+/**
+ * The section a buyer picked in a ClassSchedule, and whether anything can be bought: the state a
+ * page keeps for its Pay Now (the public class page, the dashboard's classDetails).
+ */
+export function useSectionChoice() {
+  const [choice, setChoice] = useState<{ sectionId: string | null; canBuy: boolean }>({
+    sectionId: null,
+    canBuy: true,
+  });
+  const onSelect = useCallback(
+    (sectionId: string | null, canBuy: boolean) =>
+      setChoice((old) => (old.sectionId === sectionId && old.canBuy === canBuy ? old : { sectionId, canBuy })),
+    [],
+  );
+  return { ...choice, onSelect };
 }
 
 /**
