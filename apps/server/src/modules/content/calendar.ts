@@ -1,7 +1,7 @@
 import ical, { escape } from 'ical-generator';
 import { toOneLine } from '@skillhive/shared/rules/control-characters';
 import type { Viewer } from '../../lib/authorize.ts';
-import { type ContentDeps, loadViewableClass } from './content-access.ts';
+import { type ContentDeps, loadViewableClass, sectionsReadBy } from './content-access.ts';
 import { endOf, visibleMeetingUrl } from './content-views.ts';
 import * as repo from './content.repository.ts';
 
@@ -52,10 +52,11 @@ export function classCalendar(classTitle: string, sessions: readonly CalendarSes
   return calendar.toString();
 }
 
-/** The published sessions for GET /api/classes/:id/calendar.ics (same access as the content). */
+/** The published sessions for GET /api/classes/:id/calendar.ics (same access as the content; a student's sections only). */
 export async function calendarOf(deps: ContentDeps, viewer: Viewer, classId: string) {
   const { cls, role } = await loadViewableClass(deps.db, viewer, classId);
-  const sessions = await repo.listSessionsOfClass(deps.db, classId, { publishedOnly: true });
+  const sectionIds = await sectionsReadBy(deps.db, viewer, classId, role);
+  const sessions = await repo.listSessionsOfClass(deps.db, classId, { publishedOnly: true, sectionIds });
   const now = deps.now();
   return {
     classTitle: cls.title,

@@ -89,3 +89,19 @@ export async function loadOwnedMaterial(db: Db, viewer: Viewer, id: string, lock
   await loadOwnedClass(db, viewer, material.classId);
   return material;
 }
+
+/**
+ * The sections whose sessions a reader follows (decision 041): a student, the ones they paid for;
+ * undefined (every section) for the teacher and admins, and for a student whose paid line names
+ * none (a class that had no sections when it was bought and has none now).
+ */
+export async function sectionsReadBy(
+  db: Db,
+  viewer: Viewer,
+  classId: string,
+  role: ContentRole,
+): Promise<string[] | undefined> {
+  if (role !== 'student') return undefined;
+  const ids = await enrollments.listPaidSectionIdsOf(db, viewer.id, classId);
+  return ids.length > 0 ? ids : undefined;
+}

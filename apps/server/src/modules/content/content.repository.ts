@@ -15,13 +15,17 @@ export type MaterialRow = typeof classMaterials.$inferSelect;
 export async function listSessionsOfClass(
   db: Db,
   classId: string,
-  options: { publishedOnly: boolean },
+  options: { publishedOnly: boolean; sectionIds?: string[] | undefined },
 ): Promise<SessionRow[]> {
   return db
     .select()
     .from(classSessions)
     .where(
-      and(eq(classSessions.classId, classId), options.publishedOnly ? isNotNull(classSessions.publishedAt) : undefined),
+      and(
+        eq(classSessions.classId, classId),
+        options.publishedOnly ? isNotNull(classSessions.publishedAt) : undefined,
+        options.sectionIds ? inArray(classSessions.sectionId, options.sectionIds) : undefined,
+      ),
     )
     .orderBy(asc(classSessions.position), asc(classSessions.startsAt), asc(classSessions.id));
 }

@@ -1,6 +1,6 @@
 import type { ClassContent } from '@skillhive/shared/contracts/content';
 import type { Viewer } from '../../lib/authorize.ts';
-import { type ContentDeps, loadViewableClass } from './content-access.ts';
+import { type ContentDeps, loadViewableClass, sectionsReadBy } from './content-access.ts';
 import { toMaterial, toSession } from './content-views.ts';
 import * as repo from './content.repository.ts';
 
@@ -39,13 +39,14 @@ export const sessionSpansOfClass = repo.sessionSpansOfClass;
 /** Published session times per section: the public schedule (decision 042) shows no link or material. */
 export const publishedSessionTimesOfClass = repo.listPublishedSessionTimes;
 
-/** GET /api/classes/:id/content: students see published items and their own marks. */
+/** GET /api/classes/:id/content: students see published items of their sections and their own marks. */
 export async function getContent(deps: ContentDeps, viewer: Viewer, classId: string): Promise<ClassContent> {
   const { db } = deps;
   const { cls, role } = await loadViewableClass(db, viewer, classId);
   const publishedOnly = role === 'student';
+  const sectionIds = await sectionsReadBy(db, viewer, classId, role);
   const [sessions, materials, marks] = await Promise.all([
-    repo.listSessionsOfClass(db, classId, { publishedOnly }),
+    repo.listSessionsOfClass(db, classId, { publishedOnly, sectionIds }),
     repo.listMaterialsOfClass(db, classId, { publishedOnly }),
     role === 'student' ? repo.listMarksOfClass(db, classId, { studentId: viewer.id }) : null,
   ]);

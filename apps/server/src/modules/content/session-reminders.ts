@@ -44,7 +44,7 @@ export function createSessionReminders(options: {
 
 /**
  * One pass of the reminder job (decision 021): each published session starting within the next
- * SESSION_REMINDER_MINUTES gets one mail per paid student. The reminder row and the mail commit
+ * SESSION_REMINDER_MINUTES gets one mail per paid student of its section. The reminder row and the mail commit
  * together, and the row's key (session, student, start) makes a second pass — on this instance or
  * another — send nothing, while a session moved to a new time is reminded of again.
  */
@@ -62,7 +62,8 @@ export async function sendDueReminders(
   for (const session of due) {
     const cls = await findClassForEnrollment(deps.db, session.classId);
     if (!cls || cls.status === 'archived') continue;
-    const studentIds = await enrollments.listPaidStudentIdsOfClass(deps.db, session.classId);
+    // The students of the session's own section (decision 041), not of the whole class.
+    const studentIds = await enrollments.listPaidStudentIdsOfClass(deps.db, session.classId, session.sectionId);
     sent += await deps.db.transaction(async (tx) => {
       const claimed = await repo.claimReminders(tx, session, studentIds, now);
       let queued = 0;

@@ -1,0 +1,116 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClassContent } from '@skillhive/shared/contracts/content';
+import { schema } from '../src/db/client.ts';
+import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
+import { FAST_SIGNUP_ENV, buy, createClass, type TestClass } from './commerce-fixtures.ts';
+
+/**
+ * A live class in two sections (decision 041): each student reads, downloads into a calendar and
+ * is reminded of the sessions of the section they paid for, not of the other one; the teacher and
+ * admins see both. The app's clock is this suite's, moved to send reminders.
+ */
+// Near the real time: sign-up's verification links are checked against it.
+let clock = new Date();
+/** A whole hour `days` and `hours` from the suite's start, as the session form's local UTC time. */
+const DAY = 24 * 60 * 60_000;
+const base = Math.ceil(clock.getTime() / (60 * 60_000)) * 60 * 60_000 + 30 * DAY;
+const MORNING = new Date(base + 9 * 60 * 60_000);
+const EVENING = new Date(base + 22 * 60 * 60_000);
+const local = (at: Date) => at.toISOString().slice(0, 16);
+let ctx: TestContext;
+let teacher: TestUser;
+let admin: TestUser;
+let early: TestUser;
+let late: TestUser;
+let cls: TestClass;
+
+type Method = 'GET' | 'POST';
+const call = (user: TestUser | null, method: Method, url: string, payload?: Record<string, unknown>) =>
+  ctx.app.inject({ method, url, headers: user?.headers ?? {}, ...(payload ? { payload } : {}) });
+
+async function publishedSession(sectionId: string | undefined, title: string, startsAt: string): Promise<string> {
+  const res = await call(teacher, 'POST', `/api/classes/${cls.id}/sessions`, {
+    ...(sectionId ? { sectionId } : {}),
+    title,
+    startsAt,
+    timeZone: 'UTC',
+    durationMinutes: 60,
+    meetingUrl: 'https://meet.example.test/room',
+    location: '',
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const { _id: id, sectionId: section } = res.json() as { _id: string; sectionId: string };
+  const published = await call(teacher, 'POST', `/api/class-sessions/${id}/publish`, { published: true });
+  expect(published.statusCode, published.body).toBe(200);
+  return section;
+}
+
+beforeAll(async () => {
+  ctx = await createTestApp({ ...FAST_SIGNUP_ENV, SESSION_REMINDER_INTERVAL_SECONDS: '0' }, { now: () => clock });
+  [teacher, admin, early, late] = await Promise.all([
+    createUser(ctx, 'teacher'),
+    createUser(ctx, 'admin'),
+    createUser(ctx, 'student'),
+    createUser(ctx, 'student'),
+  ]);
+  cls = await createClass(ctx, teacher, { title: 'Live pottery' });
+  // The first session makes the first section; the early student's line goes into it.
+  await buy(ctx, early, [cls.id]);
+  const first = await publishedSession(undefined, 'Morning wheel', local(MORNING));
+  const second = await call(teacher, 'POST', `/api/classes/${cls.id}/sections`, {
+    timeZone: 'America/New_York',
+    capacity: 10,
+  });
+  expect(second.statusCode, second.body).toBe(201);
+  const secondId = (second.json() as { _id: string })._id;
+  expect(secondId).not.toBe(first);
+  await publishedSession(secondId, 'Evening wheel', local(EVENING));
+  const enrolled = await call(late, 'POST', '/api/enrolled', { enrollId: cls.id, sectionId: secondId });
+  expect(enrolled.statusCode, enrolled.body).toBe(201);
+  await buy(ctx, late, []);
+}, 120_000);
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const titlesOf = async (user: TestUser) => {
+  const res = await call(user, 'GET', `/api/classes/${cls.id}/content`);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as ClassContent).sessions.map((s) => s.title).sort();
+};
+
+describe('a class in sections', () => {
+  it("lists each student's own section's sessions, and every session to the teacher and admins", async () => {
+    expect(await titlesOf(early)).toEqual(['Morning wheel']);
+    expect(await titlesOf(late)).toEqual(['Evening wheel']);
+    expect(await titlesOf(teacher)).toEqual(['Evening wheel', 'Morning wheel']);
+    expect(await titlesOf(admin)).toEqual(['Evening wheel', 'Morning wheel']);
+  });
+
+  it("puts only the student's own section's sessions in their calendar file", async () => {
+    const calendar = async (user: TestUser) => (await call(user, 'GET', `/api/classes/${cls.id}/calendar.ics`)).body;
+    expect(await calendar(early)).toContain('Morning wheel');
+    expect(await calendar(early)).not.toContain('Evening wheel');
+    expect(await calendar(late)).toContain('Evening wheel');
+    expect(await calendar(late)).not.toContain('Morning wheel');
+  });
+
+  it("reminds each student of their own section's sessions only", async () => {
+    const remindersTo = async () => {
+      const rows = await ctx.db
+        .select({ to: schema.mailOutbox.to, subject: schema.mailOutbox.subject })
+        .from(schema.mailOutbox)
+        .where(
+          and(eq(schema.mailOutbox.kind, 'session-reminder'), inArray(schema.mailOutbox.to, [early.email, late.email])),
+        );
+      return rows.map((r) => `${r.to} ${r.subject.includes('Morning') ? 'morning' : 'evening'}`).sort();
+    };
+    clock = new Date(MORNING.getTime() - 30 * 60_000);
+    await ctx.sessionReminders.runOnce();
+    expect(await remindersTo()).toEqual([`${early.email} morning`]);
+    clock = new Date(EVENING.getTime() - 30 * 60_000);
+    await ctx.sessionReminders.runOnce();
+    expect(await remindersTo()).toEqual([`${early.email} morning`, `${late.email} evening`].sort());
+  });
+});
