@@ -96,3 +96,10 @@ export type ClassProgressSummary = z.infer<typeof ClassProgressSummary>;
 
 export const DeletedResponse = z.object({ deletedCount: z.number().int() });
 export const ProgressMarkResponse = z.object({ done: z.boolean() });
+
+/** POST /api/classes/:id/content/publish: how many drafts were published of each kind. */
+export const PublishedDrafts = z.object({
+  sessions: z.number().int(),
+  materials: z.number().int(),
+});
+export type PublishedDrafts = z.infer<typeof PublishedDrafts>;
