@@ -5,19 +5,32 @@ import { ClassReviewReplies } from '../../../features/teacher/components/class-r
 import { ClassOverview } from '../../../features/teacher/components/class-overview.tsx';
 import { ClassRoster } from '../../../features/teacher/components/class-roster.tsx';
 import { ClassStatsPanel } from '../../../features/teacher/components/class-stats-panel.tsx';
+import { ReviewStatusNote } from '../../../features/teacher/components/review-status-note.tsx';
 import { useIdParam } from './use-id-param.ts';
 
-/** my-class/:id (DESIGN §1.10): the teacher's class with its enrollment figures, its sections (seats,
- * minimum, enrollment window and zone, decisions 041 and 042), its sessions and materials (decision 021),
- * its students' progress, who enrolled, and its reviews with the teacher's replies (decision 046). */
+/** my-class/:id (DESIGN §1.10): the teacher's class. First its editor — sessions and materials
+ * (decision 021), then its sections (seats, minimum, enrollment window and zone, decisions 041 and
+ * 042) — open from the moment the class is created, pending review too; then the class, its
+ * enrollment figures, its students' progress, who enrolled, and its reviews with the teacher's
+ * replies (decision 046). */
 function MyClassDetailsRoute() {
   const id = useIdParam();
   return (
     // spec §8 spells the my-class failure "Error fetching profile:".
-    <ClassOverview key={id} classId={id} heading="Class details" errorWhat="profile">
+    <ClassOverview
+      key={id}
+      classId={id}
+      heading="Class details"
+      errorWhat="profile"
+      lead={(item) => (
+        <>
+          <ReviewStatusNote status={item.status} />
+          <ContentEditor classId={id} />
+          <SectionsEditor classId={id} />
+        </>
+      )}
+    >
       <ClassStatsPanel classId={id} />
-      <SectionsEditor classId={id} />
-      <ContentEditor classId={id} />
       <ClassProgressPanel classId={id} />
       <ClassRoster classId={id} />
       <ClassReviewReplies classId={id} />
