@@ -1,5 +1,5 @@
 import { expect, test, uniqueStamp } from '../fixtures/arrange.ts';
-import { expectLoaded, expectReady } from '../fixtures/dashboard.ts';
+import { expectLoaded, expectNoAxeViolationsInBothThemes, expectReady } from '../fixtures/dashboard.ts';
 
 /**
  * The teacher's editor before approval: a teacher creates a class, prepares six weekly sessions
@@ -47,6 +47,8 @@ test('six weekly drafts prepared before approval, published all at once after it
   await form.getByLabel('Repeat weekly (number of sessions)').fill('53');
   await form.getByRole('button', { name: 'Add session' }).click();
   await expect(form.getByText('Repeat weekly 1 to 52 times')).toBeVisible();
+  // The open form with its picker and a refusal: no axe violations, light and dark.
+  await expectNoAxeViolationsInBothThemes(page);
   await form.getByLabel('Repeat weekly (number of sessions)').fill('6');
   await form.getByRole('button', { name: 'Add session' }).click();
   const sessions = editor.getByTestId('session-item').filter({ hasText: 'Studio evening' });
