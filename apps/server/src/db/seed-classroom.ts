@@ -211,14 +211,11 @@ export async function insertClassroom(
         publishedAt: null,
       });
     }
-    const sessions = await tx
-      .insert(schema.classSessions)
-      .values(sessionRows)
-      .returning({
-        id: schema.classSessions.id,
-        startsAt: schema.classSessions.startsAt,
-        publishedAt: schema.classSessions.publishedAt,
-      });
+    const sessions = await tx.insert(schema.classSessions).values(sessionRows).returning({
+      id: schema.classSessions.id,
+      startsAt: schema.classSessions.startsAt,
+      publishedAt: schema.classSessions.publishedAt,
+    });
     sessionsOf.set(
       cls.id,
       sessions.filter((s) => s.publishedAt).sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime()),
