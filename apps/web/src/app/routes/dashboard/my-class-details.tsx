@@ -1,4 +1,5 @@
 import { ClassProgressPanel } from '../../../features/content/components/class-progress-panel.tsx';
+import { LeaveGuard } from '../../../components/ui/leave-guard.tsx';
 import { ContentEditor } from '../../../features/content/components/content-editor.tsx';
 import { SectionsEditor } from '../../../features/sections/components/sections-editor.tsx';
 import { ClassReviewReplies } from '../../../features/teacher/components/class-review-replies.tsx';
@@ -25,8 +26,11 @@ function MyClassDetailsRoute() {
       lead={(item) => (
         <>
           <ReviewStatusNote status={item.status} />
-          <ContentEditor classId={id} />
-          <SectionsEditor classId={id} />
+          {/* One guard for both editors: the router keeps one blocker at a time. */}
+          <LeaveGuard>
+            <ContentEditor classId={id} />
+            <SectionsEditor classId={id} />
+          </LeaveGuard>
         </>
       )}
     >

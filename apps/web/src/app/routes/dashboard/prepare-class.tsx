@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
+import { LeaveGuard } from '../../../components/ui/leave-guard.tsx';
 import { ContentEditor } from '../../../features/content/components/content-editor.tsx';
 import { SectionsEditor } from '../../../features/sections/components/sections-editor.tsx';
 import { ClassOverview } from '../../../features/teacher/components/class-overview.tsx';
@@ -25,8 +26,11 @@ function PrepareClassRoute() {
             Back to My classes
           </Link>
           <ReviewStatusNote status={item.status} />
-          <ContentEditor classId={id} />
-          <SectionsEditor classId={id} />
+          {/* One guard for both editors: the router keeps one blocker at a time. */}
+          <LeaveGuard>
+            <ContentEditor classId={id} />
+            <SectionsEditor classId={id} />
+          </LeaveGuard>
         </>
       )}
     />
