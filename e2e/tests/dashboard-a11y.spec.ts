@@ -17,7 +17,16 @@ import { ROLE_STATE, roleAccounts, type Role } from '../fixtures/roles.ts';
  */
 const SCREENS: Record<Role, string[]> = {
   student: ['studentHome', 'classDetails/:id', 'payment', 'myEnrollClass', 'paymentHistory', 'profile', 'contact'],
-  teacher: ['teacherHome', 'addClasses', 'myClass', 'updateItem/:id', 'my-class/:id', 'earnings', 'profile'],
+  teacher: [
+    'teacherHome',
+    'addClasses',
+    'myClass',
+    'updateItem/:id',
+    'my-class/:id',
+    'my-class/:id/prepare',
+    'earnings',
+    'profile',
+  ],
   admin: [
     'adminHome',
     'users',

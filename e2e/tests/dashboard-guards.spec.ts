@@ -24,6 +24,7 @@ const ROUTES: Record<Access, string[]> = {
     '/dashboard/myClass',
     '/dashboard/updateItem/:id',
     '/dashboard/my-class/:id',
+    '/dashboard/my-class/:id/prepare',
   ],
   admin: [
     '/dashboard/adminHome',

@@ -1,4 +1,5 @@
 import { test, expect, type Arrange, type ArrangedClass, type Person } from '../fixtures/arrange.ts';
+import { logIn } from '../fixtures/app.ts';
 import { dashboardMenu, expectLoaded, expectReady } from '../fixtures/dashboard.ts';
 import type { Page } from '@playwright/test';
 
@@ -202,5 +203,29 @@ test.describe('student dashboard journey', () => {
     await expectReady(page);
     await expect(page.getByRole('heading', { name: 'Your classes' })).toBeVisible();
     await expect(page.getByText(first.title)).toBeVisible();
+  });
+
+  test('a demo student (README) opens a paid class and finds upcoming sessions and materials', async ({ page }) => {
+    // The seed's first student (README, "Demo logins"); the seed is the e2e server's own (SEED=true).
+    await logIn(page, 'student1@skillhive.test', 'Demo!Pass1');
+    await page.goto('/dashboard/myEnrollClass');
+    await page
+      .getByRole('article', { name: 'React from zero to production' })
+      .getByRole('link', { name: 'Open class' })
+      .click();
+    await expect(page.getByRole('heading', { level: 1, name: 'React from zero to production' })).toBeVisible();
+    const upcoming = page.getByRole('region', { name: 'Upcoming sessions' });
+    await expect(upcoming.getByTestId('student-session').filter({ hasText: 'Week 5: Project clinic' })).toBeVisible();
+    const past = page.getByRole('region', { name: 'Past sessions' });
+    await expect(past.getByTestId('student-session')).toHaveCount(3);
+    // Progress the seed marked: two of the three held sessions attended.
+    await expect(past.getByRole('checkbox', { name: 'I attended this session', checked: true })).toHaveCount(2);
+    const materials = page.getByRole('region', { name: 'Materials' });
+    await expect(materials.getByTestId('student-material')).toHaveCount(3);
+    await expect(
+      materials.getByRole('link', { name: /^Download react-from-zero-to-production-outline\.pdf/ }),
+    ).toBeVisible();
+    // The teacher's drafts stay the teacher's.
+    await expect(page.getByText('(draft)')).toHaveCount(0);
   });
 });

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
+import type { ClassContent } from '@skillhive/shared/contracts/content';
+import { toLocalDateTime } from '@skillhive/shared/rules/time-zones';
 import { schema } from '../src/db/client.ts';
 import { DEMO_PASSWORD, revokeDemoAdmins, seed, seedIfEmpty } from '../src/db/seed.ts';
 import { DEMO_ADMIN_EMAIL, EnvError, loadEnv } from '../src/env.ts';
@@ -203,4 +205,137 @@ describe('a production start (embedded)', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   }, 60_000);
+});
+
+/** What the demo data shows (README, "Demo logins"): live classes, content, progress, refunds. */
+describe('the demo data shows the product', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp();
+    expect(await seedIfEmpty(ctx.db, ctx.storage, [])).not.toBeNull();
+  }, 120_000);
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  const signIn = async (email: string) => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email, password: DEMO_PASSWORD },
+    });
+    expect(res.statusCode).toBe(200);
+    return { cookie: cookieHeader(res.headers['set-cookie']) };
+  };
+
+  it('runs every accepted class in a section in its zone, with held and upcoming published sessions', async () => {
+    const accepted = await ctx.db.select().from(schema.classes).where(eq(schema.classes.status, 'accepted'));
+    const sections = await ctx.db.select().from(schema.sections);
+    const sessions = await ctx.db.select().from(schema.classSessions);
+    const now = Date.now();
+    expect(new Set(sections.map((s) => s.timeZone))).toEqual(
+      new Set(['America/New_York', 'Europe/Berlin', 'Asia/Tokyo', 'Asia/Kolkata']),
+    );
+    for (const cls of accepted) {
+      const own = sessions.filter((s) => s.classId === cls.id && s.publishedAt);
+      expect(own.filter((s) => s.startsAt.getTime() < now).length, cls.title).toBe(3);
+      expect(own.filter((s) => s.startsAt.getTime() > now).length, cls.title).toBeGreaterThanOrEqual(3);
+      // 18:00 where the section runs, every week.
+      for (const session of own) {
+        expect(toLocalDateTime(session.startsAt, session.timeZone).slice(11), cls.title).toBe('18:00');
+      }
+      const schedule = await ctx.app.inject({ method: 'GET', url: `/api/classes/${cls.id}/schedule` });
+      expect(schedule.statusCode).toBe(200);
+      expect(schedule.json().length, cls.title).toBeGreaterThan(0);
+    }
+    // Drafts are the teacher's: one class has a draft session and a draft material.
+    expect(sessions.filter((s) => !s.publishedAt)).toHaveLength(1);
+    const materials = await ctx.db.select().from(schema.classMaterials);
+    expect(materials.filter((m) => !m.publishedAt)).toHaveLength(1);
+  });
+
+  it('gives a demo student a paid class with content, files from storage and progress', async () => {
+    const headers = await signIn('student1@skillhive.test');
+    const enrolled = await ctx.app.inject({ method: 'GET', url: '/api/enrolled/student1@skillhive.test', headers });
+    const paid = (enrolled.json() as { enrollId: string; title: string; status: string }[]).filter(
+      (line) => line.status === 'paid',
+    );
+    expect(paid.length).toBeGreaterThanOrEqual(2);
+    const react = paid.find((line) => line.title === 'React from zero to production')!;
+    const content = (
+      await ctx.app.inject({ method: 'GET', url: `/api/classes/${react.enrollId}/content`, headers })
+    ).json() as ClassContent;
+    expect(content.viewerRole).toBe('student');
+    expect(content.sessions.some((s) => new Date(s.startsAt).getTime() > Date.now())).toBe(true);
+    expect(content.sessions.filter((s) => s.attended)).toHaveLength(2);
+    expect(content.sessions.some((s) => s.title.includes('(draft)'))).toBe(false);
+    expect(content.materials.map((m) => [m.title, m.kind])).toEqual([
+      ['Reading list', 'link'],
+      ['Course outline', 'file'],
+      ['Cheat sheet', 'file'],
+    ]);
+    const [pdf, png] = await Promise.all(
+      content.materials
+        .filter((m) => m.kind === 'file')
+        .map((m) => ctx.app.inject({ method: 'GET', url: m.url, headers })),
+    );
+    expect([pdf!.statusCode, pdf!.headers['content-type'], pdf!.rawPayload.subarray(0, 5).toString()]).toEqual([
+      200,
+      'application/pdf',
+      '%PDF-',
+    ]);
+    expect([png!.statusCode, png!.headers['content-type']]).toEqual([200, 'image/png']);
+    expect(content.materials.filter((m) => m.done).length).toBeGreaterThan(0);
+  });
+
+  it('has a refund request in each state, the approved one refunded and out of the counts', async () => {
+    const requests = await ctx.db.select().from(schema.refundRequests);
+    expect(requests.map((r) => r.status).sort()).toEqual(['approved', 'declined', 'pending']);
+    const approved = requests.find((r) => r.status === 'approved')!;
+    const [refund] = await ctx.db.select().from(schema.refunds).where(eq(schema.refunds.id, approved.refundId!));
+    expect(refund).toMatchObject({ status: 'succeeded', enrollmentId: approved.enrollmentId });
+    const [line] = await ctx.db
+      .select()
+      .from(schema.enrollments)
+      .where(eq(schema.enrollments.id, approved.enrollmentId));
+    expect(line).toMatchObject({ status: 'refunded' });
+    const [cls] = await ctx.db.select().from(schema.classes).where(eq(schema.classes.id, line!.classId));
+    const [paidOf] = await ctx.db
+      .select({ n: count() })
+      .from(schema.enrollments)
+      .where(and(eq(schema.enrollments.classId, line!.classId), eq(schema.enrollments.status, 'paid')));
+    expect(cls!.enrollmentCount).toBe(paidOf!.n);
+    // The student reads their own requests; the admin's queue has the pending one.
+    const mine = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/refund-requests/mine',
+      headers: await signIn('student1@skillhive.test'),
+    });
+    expect((mine.json() as { requests: { status: string }[] }).requests.map((r) => r.status).sort()).toEqual([
+      'approved',
+      'declined',
+      'pending',
+    ]);
+  });
+
+  it('is the same data on every run: titles, zones, local times and the stored files', async () => {
+    const other = await createTestApp();
+    try {
+      expect(await seedIfEmpty(other.db, other.storage, [])).not.toBeNull();
+      const shape = async (db: TestContext['db']) => {
+        const sessions = await db.select().from(schema.classSessions);
+        const materials = await db.select().from(schema.classMaterials);
+        return {
+          sessions: sessions
+            .map((s) => `${s.title}|${s.timeZone}|${toLocalDateTime(s.startsAt, s.timeZone).slice(11)}|${s.position}`)
+            .sort(),
+          files: materials.map((m) => m.fileKey ?? m.url).sort(),
+          requests: (await db.select().from(schema.refundRequests)).map((r) => `${r.status}|${r.reason}`).sort(),
+        };
+      };
+      expect(await shape(other.db)).toEqual(await shape(ctx.db));
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
 });

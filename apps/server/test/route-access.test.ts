@@ -70,6 +70,8 @@ const DECLARED: Record<string, string> = {
   'GET /api/classes/:id/announcements': 'signed-in class-member',
   'GET /api/classes/:id/calendar.ics': 'signed-in class-member',
   'POST /api/classes/:id/sessions': 'teacher class-teacher',
+  'POST /api/classes/:id/sessions/weekly': 'teacher class-teacher',
+  'POST /api/classes/:id/content/publish': 'teacher class-teacher',
   'PUT /api/classes/:id/sessions/order': 'teacher class-teacher',
   'PATCH /api/class-sessions/:id': 'teacher class-teacher',
   'GET /api/classes/:id/schedule': 'public accepted-class',

@@ -118,7 +118,8 @@ describe('sections migration', () => {
       rmSync(dir, { recursive: true, force: true });
     }
     await undoSectionsMigration(db);
-    // The demo classes have no sessions: give every other accepted one some, as teachers would.
+    // The demo's live classes have sessions in one zone each: give every other accepted one more,
+    // in other zones, as teachers would.
     await db.execute(sql`
       insert into class_sessions (class_id, position, title, starts_at, time_zone, duration_minutes, location, published_at)
       select c.id, p, 'Session ' || p, now() + (p || ' days')::interval,

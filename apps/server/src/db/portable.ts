@@ -131,7 +131,8 @@ export async function exportDatabase(
         );
         keys.push(...files.map((r) => r.key));
       }
-      return { tables: written, migrations: await appliedMigrations(tx), uploadKeys: keys };
+      // A material file uploaded since decision 027 is both an upload and a material's file: once.
+      return { tables: written, migrations: await appliedMigrations(tx), uploadKeys: [...new Set(keys)] };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );

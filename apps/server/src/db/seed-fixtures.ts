@@ -7,6 +7,58 @@ import type { ImageStorage } from '../modules/uploads/storage.public.ts';
 import type { Category } from '@skillhive/shared/rules/constants';
 import type { schema } from './client.ts';
 
+/** Six class titles per category, in the seed's order. */
+export const TOPICS: Record<Category, string[]> = {
+  'web-development': [
+    'React from zero to production',
+    'Modern CSS layouts',
+    'TypeScript for JavaScript developers',
+    'Building REST APIs with Node.js',
+    'Accessible web forms',
+    'Web performance in practice',
+  ],
+  'digital-marketing': [
+    'SEO fundamentals',
+    'Email campaigns that convert',
+    'Social media strategy',
+    'Paid search for small budgets',
+    'Content marketing playbook',
+    'Marketing analytics basics',
+  ],
+  'graphic-design': [
+    'Typography essentials',
+    'Logo design workshop',
+    'Colour theory for designers',
+    'Illustration with vector tools',
+    'Designing for print',
+    'Brand identity systems',
+  ],
+  'data-science': [
+    'Python for data analysis',
+    'Statistics without tears',
+    'Machine learning foundations',
+    'Data visualisation with charts',
+    'SQL for analysts',
+    'Forecasting time series',
+  ],
+  'cyber-security': [
+    'Security basics for everyone',
+    'Web application security',
+    'Network defence fundamentals',
+    'Incident response 101',
+    'Secure coding practices',
+    'Cloud security essentials',
+  ],
+  'video-editing': [
+    'Video editing for beginners',
+    'Colour grading',
+    'Storytelling with cuts',
+    'Motion graphics intro',
+    'Editing for social media',
+    'Sound design for video',
+  ],
+};
+
 export const CATEGORY_COLOURS: Record<Category, [string, string]> = {
   'web-development': ['#1d4ed8', '#60a5fa'],
   'digital-marketing': ['#be185d', '#f9a8d4'],

@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, like, notInArray, sql } from 'drizzle-orm';
-import { CATEGORIES, CATEGORY_LABELS, type Category } from '@skillhive/shared/rules/constants';
+import { CATEGORIES, CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
 import { hashPassword } from '../modules/auth/password.ts';
-import { recordSale } from '../modules/earnings/earnings.public.ts';
+import { clawBackLines, recordSale } from '../modules/earnings/earnings.public.ts';
 import { releaseDue } from '../modules/earnings/ledger.ts';
 import { decidePayout } from '../modules/earnings/payouts.ts';
 import { pendingEnrollmentOf } from '../modules/enrollments/enrollments.service.ts';
@@ -15,70 +15,22 @@ import type { ImageStorage } from '../modules/uploads/storage.public.ts';
 import { DEMO_ADMIN_EMAIL } from '../env.ts';
 import type { Db } from './client.ts';
 import { schema } from './client.ts';
+import { insertClassroom, insertProgress, storeClassroomFiles, type LiveClass } from './seed-classroom.ts';
 import {
   CATEGORY_COLOURS,
   FIRST,
   LAST,
   REVIEW_TEXTS,
+  TOPICS,
   generatedImage,
   storeImage,
   type UploadRow,
 } from './seed-fixtures.ts';
+import { insertRefunds, refundedAtOf } from './seed-refunds.ts';
 
 /** The demo password of every seeded account (README lists the logins). */
 export const DEMO_PASSWORD = 'Demo!Pass1';
 export const DEMO_DOMAIN = 'skillhive.test';
-
-const TOPICS: Record<Category, string[]> = {
-  'web-development': [
-    'React from zero to production',
-    'Modern CSS layouts',
-    'TypeScript for JavaScript developers',
-    'Building REST APIs with Node.js',
-    'Accessible web forms',
-    'Web performance in practice',
-  ],
-  'digital-marketing': [
-    'SEO fundamentals',
-    'Email campaigns that convert',
-    'Social media strategy',
-    'Paid search for small budgets',
-    'Content marketing playbook',
-    'Marketing analytics basics',
-  ],
-  'graphic-design': [
-    'Typography essentials',
-    'Logo design workshop',
-    'Colour theory for designers',
-    'Illustration with vector tools',
-    'Designing for print',
-    'Brand identity systems',
-  ],
-  'data-science': [
-    'Python for data analysis',
-    'Statistics without tears',
-    'Machine learning foundations',
-    'Data visualisation with charts',
-    'SQL for analysts',
-    'Forecasting time series',
-  ],
-  'cyber-security': [
-    'Security basics for everyone',
-    'Web application security',
-    'Network defence fundamentals',
-    'Incident response 101',
-    'Secure coding practices',
-    'Cloud security essentials',
-  ],
-  'video-editing': [
-    'Video editing for beginners',
-    'Colour grading',
-    'Storytelling with cuts',
-    'Motion graphics intro',
-    'Editing for social media',
-    'Sound design for video',
-  ],
-};
 
 export interface SeedResult {
   password: string;
@@ -129,7 +81,9 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const uploadRows: UploadRow[] = [];
   const day = 24 * 60 * 60 * 1000;
-  const start = Date.now() - 60 * day;
+  // The seed's clock: every date is relative to it, so each run makes the same data.
+  const now = new Date();
+  const start = now.getTime() - 60 * day;
 
   type Person = { id: string; name: string; email: string; role: 'admin' | 'teacher' | 'student'; image: string };
   const people: Person[] = [];
@@ -165,6 +119,20 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
         );
       }),
     ),
+  );
+
+  // The live classes' files (decision 021): an outline and a cheat sheet each, stored before the
+  // transaction as the pictures are. The first four of each category are accepted (below).
+  const liveOrder = CATEGORIES.flatMap((category, k) => [0, 1, 2, 3].map((i) => ({ category, i, c: k * 6 + i })));
+  const classroomFiles = await storeClassroomFiles(
+    storage,
+    liveOrder.map(({ category, i, c }) => ({
+      key: `${category}-${i}`,
+      title: TOPICS[category][i]!,
+      teacherId: teachers[c % teachers.length]!.id,
+      picture: generatedImage(CATEGORY_COLOURS[category], c * 7 + 3, 480, 270),
+    })),
+    uploadRows,
   );
 
   return db.transaction(async (tx) => {
@@ -222,7 +190,7 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
         experience: 'mid-level' as const,
         title: i === 0 ? 'Front-end mentor' : 'Data storyteller',
         category: i === 0 ? ('web-development' as const) : ('data-science' as const),
-        createdAt: new Date(Date.now() - (i + 1) * day),
+        createdAt: new Date(now.getTime() - (i + 1) * day),
       })),
     );
 
@@ -254,8 +222,16 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
     }
     await tx.insert(schema.classes).values(classRows);
     const accepted = classRows.filter((r) => r.status === 'accepted');
+    // Every accepted class is live: a section in its zone with weekly sessions and materials.
+    const live: LiveClass[] = accepted.map((cls, index) => {
+      const category = cls.category!;
+      return { id: cls.id, title: cls.title, fileKey: `${category}-${TOPICS[category].indexOf(cls.title)}`, index };
+    });
+    const classroom = await insertClassroom(tx, { live, files: classroomFiles, now });
 
-    // Enrollments: each student has three paid classes (one payment) and one pending in the cart.
+    // Enrollments: each student has three paid classes (one payment) and one pending in the cart,
+    // bought before the first session, so their progress is of sessions held since. The first
+    // student's lines carry a refund request each: approved (refunded), declined, pending.
     const enrollmentRows: (typeof schema.enrollments.$inferInsert)[] = [];
     const paymentRows: (typeof schema.payments.$inferInsert)[] = [];
     const reviewRows: (typeof schema.reviews.$inferInsert)[] = [];
@@ -267,13 +243,15 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
       const paid = unique.slice(0, 3);
       const pending = unique.slice(3);
       const paymentId = randomUUID();
-      const paidAt = new Date(Date.now() - (s + 1) * 3 * day);
-      const paidEnrollments = paid.map((cls) => ({
+      const paidAt = new Date(now.getTime() - (22 + s) * day);
+      const paidEnrollments = paid.map((cls, k) => ({
         ...pendingEnrollmentOf(cls, student),
         id: randomUUID(),
+        sectionId: classroom.sectionOf.get(cls.id) ?? null,
         // Demo payments use no coupon: each line paid its price (decision 019).
         paidCents: cls.priceCents,
-        status: 'paid' as const,
+        status: s === 0 && k === 2 ? ('refunded' as const) : ('paid' as const),
+        refundedAt: s === 0 && k === 2 ? refundedAtOf(paidAt) : null,
         paymentId,
         paidAt,
         createdAt: new Date(paidAt.getTime() - 3600_000),
@@ -292,9 +270,16 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
         createdAt: paidAt,
       });
       enrollmentRows.push(...paidEnrollments);
-      for (const cls of pending) enrollmentRows.push(pendingEnrollmentOf(cls, student));
-      // The public count is of paid students (decision 003), not of cart lines.
-      for (const cls of paid) enrollCounts.set(cls.id, (enrollCounts.get(cls.id) ?? 0) + 1);
+      for (const cls of pending) {
+        enrollmentRows.push({
+          ...pendingEnrollmentOf(cls, student),
+          sectionId: classroom.sectionOf.get(cls.id) ?? null,
+        });
+      }
+      // The public count is of paid students (decision 003), not of cart lines or refunded ones.
+      for (const line of paidEnrollments) {
+        if (line.status === 'paid') enrollCounts.set(line.classId, (enrollCounts.get(line.classId) ?? 0) + 1);
+      }
       // One review per student: 12 reviews.
       const reviewed = paid[0]!;
       const rating = 3 + ((s * 7) % 3);
@@ -303,7 +288,8 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
         studentId: student.id,
         rating,
         details: REVIEW_TEXTS[s % REVIEW_TEXTS.length]!,
-        createdAt: new Date(paidAt.getTime() + day),
+        // After two sessions attended (insertProgress): a verified review (decision 021).
+        createdAt: new Date(paidAt.getTime() + 14 * day),
       });
       const agg = ratings.get(reviewed.id) ?? { sum: 0, n: 0 };
       ratings.set(reviewed.id, { sum: agg.sum + rating, n: agg.n + 1 });
@@ -334,17 +320,45 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
         })),
       });
     }
-    await releaseDue(tx, new Date());
+    // The first student's refunded line: its share clawed back as the refund did (decision 039).
+    const [firstPayment] = paymentRows;
+    const firstLines = enrollmentRows.filter((e) => e.paymentId === firstPayment!.id);
+    const refunded = firstLines.find((e) => e.status === 'refunded')!;
+    await clawBackLines(tx, { enrollmentIds: [refunded.id!], now: refunded.refundedAt!, kind: 'refund' });
+    await insertRefunds(tx, {
+      payment: { id: firstPayment!.id!, studentId: firstPayment!.studentId!, paidAt: firstPayment!.data as Date },
+      admin,
+      lines: {
+        approved: { id: refunded.id!, paidCents: refunded.paidCents!, refundedAt: refunded.refundedAt! },
+        declined: { id: firstLines[0]!.id! },
+        pending: { id: firstLines[1]!.id! },
+      },
+    });
+    await insertProgress(
+      tx,
+      classroom,
+      enrollmentRows.flatMap((e) =>
+        e.status === 'paid'
+          ? [
+              {
+                studentIndex: students.findIndex((p) => p.id === e.studentId),
+                studentId: e.studentId!,
+                classId: e.classId,
+                paidAt: e.paidAt!,
+              },
+            ]
+          : [],
+      ),
+      now,
+    );
+    await releaseDue(tx, now);
     const paidTeacher = teachers[0]!;
-    const payout = await decidePayout({ db: tx, now: () => new Date(), gatewayName: null }, paidTeacher.id, {
+    const payout = await decidePayout({ db: tx, now: () => now, gatewayName: null }, paidTeacher.id, {
       minimumCents: 1,
       skipLocked: false,
     });
     if (payout) {
-      await tx
-        .update(schema.payouts)
-        .set({ status: 'paid', paidAt: new Date() })
-        .where(eq(schema.payouts.id, payout.id));
+      await tx.update(schema.payouts).set({ status: 'paid', paidAt: now }).where(eq(schema.payouts.id, payout.id));
     }
     for (const cls of classRows) {
       const agg = ratings.get(cls.id);

@@ -192,6 +192,13 @@ export const DASHBOARD_PAGES = {
     module: 'routes/dashboard/my-class-details.tsx',
     access: 'teacher',
   },
+  // The teacher's editor alone, open from the moment a class is created (pending review too), while
+  // spec §2 keeps See Details (my-class/:id) for accepted classes.
+  prepareClass: {
+    path: '/dashboard/my-class/:id/prepare',
+    module: 'routes/dashboard/prepare-class.tsx',
+    access: 'teacher',
+  },
   adminHome: { path: '/dashboard/adminHome', module: 'routes/dashboard/admin-home.tsx', access: 'admin' },
   users: { path: '/dashboard/users', module: 'routes/dashboard/users.tsx', access: 'admin' },
   teacherRequest: {

@@ -20,16 +20,9 @@ export function formatDuration(minutes: number): string {
   return m === 0 ? `${h} h` : `${h} h ${m} min`;
 }
 
-/** The viewer's zone, the editor's default. */
+/** The viewer's zone as the browser names it (the public schedule says times are in it). */
 export function viewerTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
-/** Every zone the browser knows, the viewer's and UTC first. */
-export function timeZoneOptions(): string[] {
-  const known =
-    typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC', 'Europe/Berlin'];
-  return [...new Set([viewerTimeZone(), 'UTC', ...known])];
 }
 
 export function formatBytes(bytes: number | null): string {

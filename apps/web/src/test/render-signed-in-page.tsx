@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Route, RouterProvider, Routes, createMemoryRouter } from 'react-router';
 import { AuthProvider } from '../features/auth/components/auth-provider.tsx';
 import { RequireAuth } from '../features/auth/components/require-auth.tsx';
 import { createLocationProbe } from './location-probe.tsx';
@@ -36,4 +36,19 @@ export function renderSignedInPage(
     </QueryClientProvider>,
   );
   return { location };
+}
+
+/**
+ * Renders `element` for the signed-in person in a data router (createMemoryRouter), as the app's
+ * router is: what blocks a navigation with unsaved edits (`useBlocker`) needs one.
+ */
+export function renderSignedInDataRoute(queryClient: QueryClient, element: ReactNode) {
+  const router = createMemoryRouter([{ path: '/page', element: <AuthProvider>{element}</AuthProvider> }], {
+    initialEntries: ['/page'],
+  });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
 }

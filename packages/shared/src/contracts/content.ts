@@ -109,3 +109,10 @@ export const Announcement = z.object({
   createdAt: z.string(),
 });
 export type Announcement = z.infer<typeof Announcement>;
+
+/** POST /api/classes/:id/content/publish: how many drafts were published of each kind. */
+export const PublishedDrafts = z.object({
+  sessions: z.number().int(),
+  materials: z.number().int(),
+});
+export type PublishedDrafts = z.infer<typeof PublishedDrafts>;

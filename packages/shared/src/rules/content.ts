@@ -10,6 +10,8 @@ export const LOCATION_MAX = 200;
 export const SESSION_DURATION_MAX_MINUTES = 24 * 60;
 /** How many sessions and how many materials one class may hold. */
 export const CONTENT_ITEMS_MAX = 200;
+/** "Repeat weekly": at most a year of weekly sessions in one step. */
+export const WEEKLY_SESSIONS_MAX = 52;
 /** The multipart field a material's file is sent in; its title travels in the field "title". */
 export const MATERIAL_FILE_FIELD = 'file';
 /** What a material file may be: read from its bytes, never from its name (decision 021). */
@@ -30,6 +32,10 @@ export const CONTENT_MESSAGES = {
   startSkipped: 'That time does not exist in this time zone (the clocks skip it); choose another time',
   timeZoneInvalid: 'Choose a time zone from the list',
   durationRequired: 'Duration is required',
+  weeksRange: `Repeat weekly 1 to ${WEEKLY_SESSIONS_MAX} times`,
+  /** A week of a repeated session whose local time the clocks skip (a daylight-saving change). */
+  weekSkipped: (date: string) =>
+    `${date}: that time does not exist in this time zone (the clocks skip it); choose another time`,
   durationRange: `Duration must be 1 to ${SESSION_DURATION_MAX_MINUTES} minutes`,
   meetingUrlInvalid: 'The meeting link must be an https:// address',
   placeRequired: 'Give a meeting link or a location',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fromLocalDateTime, isTimeZone, toLocalDateTime } from './time-zones.ts';
+import { canonicalTimeZone, TIME_ZONE_NAMES } from './time-zone-names.ts';
+import { fromLocalDateTime, isTimeZone, toLocalDateTime, weeklyLocalTimes } from './time-zones.ts';
 
 describe('wall-clock times in IANA zones', () => {
   it('converts a local time to the instant it names, either side of daylight-saving changes', () => {
@@ -35,5 +36,39 @@ describe('wall-clock times in IANA zones', () => {
     expect(isTimeZone('Europe/Berlin')).toBe(true);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
     expect(isTimeZone('')).toBe(false);
+  });
+
+  it('repeats a local time weekly across month, year and daylight-saving changes', () => {
+    expect(weeklyLocalTimes('2026-12-24T18:00', 3)).toEqual([
+      '2026-12-24T18:00',
+      '2026-12-31T18:00',
+      '2027-01-07T18:00',
+    ]);
+    const berlin = weeklyLocalTimes('2026-03-23T18:00', 2).map((local) => fromLocalDateTime(local, 'Europe/Berlin'));
+    expect(berlin.map((instant) => instant?.toISOString())).toEqual([
+      '2026-03-23T17:00:00.000Z',
+      '2026-03-30T16:00:00.000Z',
+    ]);
+    expect(weeklyLocalTimes('soon', 2)).toEqual([]);
+  });
+});
+
+describe('current IANA names (@vvo/tzdb)', () => {
+  it('lists the current names, not the renamed ones the runtime still reports', () => {
+    expect(TIME_ZONE_NAMES).toContain('Asia/Kolkata');
+    expect(TIME_ZONE_NAMES).toContain('Europe/Kyiv');
+    expect(TIME_ZONE_NAMES).toContain('UTC');
+    expect(TIME_ZONE_NAMES).not.toContain('Asia/Calcutta');
+    expect(TIME_ZONE_NAMES).not.toContain('Europe/Kiev');
+    expect(TIME_ZONE_NAMES.every(isTimeZone)).toBe(true);
+    expect(new Set(TIME_ZONE_NAMES).size).toBe(TIME_ZONE_NAMES.length);
+  });
+
+  it('gives an old name of a zone its current name, and keeps current and unknown-to-the-list names', () => {
+    expect(canonicalTimeZone('Asia/Calcutta')).toBe('Asia/Kolkata');
+    expect(canonicalTimeZone('Europe/Kiev')).toBe('Europe/Kyiv');
+    expect(canonicalTimeZone('Asia/Kolkata')).toBe('Asia/Kolkata');
+    expect(canonicalTimeZone('Europe/Berlin')).toBe('Europe/Berlin');
+    expect(canonicalTimeZone('Etc/UTC')).toBe('UTC');
   });
 });

@@ -90,3 +90,20 @@ export function fromLocalDateTime(local: string, timeZone: string): Date | null 
   }
   return null;
 }
+
+/**
+ * The same wall-clock time `count` weeks in a row, from `local` (`YYYY-MM-DDTHH:mm`): a weekly
+ * session keeps its local hour across daylight-saving changes (decision 021). Calendar
+ * arithmetic on the date alone, so no zone is involved; a malformed start gives [].
+ */
+export function weeklyLocalTimes(local: string, count: number): string[] {
+  const m = LOCAL_DATE_TIME.exec(local);
+  if (!m) return [];
+  const [year, month, day] = m.slice(1, 4).map(Number) as [number, number, number];
+  const time = local.slice(10);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return Array.from({ length: count }, (_, week) => {
+    const date = new Date(Date.UTC(year, month - 1, day + 7 * week));
+    return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}${time}`;
+  });
+}

@@ -13,22 +13,37 @@ export interface ContentList<Row extends { id: string }, Values> {
 }
 
 /**
- * Adds a draft at the end of a list, at most CONTENT_ITEMS_MAX. The class row is not ours to lock;
- * its items are counted under a transaction-level advisory lock keyed on the class, so two adds at
- * once get distinct positions.
+ * Adds drafts at the end of a list, in the order given, at most CONTENT_ITEMS_MAX in the list: all
+ * of them or none. The class row is not ours to lock; its items are counted under a
+ * transaction-level advisory lock keyed on the class, so two adds at once get distinct positions.
  */
-export function insertAtEnd<Row extends { id: string }, Values>(
-  deps: ContentDeps,
+export function insertAllAtEnd<Row extends { id: string }, Values>(
+  deps: Pick<ContentDeps, 'db'>,
+  list: ContentList<Row, Values>,
+  classId: string,
+  values: Values[],
+): Promise<Row[]> {
+  return deps.db.transaction(async (tx) => {
+    await lockClassContent(tx, classId);
+    const { n, nextPosition } = await list.count(tx, classId);
+    if (n + values.length > CONTENT_ITEMS_MAX) throw conflict(CONTENT_MESSAGES.tooMany);
+    const rows: Row[] = [];
+    for (const [i, item] of values.entries()) {
+      rows.push(await list.insert(tx, { ...item, classId, position: nextPosition + i }));
+    }
+    return rows;
+  });
+}
+
+/** Adds one draft at the end of a list (insertAllAtEnd). */
+export async function insertAtEnd<Row extends { id: string }, Values>(
+  deps: Pick<ContentDeps, 'db'>,
   list: ContentList<Row, Values>,
   classId: string,
   values: Values,
 ): Promise<Row> {
-  return deps.db.transaction(async (tx) => {
-    await lockClassContent(tx, classId);
-    const { n, nextPosition } = await list.count(tx, classId);
-    if (n >= CONTENT_ITEMS_MAX) throw conflict(CONTENT_MESSAGES.tooMany);
-    return list.insert(tx, { ...values, classId, position: nextPosition });
-  });
+  const [row] = await insertAllAtEnd(deps, list, classId, [values]);
+  return row!;
 }
 
 /** PUT …/order: `ids` must be every item of the list, once each; answers the list in its new order. */

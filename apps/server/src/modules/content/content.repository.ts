@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNotNull, lte, max, min, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lte, max, min, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   classMaterials,
@@ -120,6 +120,36 @@ export async function updateSession(
 ): Promise<SessionRow> {
   const [row] = await db.update(classSessions).set(values).where(eq(classSessions.id, id)).returning();
   return row!;
+}
+
+/** Publishes a class's draft sessions (of one section, when given) at `now`; answers how many. */
+export async function publishDraftSessions(
+  db: Db,
+  classId: string,
+  options: { sectionId: string | null; now: Date },
+): Promise<number> {
+  const rows = await db
+    .update(classSessions)
+    .set({ publishedAt: options.now, updatedAt: options.now })
+    .where(
+      and(
+        eq(classSessions.classId, classId),
+        isNull(classSessions.publishedAt),
+        options.sectionId ? eq(classSessions.sectionId, options.sectionId) : undefined,
+      ),
+    )
+    .returning({ id: classSessions.id });
+  return rows.length;
+}
+
+/** Publishes a class's draft materials at `now`; answers how many. */
+export async function publishDraftMaterials(db: Db, classId: string, now: Date): Promise<number> {
+  const rows = await db
+    .update(classMaterials)
+    .set({ publishedAt: now, updatedAt: now })
+    .where(and(eq(classMaterials.classId, classId), isNull(classMaterials.publishedAt)))
+    .returning({ id: classMaterials.id });
+  return rows.length;
 }
 
 export async function deleteSession(db: Db, id: string): Promise<number> {

@@ -1,6 +1,14 @@
-import type { ClassContent } from '@skillhive/shared/contracts/content';
+import type { ClassContent, PublishedDrafts } from '@skillhive/shared/contracts/content';
+import type { PublishDraftsBody } from '@skillhive/shared/rules/content-forms';
 import type { Viewer } from '../../lib/authorize.ts';
-import { type ContentDeps, loadViewableClass, sectionsReadBy } from './content-access.ts';
+import { findSectionOfClass } from '../sections/sections.public.ts';
+import {
+  type ContentDeps,
+  loadOwnedClass,
+  loadViewableClass,
+  lockClassContent,
+  sectionsReadBy,
+} from './content-access.ts';
 import { toMaterial, toSession } from './content-views.ts';
 import * as repo from './content.repository.ts';
 
@@ -11,7 +19,14 @@ import * as repo from './content.repository.ts';
  */
 export { assertTeachesClass, type ContentDeps } from './content-access.ts';
 export { materialFileUrl } from './content-views.ts';
-export { createSession, deleteSession, publishSession, reorderSessions, updateSession } from './sessions.ts';
+export {
+  createSession,
+  createWeeklySessions,
+  deleteSession,
+  publishSession,
+  reorderSessions,
+  updateSession,
+} from './sessions.ts';
 export {
   createFileMaterial,
   createLinkMaterial,
@@ -62,4 +77,27 @@ export async function getContent(deps: ContentDeps, viewer: Viewer, classId: str
     sessions: sessions.map((s) => toSession(s, { role, now, openMinutes: deps.meetingLinkOpenMinutes, attended })),
     materials: materials.map((m) => toMaterial(m, done)),
   };
+}
+
+/**
+ * POST /api/classes/:id/content/publish ("Publish all"): every draft session of the section named,
+ * or, with none named, every draft session and material of the class, in one transaction. A
+ * class still pending review may publish too: students cannot buy it and the public schedule
+ * shows accepted classes only, so its sessions appear once an admin accepts it.
+ */
+export async function publishDrafts(
+  deps: ContentDeps,
+  viewer: Viewer,
+  classId: string,
+  body: PublishDraftsBody,
+): Promise<PublishedDrafts> {
+  await loadOwnedClass(deps.db, viewer, classId);
+  return deps.db.transaction(async (tx) => {
+    await lockClassContent(tx, classId);
+    const sectionId = body.sectionId ? (await findSectionOfClass(tx, classId, body.sectionId)).id : null;
+    const now = deps.now();
+    const sessions = await repo.publishDraftSessions(tx, classId, { sectionId, now });
+    const materials = sectionId ? 0 : await repo.publishDraftMaterials(tx, classId, now);
+    return { sessions, materials };
+  });
 }

@@ -1,7 +1,8 @@
 import type { ClassSession } from '@skillhive/shared/contracts/content';
 import { CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
-import type { SaveSessionBody } from '@skillhive/shared/rules/content-forms';
-import { fromLocalDateTime } from '@skillhive/shared/rules/time-zones';
+import type { SaveSessionBody, WeeklySessionsBody } from '@skillhive/shared/rules/content-forms';
+import { canonicalTimeZone } from '@skillhive/shared/rules/time-zone-names';
+import { fromLocalDateTime, weeklyLocalTimes } from '@skillhive/shared/rules/time-zones';
 import type { Db } from '../../db/client.ts';
 import { SECTION_MESSAGES } from '@skillhive/shared/rules/sections';
 import { AppError, ErrorCode, conflict } from '../../lib/app-error.ts';
@@ -12,7 +13,7 @@ import { queueMail, sessionRescheduledMail } from '../mail/mail.service.ts';
 import { assertStartsAfterDeadline, findSectionOfClass, sectionForNewSession } from '../sections/sections.public.ts';
 import { contactEmailOf } from '../users/contact.public.ts';
 import { type ContentDeps, MINUTE_MS, loadOwnedClass, loadOwnedSession } from './content-access.ts';
-import { type ContentList, insertAtEnd, publishedAtAfter, reorder } from './content-lists.ts';
+import { type ContentList, insertAllAtEnd, publishedAtAfter, reorder } from './content-lists.ts';
 import { teacherView, toSession } from './content-views.ts';
 import * as repo from './content.repository.ts';
 
@@ -29,15 +30,33 @@ function startInstant(body: SaveSessionBody): Date {
   return instant;
 }
 
+/**
+ * The stored fields of a session form. The zone is stored under its current IANA name: the form
+ * accepts any name the runtime knows, old ones too ("Asia/Calcutta"), but the editor's picker lists
+ * current names only, so a stored old name could not be shown back as chosen, and one zone would
+ * have two spellings across a class's sessions and sections (decision 021).
+ */
 function sessionValues(body: SaveSessionBody) {
   return {
     title: body.title,
     startsAt: startInstant(body),
-    timeZone: body.timeZone,
+    timeZone: canonicalTimeZone(body.timeZone),
     durationMinutes: body.durationMinutes,
     meetingUrl: body.meetingUrl || null,
     location: body.location || null,
   };
+}
+
+/** Each week's start of a repeated session; a week whose local time the clocks skip is refused by its date. */
+function weeklyInstants(body: WeeklySessionsBody): Date[] {
+  return weeklyLocalTimes(body.startsAt, body.weeks).map((local) => {
+    const instant = fromLocalDateTime(local, body.timeZone);
+    if (!instant) {
+      const message = CONTENT_MESSAGES.weekSkipped(local.slice(0, 10));
+      throw new AppError(ErrorCode.VALIDATION, message, { fields: { startsAt: message } });
+    }
+    return instant;
+  });
 }
 
 const SESSIONS: ContentList<repo.SessionRow, ReturnType<typeof sessionValues> & { sectionId: string }> = {
@@ -47,26 +66,50 @@ const SESSIONS: ContentList<repo.SessionRow, ReturnType<typeof sessionValues> & 
   setOrder: repo.setSessionOrder,
 };
 
-/** POST /api/classes/:id/sessions: a draft at the end of the list. */
+/**
+ * POST /api/classes/:id/sessions/weekly: the session and the same local time each following week,
+ * `weeks` drafts in all, added at the end of the list in one transaction (all or none). Drafts
+ * can be prepared from the moment the class exists, pending review too: nobody but its teacher and
+ * admins sees a draft, and the public schedule shows published sessions of accepted classes only.
+ */
+export async function createWeeklySessions(
+  deps: ContentDeps,
+  viewer: Viewer,
+  classId: string,
+  body: WeeklySessionsBody,
+): Promise<ClassSession[]> {
+  const values = sessionValues(body);
+  const starts = weeklyInstants(body);
+  await loadOwnedClass(deps.db, viewer, classId);
+  const rows = await deps.db.transaction(async (tx) => {
+    const { section, isNew } = await sectionForNewSession(tx, classId, {
+      sectionId: body.sectionId || undefined,
+      timeZone: values.timeZone,
+    });
+    // The class's first section: its students so far (bought while it had no sessions) are in it.
+    if (isNew) await enrollments.attachEnrollmentsToSection(tx, classId, section.id);
+    // The first week is the earliest: checking it checks them all.
+    assertStartsAfterDeadline(section, starts[0]!);
+    return insertAllAtEnd(
+      { db: tx },
+      SESSIONS,
+      classId,
+      starts.map((startsAt) => ({ ...values, startsAt, sectionId: section.id })),
+    );
+  });
+  const view = teacherView(deps);
+  return rows.map((row) => toSession(row, view));
+}
+
+/** POST /api/classes/:id/sessions: one draft at the end of the list. */
 export async function createSession(
   deps: ContentDeps,
   viewer: Viewer,
   classId: string,
   body: SaveSessionBody,
 ): Promise<ClassSession> {
-  const values = sessionValues(body);
-  await loadOwnedClass(deps.db, viewer, classId);
-  const row = await deps.db.transaction(async (tx) => {
-    const { section, isNew } = await sectionForNewSession(tx, classId, {
-      sectionId: body.sectionId || undefined,
-      timeZone: body.timeZone,
-    });
-    // The class's first section: its students so far (bought while it had no sessions) are in it.
-    if (isNew) await enrollments.attachEnrollmentsToSection(tx, classId, section.id);
-    assertStartsAfterDeadline(section, values.startsAt);
-    return insertAtEnd({ ...deps, db: tx }, SESSIONS, classId, { ...values, sectionId: section.id });
-  });
-  return toSession(row, teacherView(deps));
+  const [session] = await createWeeklySessions(deps, viewer, classId, { ...body, weeks: 1 });
+  return session!;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { PublicSection, TeacherSection } from '@skillhive/shared/contracts/
 import { CONTENT_MESSAGES } from '@skillhive/shared/rules/content';
 import type { SectionFormBody } from '@skillhive/shared/rules/section-forms';
 import { SECTION_MESSAGES, SECTIONS_PER_CLASS_MAX } from '@skillhive/shared/rules/sections';
+import { canonicalTimeZone } from '@skillhive/shared/rules/time-zone-names';
 import { fromLocalDateTime, toLocalDateTime } from '@skillhive/shared/rules/time-zones';
 import type { Db } from '../../db/client.ts';
 import { AppError, ErrorCode, conflict, forbidden, notFound } from '../../lib/app-error.ts';
@@ -53,7 +54,10 @@ async function loadOwnedClass(db: Db, viewer: Viewer, classId: string) {
   return cls;
 }
 
-/** The form's wall-clock window in the section's zone as instants; a time the clocks skip is refused. */
+/**
+ * The form's wall-clock window in the section's zone as instants; a time the clocks skip is refused.
+ * The zone is stored under its current IANA name, as a session's is (content's sessions.ts says why).
+ */
 function sectionValues(body: SectionFormBody): repo.SectionValues {
   const instant = (local: string, field: string) => {
     if (!local) return null;
@@ -66,7 +70,7 @@ function sectionValues(body: SectionFormBody): repo.SectionValues {
     return at;
   };
   return {
-    timeZone: body.timeZone,
+    timeZone: canonicalTimeZone(body.timeZone),
     capacity: body.capacity,
     minimum: typeof body.minimum === 'number' ? body.minimum : null,
     enrollOpensAt: instant(body.enrollOpensAt, 'enrollOpensAt'),

@@ -53,6 +53,22 @@ function SeveralForms() {
   );
 }
 
+/** Two editors, each with its own guard, on one page under one outer guard (the teacher's class page). */
+function TwoEditors() {
+  return (
+    <LeaveGuard>
+      <h1>Edit</h1>
+      <LeaveGuard>
+        <GuardedField label="Sessions" />
+      </LeaveGuard>
+      <LeaveGuard>
+        <GuardedField label="Sections" />
+      </LeaveGuard>
+      <Link to="/elsewhere">Elsewhere</Link>
+    </LeaveGuard>
+  );
+}
+
 function renderAt(Page: () => React.JSX.Element) {
   const router = createMemoryRouter(
     [
@@ -115,6 +131,16 @@ describe('LeaveGuard', () => {
 
     await answer('Close second');
     await follow('Elsewhere');
+    expect(router.state.location.pathname).toBe('/elsewhere');
+  });
+
+  it('inside another guard reports to it: edits in the first of two guarded editors are asked about too', async () => {
+    const router = renderAt(TwoEditors);
+    type('Sessions', 'Kick-off');
+    await follow('Elsewhere');
+    expect(screen.getAllByRole('heading', { name: 'Leave this page?' })).toHaveLength(1);
+    expect(router.state.location.pathname).toBe('/edit');
+    await answer('Leave');
     expect(router.state.location.pathname).toBe('/elsewhere');
   });
 });

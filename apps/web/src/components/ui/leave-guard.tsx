@@ -34,8 +34,17 @@ type ReportUnsaved = (form: string, unsaved: boolean) => void;
 
 const UnsavedEditsContext = createContext<ReportUnsaved | null>(null);
 
-/** One leave guard for the forms below it: a navigation is blocked while any of them reports unsaved edits. */
+/**
+ * One leave guard for the forms below it: a navigation is blocked while any of them reports unsaved
+ * edits. Inside another LeaveGuard it adds nothing, its forms report to the outer one: the router
+ * keeps one blocker at a time, so a page with two guarded editors wraps both in one guard.
+ */
 export function LeaveGuard({ children }: { children: ReactNode }) {
+  if (useContext(UnsavedEditsContext)) return children;
+  return <OuterLeaveGuard>{children}</OuterLeaveGuard>;
+}
+
+function OuterLeaveGuard({ children }: { children: ReactNode }) {
   const [unsaved, setUnsaved] = useState<ReadonlySet<string>>(() => new Set());
   const report = useCallback<ReportUnsaved>(
     (form, isUnsaved) =>

@@ -1,6 +1,11 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClassMaterial } from '@skillhive/shared/contracts/content';
-import type { LinkMaterialFormBody, SaveSessionBody } from '@skillhive/shared/rules/content-forms';
+import type {
+  LinkMaterialFormBody,
+  PublishDraftsBody,
+  SaveSessionBody,
+  WeeklySessionsBody,
+} from '@skillhive/shared/rules/content-forms';
 import { MATERIAL_FILE_FIELD } from '@skillhive/shared/rules/content';
 import { ApiError, apiClient, buildApiUrl, tokenStorage, type ApiPath } from '../../../lib/api-client.ts';
 import { userScopeKey, type UserScope } from '../../../lib/query-client.ts';
@@ -41,10 +46,26 @@ function useContentMutation<Input, Output>(classId: string, run: (input: Input) 
   });
 }
 
-export function useCreateSession(classId: string) {
-  return useContentMutation(classId, (body: SaveSessionBody) =>
-    apiClient.post('/classes/{id}/sessions', body, { path: { id: classId }, secured: true }),
+/** The add form: one session, or the same local time weekly, `weeks` drafts in one request. */
+export function useCreateWeeklySessions(classId: string) {
+  return useContentMutation(classId, (body: WeeklySessionsBody) =>
+    apiClient.post('/classes/{id}/sessions/weekly', body, { path: { id: classId }, secured: true }),
   );
+}
+
+/** "Publish all": the class's drafts (or one section's); the public schedule is read again. */
+export function usePublishDrafts(classId: string) {
+  const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
+  return useMutation({
+    mutationFn: (body: PublishDraftsBody) =>
+      apiClient.post('/classes/{id}/content/publish', body, { path: { id: classId }, secured: true }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: contentKeys.ofClass(userId, classId) }),
+        queryClient.invalidateQueries({ queryKey: ['class-schedule', classId] }),
+      ]),
+  });
 }
 
 export function useUpdateSession(classId: string) {

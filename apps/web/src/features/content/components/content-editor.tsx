@@ -8,11 +8,14 @@ import { classContentQueryOptions } from '../api/content.ts';
 import { formatBytes, formatDuration, formatSessionStart } from '../../../lib/session-time.ts';
 import { ItemRow } from './content-item-row.tsx';
 import { LinkForm, UploadForm } from './material-forms.tsx';
+import { PublishAll } from './publish-all.tsx';
 import { SessionForm } from './session-form.tsx';
 
 /**
- * The teacher's "Sessions and materials" editor on my-class/:id (decision 021): add, edit, reorder,
- * publish and delete sessions and materials; everything starts as a draft students do not see.
+ * The teacher's "Sessions and materials" editor on my-class/:id (decision 021): add (a session
+ * repeated weekly too), edit, reorder, publish (one by one or all at once) and delete sessions and
+ * materials; everything starts as a draft students do not see, from the moment the class is
+ * created, pending review too.
  */
 export function ContentEditor({ classId }: { classId: string }) {
   const query = useQuery(classContentQueryOptions(useUserScope(), classId));
@@ -22,12 +25,14 @@ export function ContentEditor({ classId }: { classId: string }) {
         Sessions and materials
       </h2>
       <p className="text-sm text-muted">
-        New items are drafts: students who paid see them once you publish them. Times show in your time zone.
+        New items are drafts: students who paid see them once you publish them, and visitors see published session times
+        once the class is approved. Times show in your time zone.
       </p>
       <QueryState query={query} what="the sessions and materials">
         {(content) => (
           // A form with edits not yet added or saved asks before a link takes the teacher away.
           <LeaveGuard>
+            <PublishAll classId={classId} sessions={content.sessions} materials={content.materials} />
             <div className="grid gap-6 lg:grid-cols-2">
               <SessionsPart classId={classId} sessions={content.sessions} />
               <MaterialsPart classId={classId} materials={content.materials} />

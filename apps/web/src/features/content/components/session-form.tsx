@@ -1,26 +1,28 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
-import type { z } from 'zod';
 import type { ClassSession } from '@skillhive/shared/contracts/content';
-import { SessionFormBody } from '@skillhive/shared/rules/content-forms';
+import { WEEKLY_SESSIONS_MAX } from '@skillhive/shared/rules/content';
+import { WeeklySessionsBody, type WeeklySessionsInput } from '@skillhive/shared/rules/content-forms';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { notify } from '../../../lib/toast.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { useUnsavedEdits } from '../../../components/ui/leave-guard.tsx';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
+import { TimeZoneField, defaultTimeZone } from '../../../components/ui/time-zone-field.tsx';
+import { countOf } from '../../../lib/plural.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
-import { useCreateSession, useUpdateSession } from '../api/content.ts';
-import { timeZoneOptions, viewerTimeZone } from '../../../lib/session-time.ts';
+import { useCreateWeeklySessions, useUpdateSession } from '../api/content.ts';
 import { classSectionsQueryOptions, sectionLabel } from '../../sections/api/sections.ts';
 import { EditorForm, draftAdded } from './editor-form.tsx';
 
-type SessionFormInput = z.input<typeof SessionFormBody>;
+const sessionResolver = zodResolver(WeeklySessionsBody);
 
-const sessionResolver = zodResolver(SessionFormBody);
-
-/** Add a session, or edit one (`session` given); the start is a local time in the chosen zone. */
+/**
+ * Add a session, or edit one (`session` given); the start is a local time in the chosen zone.
+ * Adding can repeat it weekly: "Repeat weekly" N adds N drafts at the same local time, one request.
+ */
 export function SessionForm({
   classId,
   session,
@@ -30,10 +32,9 @@ export function SessionForm({
   session?: ClassSession;
   onDone?: () => void;
 }) {
-  const create = useCreateSession(classId);
+  const create = useCreateWeeklySessions(classId);
   const update = useUpdateSession(classId);
   const [formError, setFormError] = useState<string | null>(null);
-  const zones = useMemo(() => timeZoneOptions().map((zone) => ({ value: zone, label: zone.replace(/_/g, ' ') })), []);
   // Decision 041: with more than one section, the teacher says which one the session belongs to.
   const sections = useQuery(classSectionsQueryOptions(useUserScope(), classId)).data ?? [];
   const sectionOptions = sections
@@ -45,7 +46,7 @@ export function SessionForm({
     reset,
     setError,
     formState: { errors, isDirty },
-  } = useForm<SessionFormInput, unknown, SessionFormBody>({
+  } = useForm<WeeklySessionsInput, unknown, WeeklySessionsBody>({
     resolver: sessionResolver,
     defaultValues: session
       ? {
@@ -56,15 +57,17 @@ export function SessionForm({
           meetingUrl: session.hasMeetingUrl ? (session.meetingUrl ?? '') : '',
           location: session.location ?? '',
           sectionId: session.sectionId,
+          weeks: 1,
         }
       : {
           title: '',
           startsAt: '',
-          timeZone: viewerTimeZone(),
+          timeZone: defaultTimeZone(),
           durationMinutes: 60,
           meetingUrl: '',
           location: '',
           sectionId: '',
+          weeks: 1,
         },
   });
 
@@ -74,13 +77,14 @@ export function SessionForm({
     const onError = (error: unknown) => {
       const fields = (error as { fields?: Record<string, string> }).fields;
       for (const [name, message] of Object.entries(fields ?? {})) {
-        if (name in body) setError(name as keyof SessionFormBody, { message });
+        if (name in body) setError(name as keyof WeeklySessionsBody, { message });
       }
       setFormError(errorMessage(error, 'The session could not be saved.'));
     };
     if (session) {
+      const { weeks: _weeks, ...fields } = body;
       update.mutate(
-        { id: session._id, body },
+        { id: session._id, body: fields },
         {
           onSuccess: () => {
             notify.success(session.published ? 'Session saved; enrolled students are told of a new time' : 'Saved');
@@ -91,7 +95,13 @@ export function SessionForm({
       );
     } else {
       create.mutate(body, {
-        onSuccess: draftAdded('Session added as a draft', reset),
+        onSuccess: (added) =>
+          draftAdded(
+            added.length === 1
+              ? 'Session added as a draft'
+              : `${countOf(added.length, 'session', 'sessions')} added as drafts`,
+            reset,
+          )(),
         onError,
       });
     }
@@ -102,7 +112,6 @@ export function SessionForm({
     <EditorForm
       label={session ? 'Edit session' : 'Add a session'}
       onSubmit={submit}
-
       alert={alert}
       actions={
         <div className="flex flex-wrap gap-2">
@@ -128,8 +137,20 @@ export function SessionForm({
       ) : null}
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField label="Starts at" type="datetime-local" error={errors.startsAt?.message} {...register('startsAt')} />
-        <SelectField label="Time zone" options={zones} error={errors.timeZone?.message} {...register('timeZone')} />
+        <TimeZoneField error={errors.timeZone?.message} {...register('timeZone')} />
       </div>
+      {session ? null : (
+        <TextField
+          label="Repeat weekly (number of sessions)"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={WEEKLY_SESSIONS_MAX}
+          hint={`1 adds this session alone; 6 adds it and the same time for the next five weeks (at most ${WEEKLY_SESSIONS_MAX}).`}
+          error={errors.weeks?.message}
+          {...register('weeks')}
+        />
+      )}
       <TextField
         label="Duration (minutes)"
         type="number"

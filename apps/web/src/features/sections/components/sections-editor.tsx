@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -8,10 +8,11 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.ts';
 import { BusyButton } from '../../../components/ui/busy-button.tsx';
 import { LeaveGuard, useUnsavedEdits } from '../../../components/ui/leave-guard.tsx';
-import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
+import { TextField } from '../../../components/ui/form-field.tsx';
+import { TimeZoneField, defaultTimeZone } from '../../../components/ui/time-zone-field.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
-import { formatSessionStart, timeZoneOptions, viewerTimeZone } from '../../../lib/session-time.ts';
+import { formatSessionStart } from '../../../lib/session-time.ts';
 import { classSectionsQueryOptions, sectionLabel, useCreateSection, useUpdateSection } from '../api/sections.ts';
 
 /**
@@ -122,7 +123,6 @@ function SectionForm({ classId, section, onDone }: { classId: string; section?: 
   const create = useCreateSection(classId);
   const update = useUpdateSection(classId);
   const [formError, setFormError] = useState<string | null>(null);
-  const zones = useMemo(() => timeZoneOptions().map((zone) => ({ value: zone, label: zone.replace(/_/g, ' ') })), []);
   const {
     register,
     handleSubmit,
@@ -139,7 +139,7 @@ function SectionForm({ classId, section, onDone }: { classId: string; section?: 
           enrollOpensAt: section.localEnrollOpensAt,
           enrollClosesAt: section.localEnrollClosesAt,
         }
-      : { timeZone: viewerTimeZone(), capacity: 20, minimum: '', enrollOpensAt: '', enrollClosesAt: '' },
+      : { timeZone: defaultTimeZone(), capacity: 20, minimum: '', enrollOpensAt: '', enrollClosesAt: '' },
   });
   useUnsavedEdits(isDirty);
 
@@ -182,7 +182,7 @@ function SectionForm({ classId, section, onDone }: { classId: string; section?: 
       className="flex flex-col gap-3"
       aria-label={section ? 'Edit section' : 'Add a section'}
     >
-      <SelectField label="Time zone" options={zones} error={errors.timeZone?.message} {...register('timeZone')} />
+      <TimeZoneField error={errors.timeZone?.message} {...register('timeZone')} />
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField
           label="Maximum seats"

@@ -18,13 +18,15 @@ interface ClassOverviewProps {
   /** Shown under the details once the class has loaded (the enrollment figures). */
   children?: ReactNode;
   actions?: (item: ClassItem) => ReactNode;
+  /** Shown first, above the class's card (the teacher's editor on my-class/:id). */
+  lead?: (item: ClassItem) => ReactNode;
 }
 
 /**
  * A class loaded by id with everything spec §2 lists for my-class/:id and seeProgressDetails/:id:
  * name, email, price, description, title, image.
  */
-export function ClassOverview({ classId, heading, errorWhat = 'class', children, actions }: ClassOverviewProps) {
+export function ClassOverview({ classId, heading, errorWhat = 'class', children, actions, lead }: ClassOverviewProps) {
   const query = useQuery(managedClassQueryOptions(useUserScope(), classId));
   return (
     <div className="flex flex-col gap-6">
@@ -33,6 +35,7 @@ export function ClassOverview({ classId, heading, errorWhat = 'class', children,
       <QueryState query={query} what={errorWhat}>
         {(data) => (
           <>
+            {lead?.(data)}
             <article className="card border border-base-300 bg-base-100 shadow-sm lg:card-side">
               <figure className="bg-base-200 lg:w-2/5">
                 <FallbackImage

@@ -130,6 +130,10 @@ function TeacherClassCard({ item, deleting, onDelete }: { item: ClassItem; delet
         >
           See Details
         </button>
+        {/* The editor is open from the moment the class exists: sessions and materials are prepared as drafts during review. */}
+        <Link to={paths.dashboard.prepareClass(item._id)} className="btn btn-sm btn-outline" aria-describedby={titleId}>
+          Sessions and materials
+        </Link>
       </div>
     </ClassImageCard>
   );
