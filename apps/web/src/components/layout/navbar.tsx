@@ -72,7 +72,8 @@ export function Navbar({ session, extra }: { session: LayoutSession; extra?: Rea
           </div>
           <Link to={paths.home} className="flex items-center gap-2 rounded-field px-1 text-xl font-bold tracking-tight">
             <BrandMark />
-            <span>
+            {/* A signed-in phone's navbar also holds the bell and the cart: the mark alone shows under 420 px. */}
+            <span className={user ? 'sr-only min-[420px]:not-sr-only' : undefined}>
               Skill<span className="text-primary">Hive</span>
             </span>
           </Link>
