@@ -179,7 +179,7 @@ async function main() {
   const teacherEmail = String((list[0] as unknown as { email: string }).email);
   const teacherSignIn = await fetch(`http://127.0.0.1:${port2}/api/auth/sign-in/email`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${port2}` },
+    headers: { 'content-type': 'application/json', origin: lbUrl },
     body: JSON.stringify({ email: teacherEmail, password: DEMO_PASSWORD }),
   });
   check(teacherSignIn.ok, `teacher sign-in: ${teacherSignIn.status}`);
