@@ -3,13 +3,16 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { check, createHarness, freePort, readyOn, startBacking, startInstance } from './cluster.ts';
+import { DEMO_PASSWORD } from '../apps/server/src/db/seed.ts';
 import { startMailCatcher } from './mail-catcher.ts';
 
 /**
  * npm run test:multi (docs/OPERATIONS.md "Scale out"): two built SkillHive instances
  * (apps/server/dist/server.js) on one PostgreSQL database, Redis and an S3-compatible server
  * (s3rver), behind HAProxy in round-robin. API flows go through the balancer, and every answer
- * must come from the other instance than the one before. Exits non-zero on any failure, within
+ * must come from the other instance than the one before; a question asked through one instance
+ * reaches its teacher's notification stream on the other (Redis pub/sub, decision 047). Exits
+ * non-zero on any failure, within
  * TIME_LIMIT_MS, and stops and removes everything it started.
  *
  * Needs: PostgreSQL at MULTI_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres; a
@@ -170,6 +173,46 @@ async function main() {
     check(image.res.headers.get('content-type') === 'image/webp', 'the image is not WebP');
     check(image.bytes.subarray(8, 12).toString() === 'WEBP', 'the image bytes are not WebP');
   }
+
+  // Live notifications across instances (decision 047): the class's teacher listens on app2, the
+  // question is asked through app1; it arrives through Redis.
+  const teacherEmail = String((list[0] as unknown as { email: string }).email);
+  const teacherSignIn = await fetch(`http://127.0.0.1:${port2}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: lbUrl },
+    body: JSON.stringify({ email: teacherEmail, password: DEMO_PASSWORD }),
+  });
+  check(teacherSignIn.ok, `teacher sign-in: ${teacherSignIn.status}`);
+  const teacherCookie = teacherSignIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const abort = new AbortController();
+  const stream = await fetch(`http://127.0.0.1:${port2}/api/notifications/stream`, {
+    headers: { cookie: teacherCookie, accept: 'text/event-stream' },
+    signal: abort.signal,
+  });
+  check(stream.status === 200, `notification stream on app2: ${stream.status}`);
+  const question = `Across instances ${randomBytes(3).toString('hex')}`;
+  const arrived = (async () => {
+    const decoder = new TextDecoder();
+    let text = '';
+    for await (const chunk of stream.body as unknown as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true });
+      if (text.includes(question)) return true;
+    }
+    return false;
+  })();
+  const asked = await fetch(`http://127.0.0.1:${port1}/api/classes/${classId}/messages`, {
+    method: 'POST',
+    headers: { ...bearer, 'content-type': 'application/json' },
+    body: JSON.stringify({ body: question }),
+  });
+  check(asked.status === 201, `question through app1: ${asked.status}`);
+  const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000));
+  check(await Promise.race([arrived, timeout]), 'the question did not reach the stream on app2 within 5 s');
+  abort.abort();
+  log('a question asked through app1 reached the teacher’s stream on app2');
 
   // Round-robin: each answer from the other instance than the one before.
   check(!servedBy.includes('?'), 'an answer had no x-served-by header');

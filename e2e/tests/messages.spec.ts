@@ -9,7 +9,8 @@ import {
 /*
  * Messages between a person and a class's teacher (decision 045): asked from the public class
  * page, answered from the teacher's inbox, read back by the person who asked, in two browser
- * contexts. Markup typed into a message is shown as text.
+ * contexts. Markup typed into a message is shown as text. Each side's notification bell
+ * (decision 047) counts the other's message as it arrives, without a reload.
  */
 
 async function teacherWithClass(arrange: Arrange): Promise<{ teacher: Person; item: ArrangedClass }> {
@@ -86,6 +87,87 @@ test.describe('messages', () => {
     await expect(page.locator('body')).not.toContainText(teacher.email);
     await page.setViewportSize({ width: 360, height: 800 });
     await expectNoHorizontalOverflow(page);
+  });
+
+  test('each side’s bell counts the other’s message live, without a reload', async ({
+    page,
+    browser,
+    baseURL,
+    arrange,
+  }) => {
+    const [{ teacher, item }, student] = await Promise.all([teacherWithClass(arrange), arrange.student('asker')]);
+    const bell = (p: typeof page, unread: number) => p.getByRole('button', { name: `Notifications, ${unread} unread` });
+    /** Set once per page load: still there later means the page was never reloaded. */
+    const markLoaded = (p: typeof page) => p.evaluate(() => ((window as { loadMark?: number }).loadMark = 1));
+    const stillLoaded = (p: typeof page) => p.evaluate(() => (window as { loadMark?: number }).loadMark === 1);
+
+    // Becoming a teacher and the class's approval notified the teacher already: read before the test.
+    expect((await teacher.api.post('/api/notifications/read')).status()).toBe(200);
+    const teacherContext = await browser.newContext({ baseURL, reducedMotion: 'reduce' });
+    try {
+      // The teacher is on their inbox, the bell at zero.
+      const teacherPage = await teacherContext.newPage();
+      await arrange.signIn(teacherPage, teacher);
+      await teacherPage.goto('/dashboard/messages');
+      await expectLoaded(teacherPage);
+      await expect(bell(teacherPage, 0)).toBeVisible();
+      await markLoaded(teacherPage);
+
+      // The visitor asks from the class page.
+      await arrange.signIn(page, student);
+      await page.goto(`/classes/${item.id}`);
+      await expectReady(page);
+      await expect(bell(page, 0)).toBeVisible();
+      await markLoaded(page);
+      await page.getByRole('button', { name: 'Message the teacher' }).click();
+      const dialog = page.getByRole('dialog', { name: `Message ${teacher.name}` });
+      await dialog.getByLabel('Your message').fill('Is the clay included?');
+      await dialog.getByRole('button', { name: 'Send message' }).click();
+      await expect(page.getByText('Message sent.')).toBeVisible();
+
+      // The teacher's bell counts it, without a reload; its panel links to the conversation.
+      await expect(bell(teacherPage, 1)).toBeVisible({ timeout: 10_000 });
+      expect(await stillLoaded(teacherPage)).toBe(true);
+      await bell(teacherPage, 1).click();
+      const panel = teacherPage.getByRole('region', { name: 'Notifications' });
+      await panel.getByRole('link', { name: new RegExp(`${student.name} wrote about`) }).click();
+      await expect(teacherPage.getByRole('heading', { level: 1, name: student.name })).toBeVisible();
+      await expect(bell(teacherPage, 0)).toBeVisible();
+      await teacherPage.getByLabel('Your answer').fill('Yes, it is.');
+      await teacherPage.getByRole('button', { name: 'Send', exact: true }).click();
+      await expect(teacherPage.getByRole('list', { name: 'Messages' })).toContainText('Yes, it is.');
+    } finally {
+      await teacherContext.close();
+    }
+
+    // The visitor's bell counts the answer the same way, still on the class page.
+    await expect(bell(page, 1)).toBeVisible({ timeout: 10_000 });
+    expect(await stillLoaded(page)).toBe(true);
+    await bell(page, 1).click();
+    const panel = page.getByRole('region', { name: 'Notifications' });
+    await expect(panel.getByRole('link', { name: new RegExp(`${teacher.name} wrote about`) })).toContainText(
+      'Yes, it is.',
+    );
+    await panel.getByRole('button', { name: 'Mark all read' }).click();
+    await expect(bell(page, 0)).toBeVisible();
+  });
+
+  test('axe: the bell’s panel and the notifications page, light and dark, at 360 px', async ({ page, arrange }) => {
+    const [{ teacher, item }, student] = await Promise.all([teacherWithClass(arrange), arrange.student('asker')]);
+    expect((await teacher.api.post('/api/notifications/read')).status()).toBe(200);
+    await ask(student, item, 'Is there parking nearby?');
+    await arrange.signIn(page, teacher);
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.goto('/dashboard/notifications');
+    await expectLoaded(page);
+    // The question (unread) above the earlier decisions about the teacher and the class (read).
+    await expect(page.getByTestId('notification').first()).toContainText('Is there parking nearby?');
+    await expectNoHorizontalOverflow(page);
+    await expectNoAxeViolationsInBothThemes(page);
+    await page.getByRole('button', { name: 'Notifications, 1 unread' }).click();
+    await expect(page.getByRole('region', { name: 'Notifications' })).toContainText('Is there parking nearby?');
+    await expectNoHorizontalOverflow(page);
+    await expectNoAxeViolationsInBothThemes(page);
   });
 
   test('a visitor who is not signed in is asked to sign in to message the teacher', async ({ page, arrange }) => {

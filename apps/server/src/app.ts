@@ -24,6 +24,8 @@ import { registerMailMetrics } from './modules/mail/mail.metrics.ts';
 import { mailRoutes } from './modules/mail/mail.routes.ts';
 import { messagesRoutes } from './modules/messages/messages.routes.ts';
 import { announcementsRoutes } from './modules/content/announcements.routes.ts';
+import { createLiveNotifications } from './modules/notifications/live.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { checkDirectoryWritable, type ReadinessCheck } from './modules/health/health.service.ts';
 import { lifecyclePlugin, type Lifecycle } from './modules/health/lifecycle.ts';
@@ -138,6 +140,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   const gateway = deps.gateway ?? createGateway(env, db, now);
+  // Notifications reach this instance's streams and, through Redis, every other's (decision 047).
+  const live = createLiveNotifications({ redis: deps.redis, log: app.log });
   // How the earnings ledger splits and holds each paid line (decision 039).
   const ledger = {
     platformBasisPoints: percentToBasisPoints(env.PLATFORM_FEE_PERCENT),
@@ -255,6 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     gateway,
     now,
     publicUrl: env.publicUrl,
+    notifications: live,
     ledger,
     seatHoldMinutes: env.SEAT_HOLD_MINUTES,
     couponFailures: {
@@ -263,7 +268,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
   });
   await app.register(refundsRoutes, {
-    deps: { db, gateway, now, publicUrl: env.publicUrl, refundWindowDays: env.REFUND_WINDOW_DAYS },
+    deps: {
+      db,
+      gateway,
+      now,
+      publicUrl: env.publicUrl,
+      notifications: live,
+      refundWindowDays: env.REFUND_WINDOW_DAYS,
+    },
   });
   await app.register(paymentHistoryRoutes, { db });
   const earningsDeps = {
@@ -280,7 +292,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (isTestGateway(gateway)) await app.register(testGatewayPayoutRoutes, { deps: { ...earningsDeps, gateway } });
   await app.register(couponsRoutes, { db, now });
   await app.register(reviewsRoutes, { db, now });
-  await app.register(teacherRequestsRoutes, { db, now, publicUrl: env.publicUrl });
+  await app.register(teacherRequestsRoutes, { db, now, publicUrl: env.publicUrl, notifications: live });
   limitSharpThreads(env.UPLOAD_CONCURRENCY);
   await app.register(uploadsRoutes, {
     db,
@@ -302,7 +314,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ttlSeconds: env.CATALOGUE_CACHE_TTL_SECONDS,
     now: deps.monotonicNow ?? (() => performance.now()),
   });
-  await app.register(classesRoutes, { db, storage: deps.storage, now, publicUrl: env.publicUrl });
+  await app.register(classesRoutes, { db, storage: deps.storage, now, publicUrl: env.publicUrl, notifications: live });
   await app.register(contentRoutes, {
     deps: {
       db,
@@ -335,6 +347,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       message: 'Too many reports; try again later',
     }),
   });
+  await app.register(notificationsRoutes, {
+    db,
+    now,
+    live,
+    streamsPerUser: env.NOTIFICATION_STREAMS_PER_USER,
+    heartbeatSeconds: env.NOTIFICATION_HEARTBEAT_SECONDS,
+  });
   // Messages and announcements share one hourly limit per person (decisions 045, 050).
   const messagesPerUser = createLimiter({
     name: 'messages',
@@ -347,9 +366,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     db,
     now,
     publicUrl: env.publicUrl,
+    notifications: live,
     messagesPerUser,
   });
-  await app.register(announcementsRoutes, { db, publicUrl: env.publicUrl, messagesPerUser });
+  await app.register(announcementsRoutes, {
+    db,
+    now,
+    publicUrl: env.publicUrl,
+    messagesPerUser,
+    notifications: live,
+  });
   await app.register(auditRoutes, { db });
   await app.register(statsRoutes, { db, now });
   await app.register(mailRoutes, { db, mailboxEnabled });
@@ -372,6 +398,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     gateway,
     now,
     ledger,
+    notifications: live,
   });
   return { app, auth, reconciler, payoutJob, sessionReminders, lifecycle };
 }

@@ -150,6 +150,12 @@ const EnvSchema = z
     RATE_LIMIT_REPORTS_PER_HOUR: z.coerce.number().int().min(1).default(20),
     /** Messages a person may send per hour (decision 045): a mail goes out with each. */
     RATE_LIMIT_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).default(60),
+    /**
+     * Live notifications (decision 047): open streams one person may hold on one instance (a
+     * browser opens one per tab), and how often a quiet stream sends a comment so proxies keep it.
+     */
+    NOTIFICATION_STREAMS_PER_USER: z.coerce.number().int().min(1).max(100).default(5),
+    NOTIFICATION_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(20),
     UPLOAD_QUOTA_MB: z.coerce.number().positive().default(100),
     UPLOAD_CONCURRENCY: z.coerce.number().int().min(1).default(2),
     UPLOAD_QUEUE_LENGTH: z.coerce.number().int().min(0).default(8),

@@ -8,6 +8,7 @@ import type { PaymentGateway } from './modules/gateways/gateway.public.ts';
 import { createReconciler } from './modules/checkout/reconciler.ts';
 import { createPayoutJob } from './modules/earnings/payout-job.ts';
 import type { LedgerSettings } from './modules/earnings/earnings.public.ts';
+import type { NotificationPublisher } from './modules/notifications/notifications.public.ts';
 import { createImageCollector } from './modules/uploads/image-collector.ts';
 import type { ImageStorage } from './modules/uploads/storage.public.ts';
 
@@ -24,6 +25,7 @@ export function registerJobs(
     gateway: PaymentGateway;
     now: () => Date;
     ledger: LedgerSettings;
+    notifications: NotificationPublisher;
   },
 ) {
   const { env, db, now } = deps;
@@ -43,6 +45,7 @@ export function registerJobs(
     db,
     now,
     publicUrl: env.publicUrl,
+    notifications: deps.notifications,
     reminderMinutes: env.SESSION_REMINDER_MINUTES,
     intervalMs: env.SESSION_REMINDER_INTERVAL_SECONDS * 1000,
     log,
@@ -66,6 +69,7 @@ export function registerJobs(
     gateway: deps.gateway,
     now,
     publicUrl: env.publicUrl,
+    notifications: deps.notifications,
     ledger: deps.ledger,
     log,
     intervalSeconds: env.RECONCILE_INTERVAL_SECONDS,

@@ -617,7 +617,12 @@ describe('notification preferences', () => {
     const applicant = await signUp(ctx);
     const admin = await createUser(ctx, 'admin');
     const read = await ctx.app.inject({ url: '/api/users/me/notifications', headers: applicant.headers });
-    expect(read.json()).toEqual({ teacherApplication: true, classReviews: true, newMessages: true });
+    expect(read.json()).toEqual({
+      teacherApplication: true,
+      classReviews: true,
+      newMessages: true,
+      sessionReminders: true,
+    });
 
     const bad = await ctx.app.inject({
       method: 'PUT',
@@ -630,10 +635,15 @@ describe('notification preferences', () => {
       method: 'PUT',
       url: '/api/users/me/notifications',
       headers: { ...applicant.headers, origin: ORIGIN },
-      payload: { teacherApplication: false, classReviews: true, newMessages: true },
+      payload: { teacherApplication: false, classReviews: true, newMessages: true, sessionReminders: true },
     });
     expect(off.statusCode).toBe(200);
-    expect(off.json()).toEqual({ teacherApplication: false, classReviews: true, newMessages: true });
+    expect(off.json()).toEqual({
+      teacherApplication: false,
+      classReviews: true,
+      newMessages: true,
+      sessionReminders: true,
+    });
 
     const applied = await ctx.app.inject({
       method: 'POST',
@@ -661,7 +671,7 @@ describe('notification preferences', () => {
       method: 'PUT',
       url: '/api/users/me/notifications',
       headers: { origin: ORIGIN },
-      payload: { teacherApplication: false, classReviews: false, newMessages: false },
+      payload: { teacherApplication: false, classReviews: false, newMessages: false, sessionReminders: false },
     });
     expect(put.statusCode).toBe(401);
   });
@@ -765,7 +775,7 @@ describe('who may call the account endpoints', () => {
     {
       method: 'PUT',
       url: '/api/users/me/notifications',
-      payload: { teacherApplication: true, classReviews: false, newMessages: true },
+      payload: { teacherApplication: true, classReviews: false, newMessages: true, sessionReminders: true },
     },
     { method: 'GET', url: '/api/users/me/sessions' },
   ] as const;
@@ -785,7 +795,12 @@ describe('who may call the account endpoints', () => {
         expect(response.statusCode, `${endpoint.method} ${endpoint.url}`).toBe(200);
       }
       const theirs = await ctx.app.inject({ url: '/api/users/me/notifications', headers: someoneElse.headers });
-      expect(theirs.json()).toEqual({ teacherApplication: true, classReviews: true, newMessages: true });
+      expect(theirs.json()).toEqual({
+        teacherApplication: true,
+        classReviews: true,
+        newMessages: true,
+        sessionReminders: true,
+      });
       const mySessions = (await ctx.app.inject({ url: '/api/users/me/sessions', headers: me.headers })).json() as {
         id: string;
       }[];

@@ -114,6 +114,20 @@ describe('announcements: who gets them', () => {
       expect(mails[0]!.text).toContain(`/dashboard/myEnrollClass/${cls.id}`);
     }
     expect(await announcementMailsTo(carted.email)).toHaveLength(0);
+    // In each student's notification centre too (decision 047), linking to their class page.
+    for (const student of [paid, late]) {
+      const centre = await call(student, 'GET', '/api/notifications');
+      const items = (centre.json() as { items: { kind: string; title: string; body: string; link: string }[] }).items;
+      expect(items.find((n) => n.kind === 'announcement')).toMatchObject({
+        title: 'Tess Teacher about Live watercolour',
+        body: 'The link changed: use room 2 from now on.',
+        link: `/dashboard/myEnrollClass/${cls.id}`,
+      });
+    }
+    const cartCentre = await call(carted, 'GET', '/api/notifications');
+    expect((cartCentre.json() as { items: { kind: string }[] }).items.some((n) => n.kind === 'announcement')).toBe(
+      false,
+    );
     for (const reader of [paid, late, teacher, admin]) {
       const seen = await list(reader);
       expect(seen.statusCode).toBe(200);

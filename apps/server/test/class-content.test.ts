@@ -754,6 +754,52 @@ describe('reminders', () => {
   });
 });
 
+describe('reminders in the notification centre (decision 047)', () => {
+  it('tells each paid student in the notification centre; the mail follows their e-mail setting', async () => {
+    const other = await createClass(ctx, teacher, { title: 'Centre class' });
+    const [keepsMail, noMail] = await Promise.all([createUser(ctx, 'student'), createUser(ctx, 'student')]);
+    await buy(ctx, keepsMail, [other.id]);
+    await buy(ctx, noMail, [other.id]);
+    const off = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/users/me/notifications',
+      headers: noMail.headers,
+      payload: { teacherApplication: true, classReviews: true, newMessages: true, sessionReminders: false },
+    });
+    expect(off.statusCode).toBe(200);
+    await addSession({ title: 'Centre session', startsAt: '2026-07-01T10:00', timeZone: 'UTC' }, true, other.id);
+    const remindedOf = async (user: TestUser) => {
+      const res = await ctx.app.inject({ url: '/api/notifications', headers: user.headers });
+      return (res.json() as { items: { kind: string; title: string; body: string; link: string }[] }).items;
+    };
+    const mailsTo = async (user: TestUser) =>
+      (
+        await ctx.db
+          .select()
+          .from(schema.mailOutbox)
+          .where(and(eq(schema.mailOutbox.to, user.email), eq(schema.mailOutbox.kind, 'session-reminder')))
+      ).filter((m) => m.subject.includes('Centre session'));
+    try {
+      clock = new Date('2026-07-01T09:30:00Z');
+      await ctx.sessionReminders.runOnce();
+      for (const user of [keepsMail, noMail]) {
+        expect(await remindedOf(user)).toEqual([
+          expect.objectContaining({
+            kind: 'reminder',
+            title: 'Centre session starts soon',
+            body: 'Centre class, Jul 1, 2026, 10:00 AM (UTC)',
+            link: `/dashboard/myEnrollClass/${other.id}`,
+          }),
+        ]);
+      }
+      expect(await mailsTo(keepsMail)).toHaveLength(1);
+      expect(await mailsTo(noMail)).toHaveLength(0);
+    } finally {
+      clock = new Date('2026-03-20T12:00:00Z');
+    }
+  });
+});
+
 describe('progress and verified reviews', () => {
   it('a student marks attendance and completion; the teacher and the admin see the figures', async () => {
     const other = await createClass(ctx, teacher, { title: 'Progress class' });

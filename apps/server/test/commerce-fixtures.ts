@@ -236,7 +236,7 @@ export type MatrixRole = (typeof MATRIX_ROLES)[number];
 /** One row of a permission matrix: an endpoint and the status each role gets from it. */
 export interface MatrixEndpoint {
   name: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   url: () => string;
   body?: () => Record<string, unknown>;
   expected: Record<MatrixRole, number>;

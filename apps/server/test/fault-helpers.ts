@@ -127,8 +127,9 @@ export interface RedisProcess {
   kill(): Promise<void>;
 }
 
-export async function startRedisServer(): Promise<RedisProcess> {
-  const port = await freePort();
+/** A redis-server of the test's own, on a free port or on `port` (to bring one back where its clients look). */
+export async function startRedisServer(atPort?: number): Promise<RedisProcess> {
+  const port = atPort ?? (await freePort());
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],

@@ -176,7 +176,7 @@ describe('notification preference', () => {
       method: 'PUT',
       url: '/api/users/me/notifications',
       headers: { ...quiet.headers, origin: 'http://localhost:3000' },
-      payload: { teacherApplication: true, classReviews: true, newMessages: false },
+      payload: { teacherApplication: true, classReviews: true, newMessages: false, sessionReminders: true },
     });
     expect(off.statusCode).toBe(200);
     const sent = await askOk(asker, quietClass.id, 'Anyone there?');

@@ -3,6 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { PAYMENT_MESSAGES } from '@skillhive/shared/rules/cards';
 import { schema } from '../src/db/client.ts';
 import { createReconciler, nextCheckDelayMs } from '../src/modules/checkout/reconciler.ts';
+import { createLiveNotifications } from '../src/modules/notifications/live.ts';
 import { createTestGateway, TEST_CARDS } from '../src/modules/gateways/test-gateway.ts';
 import { createTestApp, createUser, latestMail, type TestContext, type TestUser } from './harness.ts';
 import {
@@ -343,6 +344,7 @@ describe('the reconciler (finding 3)', () => {
       now: () => new Date(),
       log: ctx.app.log,
       publicUrl: ctx.env.publicUrl,
+      notifications: createLiveNotifications({ log: ctx.app.log }),
       ledger: { platformBasisPoints: 2000, refundWindowDays: ctx.env.REFUND_WINDOW_DAYS },
       intervalSeconds: 0,
     });

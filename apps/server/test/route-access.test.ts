@@ -135,6 +135,12 @@ const DECLARED: Record<string, string> = {
   'GET /api/messages/threads': 'signed-in own',
   'GET /api/messages/threads/:id': 'signed-in thread-party-or-admin',
   'POST /api/messages/threads/:id/messages': 'signed-in thread-party',
+  'GET /api/notifications': 'signed-in own',
+  'POST /api/notifications/:id/read': 'signed-in own-notification',
+  'POST /api/notifications/read': 'signed-in own',
+  'GET /api/notifications/preferences': 'signed-in own',
+  'PUT /api/notifications/preferences': 'signed-in own',
+  'GET /api/notifications/stream': 'signed-in own',
 };
 
 const describeRoute = (route: DeclaredRoute) =>

@@ -5,11 +5,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '@skillhive/shared/contracts/errors';
 import { freePort, sleep, spawnServer, waitReady, type ServerProcess } from './fault-helpers.ts';
+import { openSse } from './sse-client.ts';
 
 /**
  * Graceful shutdown (docs/OPERATIONS.md) of a real `node src/server.ts`: on SIGTERM a request in
  * flight finishes, a new request on a kept-alive connection gets 503 + Connection: close in the
- * standard envelope, new connections are refused, and the process exits 0.
+ * standard envelope, new connections are refused, an open notification stream (decision 047) is
+ * ended instead of holding the stop, and the process exits 0.
  * Embedded mode only: the sequence does not depend on the database, and PGlite is the default.
  */
 const dataDir = mkdtempSync(path.join(tmpdir(), 'skillhive-shutdown-'));
@@ -81,6 +83,18 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('graceful shutdown', () 
       }),
     });
     expect(signUp.status).toBe(200);
+    // A notification stream, open until the server ends it.
+    const signedIn = await fetch(`${origin}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ email, password }),
+    });
+    const cookie = signedIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const stream = await openSse(`${origin}/api/notifications/stream`, { cookie });
+    expect(stream.status).toBe(200);
 
     // A sign-in whose body is still arriving when SIGTERM comes: a request in flight.
     const socket = connect(port, '127.0.0.1');
@@ -117,5 +131,6 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('graceful shutdown', () 
 
     expect(await server.exited).toBe(0);
     expect(server.output()).not.toMatch(/took too long/);
+    await stream.ended;
   }, 60_000);
 });

@@ -206,6 +206,11 @@ describe('deciding', () => {
     expect(await auditOf(id)).toEqual([
       { action: 'teacher_request.approve', actorId: admin.id, targetType: 'teacher_request' },
     ]);
+    // The applicant's notification centre says so (decision 047).
+    const listed = await ctx.app.inject({ url: '/api/notifications', headers: student.headers });
+    expect(listed.json().items).toMatchObject([
+      { kind: 'moderation', title: 'Your application to teach was approved', link: '/dashboard/addClasses' },
+    ]);
 
     for (const action of ['approve', 'reject'] as const) {
       const again = await decide(admin, id, action);
@@ -232,6 +237,10 @@ describe('deciding', () => {
     expect(await flagsOf(student)).toEqual({ isAdmin: false, isTeacher: false });
     expect(await auditOf(id)).toEqual([
       { action: 'teacher_request.reject', actorId: admin.id, targetType: 'teacher_request' },
+    ]);
+    const listed = await ctx.app.inject({ url: '/api/notifications', headers: student.headers });
+    expect(listed.json().items).toMatchObject([
+      { kind: 'moderation', title: 'Your application to teach was not approved', link: '/teach' },
     ]);
     for (const action of ['approve', 'reject'] as const) {
       expect((await decide(admin, id, action)).statusCode, action).toBe(409);

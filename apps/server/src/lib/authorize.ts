@@ -86,6 +86,7 @@ export const OWNERSHIP_RULES = {
     who: 'a student whose enrollment in the class is paid (published materials), its teacher, or an admin (409 for anyone else)',
   },
   own: { who: 'any signed-in user, their own' },
+  'own-notification': { who: 'any signed-in user, their own notifications only (404 for another’s)' },
   'own-session': { who: 'any signed-in user, their own sessions only (404 for another)' },
   'own-account-confirmed': {
     who: 'any signed-in user, their own account, confirmed by password or a sign-in in the last 15 minutes',

@@ -177,6 +177,12 @@ export const DASHBOARD_PAGES = {
     module: 'routes/dashboard/message-thread.tsx',
     access: 'signed-in',
   },
+  // What happened to a person: messages, decisions, refunds, reminders (decision 047).
+  notifications: {
+    path: '/dashboard/notifications',
+    module: 'routes/dashboard/notifications.tsx',
+    access: 'signed-in',
+  },
   contact: { path: '/dashboard/contact', module: 'routes/dashboard/contact.tsx', access: 'signed-in' },
   teacherHome: { path: '/dashboard/teacherHome', module: 'routes/dashboard/teacher-home.tsx', access: 'teacher' },
   addClasses: { path: '/dashboard/addClasses', module: 'routes/dashboard/add-classes.tsx', access: 'teacher' },

@@ -53,7 +53,8 @@ export const AuditEntry = z.object({
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
 /**
- * GET/PUT /api/users/me/notifications: the e-mails a person may turn off.
+ * GET/PUT /api/users/me/notifications: the e-mails a person may turn off (what shows in the
+ * notification centre is GET/PUT /api/notifications/preferences, decision 047).
  * Verification, password reset, e-mail change, receipts and refunds always go out.
  */
 export const NotificationPreferences = z.object({
@@ -63,6 +64,8 @@ export const NotificationPreferences = z.object({
   classReviews: z.boolean(),
   /** Someone wrote to you: a short preview and a link to the conversation (decision 045). */
   newMessages: z.boolean(),
+  /** A session of a class you paid for starts soon (decision 021); also in the notification centre (decision 047). */
+  sessionReminders: z.boolean(),
 });
 export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
 

@@ -12,6 +12,7 @@ export * from './gateways.ts';
 export * from './mail.ts';
 export * from './messages.ts';
 export * from './moderation.ts';
+export * from './notifications.ts';
 export * from './refunds.ts';
 export * from './reviews.ts';
 export * from './sections.ts';

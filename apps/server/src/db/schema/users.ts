@@ -20,6 +20,7 @@ export const users = pgTable(
     notifyTeacherApplication: boolean('notify_teacher_application').notNull().default(true),
     notifyClassReviews: boolean('notify_class_reviews').notNull().default(true),
     notifyNewMessages: boolean('notify_new_messages').notNull().default(true),
+    notifySessionReminders: boolean('notify_session_reminders').notNull().default(true),
     /**
      * Set while an admin has suspended the account (decision 043): no session, token or sign-in
      * works, and the person's classes and reviews are off the public lists.

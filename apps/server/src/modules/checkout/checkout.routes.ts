@@ -30,6 +30,7 @@ export interface PaymentsRoutesOptions {
   gateway: PaymentGateway;
   now: () => Date;
   publicUrl: string;
+  notifications: fulfilment.PaymentsDeps['notifications'];
   /** How the earnings ledger splits and holds each paid line (decision 039). */
   ledger: fulfilment.PaymentsDeps['ledger'];
   /** How long creating a payment intent holds its sections' seats (SEAT_HOLD_MINUTES, decision 042). */
@@ -77,6 +78,7 @@ export async function paymentsRoutes(app: FastifyInstance, opts: PaymentsRoutesO
     now: opts.now,
     log: app.log,
     publicUrl: opts.publicUrl,
+    notifications: opts.notifications,
     ledger: opts.ledger,
   };
   const typed = app.withTypeProvider<ZodTypeProvider>();

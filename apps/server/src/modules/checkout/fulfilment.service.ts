@@ -8,7 +8,8 @@ import { type LedgerSettings, recordSale } from '../earnings/earnings.public.ts'
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import type { GatewayIntent, PaymentGateway } from '../gateways/gateway.public.ts';
 import { paymentReceiptMail, queueMail } from '../mail/mail.service.ts';
-import { queueRefundMail } from '../refunds/refunds.service.ts';
+import { tellStudentOfRefund } from '../refunds/refunds.service.ts';
+import type { NotificationPublisher } from '../notifications/notifications.public.ts';
 import { contactEmailOf } from '../users/contact.public.ts';
 import * as repo from './checkout.repository.ts';
 import { couponIdOf, decodeCart, sameSet } from './intent-metadata.ts';
@@ -21,6 +22,8 @@ export interface PaymentsDeps {
   log: FastifyBaseLogger;
   /** For the links in the receipt e-mail. */
   publicUrl: string;
+  /** Where the student hears of a purchase refunded because it could not be completed (decision 047). */
+  notifications: NotificationPublisher;
   /** The platform's fee and the refund window the earnings ledger splits and holds each paid line by (decision 039). */
   ledger: LedgerSettings;
 }
@@ -263,7 +266,7 @@ export async function refundCharge(deps: PaymentsDeps, intentId: string, reason:
     await enrollments.releaseLines(tx, intentId);
     // The student hears of the refund with the decision to make it;
     // the gateway call follows the commit and the reconciler retries it until it is done.
-    await queueRefundMail(tx, deps.publicUrl, {
+    await tellStudentOfRefund(tx, deps, {
       studentId: row.studentId,
       titles,
       amountCents: row.amountCents,

@@ -11,6 +11,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { classDecidedMail, queueMail } from '../mail/mail.service.ts';
+import { notify, type NotificationPublisher } from '../notifications/notifications.public.ts';
 import { wantsNotification } from '../users/contact.public.ts';
 import type { ImageStorage } from '../uploads/storage.public.ts';
 import * as revisions from './class-revisions.repository.ts';
@@ -146,6 +147,7 @@ export async function decideRevision(
     { status: 'approved'; version: string } | { status: 'rejected'; version: string; reason?: string | undefined },
   now: Date,
   publicUrl: string,
+  notifications: NotificationPublisher,
 ): Promise<ClassModifiedResponse> {
   const found = await revisions.findRevisionById(db, id);
   if (!found) throw notFound('Revision');
@@ -182,6 +184,19 @@ export async function decideRevision(
       targetLabel: cls.title,
       details: { teacherEmail: cls.teacherEmail, revisionId: decided.id, fields, ...(reason ? { reason } : {}) },
     });
+    const approved = decision.status === 'approved';
+    await notify(
+      tx,
+      notifications,
+      {
+        recipientId: cls.teacherId,
+        kind: 'moderation',
+        title: `Your changes to “${cls.title}” ${approved ? 'were approved' : 'were not approved'}`,
+        body: approved ? 'They are live on the class page.' : (reason ?? 'See the reason on the class page.'),
+        link: `/dashboard/my-class/${cls.id}`,
+      },
+      now,
+    );
     if (await wantsNotification(tx, cls.teacherEmail, 'classReviews')) {
       await queueMail(
         tx,

@@ -28,6 +28,7 @@ import type { ImageStorage } from '../uploads/storage.public.ts';
 import { getPublicClass } from './class-page.service.ts';
 import * as revisions from './class-revisions.service.ts';
 import * as service from './classes.service.ts';
+import type { NotificationPublisher } from '../notifications/notifications.public.ts';
 
 /** X-Total-Count, and X-Total-Count-Capped when that total is a search's floor ("1,000+", decision 018). */
 function totalHeaders(page: service.CataloguePage): Record<string, string> {
@@ -39,9 +40,9 @@ function totalHeaders(page: service.CataloguePage): Record<string, string> {
 /** Classes, their moderation and the catalogue (spec §3, §4, §7; DESIGN §1.7, §4). */
 export async function classesRoutes(
   app: FastifyInstance,
-  opts: { db: Db; storage: ImageStorage; now: () => Date; publicUrl: string },
+  opts: { db: Db; storage: ImageStorage; now: () => Date; publicUrl: string; notifications: NotificationPublisher },
 ) {
-  const { db, storage, now, publicUrl } = opts;
+  const { db, storage, now, publicUrl, notifications } = opts;
   const { catalogueCache } = app;
   const CatalogueBody = z.array(ClassItem);
   const SuggestionsBody = z.array(ClassSuggestion);
@@ -271,7 +272,7 @@ export async function classesRoutes(
     },
     async (request) => {
       const decision = { status: 'accepted' as const, version: request.body.version };
-      return service.decideClass(db, viewerOf(request), request.params.id, decision, now(), publicUrl);
+      return service.decideClass(db, viewerOf(request), request.params.id, decision, now(), publicUrl, notifications);
     },
   );
 
@@ -297,6 +298,7 @@ export async function classesRoutes(
         { status: 'rejected', version: request.body.version, reason: request.body.reason },
         now(),
         publicUrl,
+        notifications,
       ),
   );
 
@@ -348,7 +350,15 @@ export async function classesRoutes(
     },
     async (request) => {
       const decision = { status: 'approved' as const, version: request.body.version };
-      return revisions.decideRevision(db, viewerOf(request), request.params.id, decision, now(), publicUrl);
+      return revisions.decideRevision(
+        db,
+        viewerOf(request),
+        request.params.id,
+        decision,
+        now(),
+        publicUrl,
+        notifications,
+      );
     },
   );
 
@@ -374,6 +384,7 @@ export async function classesRoutes(
         { status: 'rejected', version: request.body.version, reason: request.body.reason },
         now(),
         publicUrl,
+        notifications,
       ),
   );
 }

@@ -20,6 +20,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { classDecidedMail, queueMail } from '../mail/mail.service.ts';
 import * as content from '../content/content.service.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
+import { notify, type NotificationPublisher } from '../notifications/notifications.public.ts';
 import { findUserIdByEmail, wantsNotification } from '../users/contact.public.ts';
 import type { ImageStorage } from '../uploads/storage.public.ts';
 import { resolveUploadedImageKey } from '../uploads/uploads.service.ts';
@@ -306,6 +307,7 @@ export async function decideClass(
     { status: 'accepted'; version: string } | { status: 'rejected'; version: string; reason?: string | undefined },
   now: Date,
   publicUrl: string,
+  notifications: NotificationPublisher,
 ): Promise<ClassModifiedResponse> {
   if (!repo.isClassId(id)) throw notFound('Class');
   const reason = decision.status === 'rejected' && decision.reason ? decision.reason : null;
@@ -328,6 +330,19 @@ export async function decideClass(
       targetLabel: decided.title,
       details: { teacherEmail: decided.teacherEmail, ...(reason ? { reason } : {}) },
     });
+    const approved = decision.status === 'accepted';
+    await notify(
+      tx,
+      notifications,
+      {
+        recipientId: decided.teacherId,
+        kind: 'moderation',
+        title: `Your class “${decided.title}” ${approved ? 'was approved' : 'was not approved'}`,
+        body: approved ? 'It is now in the catalogue.' : (reason ?? 'See the reason on the class page.'),
+        link: `/dashboard/my-class/${decided.id}`,
+      },
+      now,
+    );
     if (await wantsNotification(tx, decided.teacherEmail, 'classReviews')) {
       await queueMail(
         tx,

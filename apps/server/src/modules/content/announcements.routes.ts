@@ -7,12 +7,13 @@ import { AnnouncementFormBody } from '@skillhive/shared/rules/message-form';
 import type { Db } from '../../db/client.ts';
 import { viewerOf } from '../../lib/authorize.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
+import type { NotificationPublisher } from '../notifications/notifications.public.ts';
 import * as content from './content.service.ts';
 
 /** A teacher's announcements to the students of a class (decision 050). */
 export async function announcementsRoutes(
   app: FastifyInstance,
-  opts: { db: Db; publicUrl: string; messagesPerUser: Limiter },
+  opts: { db: Db; now: () => Date; publicUrl: string; messagesPerUser: Limiter; notifications: NotificationPublisher },
 ) {
   const { db } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -25,7 +26,7 @@ export async function announcementsRoutes(
         tags: ['content'],
         operationId: 'postAnnouncement',
         summary:
-          'Announce something to every student who paid for the class, or for one of its sections (`sectionId`); each gets it by mail and on the class page (its teacher only)',
+          'Announce something to every student who paid for the class, or for one of its sections (`sectionId`); each gets it by mail, in their notification centre and on the class page (its teacher only)',
         description:
           '201 with the announcement and how many students it went to. 400 for an empty or too long text; 404 for an unknown class or a section that is not the class’s; 409 while nobody has paid for it; 429 past the hourly limit of messages (RATE_LIMIT_MESSAGES_PER_HOUR), which announcements share. The text is stored as text: markup is never rendered.',
         params: IdParam,
@@ -36,9 +37,13 @@ export async function announcementsRoutes(
     async (request, reply) => {
       const viewer = viewerOf(request);
       await opts.messagesPerUser.consume(viewer.id);
-      return reply
-        .status(201)
-        .send(await content.postAnnouncement(db, viewer, request.params.id, request.body, opts.publicUrl));
+      return reply.status(201).send(
+        await content.postAnnouncement(db, viewer, request.params.id, request.body, {
+          now: opts.now(),
+          publicUrl: opts.publicUrl,
+          notifications: opts.notifications,
+        }),
+      );
     },
   );
 

@@ -5,6 +5,7 @@ import { conflict } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { announcementMail, queueMail } from '../mail/mail.service.ts';
+import { type NotificationPublisher, notify } from '../notifications/notifications.public.ts';
 import { findSectionOfClass } from '../sections/sections.public.ts';
 import { contactEmailOf } from '../users/contact.public.ts';
 import * as repo from './announcements.repository.ts';
@@ -13,7 +14,8 @@ import { loadOwnedClass, loadViewableClass } from './content-access.ts';
 /*
  * Announcements (decision 050): a class's teacher tells every student who paid for the class, or
  * for one of its sections, something at once ("the link changed"). Each is mailed to them in the
- * same transaction that records it, and listed on the class's page for its students.
+ * same transaction that records it, put in their notification centre (decision 047), and listed
+ * on the class's page for its students.
  */
 
 /** How many of a class's latest announcements a list shows. */
@@ -36,8 +38,9 @@ export async function postAnnouncement(
   viewer: Viewer,
   classId: string,
   input: { body: string; sectionId?: string | undefined },
-  publicUrl: string,
+  deps: { now: Date; publicUrl: string; notifications: NotificationPublisher },
 ): Promise<Announcement> {
+  const { publicUrl } = deps;
   const cls = await loadOwnedClass(db, viewer, classId);
   const section = input.sectionId ? await findSectionOfClass(db, classId, input.sectionId) : null;
   const studentIds = await enrollments.listPaidStudentIdsOfClass(db, classId, section?.id);
@@ -53,6 +56,19 @@ export async function postAnnouncement(
     for (const studentId of studentIds) {
       const student = await contactEmailOf(tx, studentId);
       if (!student) continue;
+      // In the notification centre too (decision 047), unless the student turned announcements off there.
+      await notify(
+        tx,
+        deps.notifications,
+        {
+          recipientId: studentId,
+          kind: 'announcement',
+          title: `${viewer.name} about ${cls.title}`,
+          body: input.body,
+          link: `/dashboard/myEnrollClass/${classId}`,
+        },
+        deps.now,
+      );
       await queueMail(
         tx,
         student.email,

@@ -4,7 +4,8 @@ import { createIntervalJob } from '../../lib/interval-job.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { queueMail, sessionReminderMail } from '../mail/mail.service.ts';
-import { contactEmailOf } from '../users/contact.public.ts';
+import { notify, type NotificationPublisher } from '../notifications/notifications.public.ts';
+import { contactEmailOf, wantsNotification } from '../users/contact.public.ts';
 import { type ContentDeps, MINUTE_MS } from './content-access.ts';
 import * as repo from './content.repository.ts';
 import { sendOwedMoveMails } from './sessions.ts';
@@ -20,6 +21,7 @@ export function createSessionReminders(options: {
   db: Db;
   now: () => Date;
   publicUrl: string;
+  notifications: NotificationPublisher;
   reminderMinutes: number;
   intervalMs: number;
   log?: FastifyBaseLogger;
@@ -49,7 +51,7 @@ export function createSessionReminders(options: {
  * another — send nothing, while a session moved to a new time is reminded of again.
  */
 export async function sendDueReminders(
-  deps: Pick<ContentDeps, 'db' | 'now' | 'publicUrl'>,
+  deps: Pick<ContentDeps, 'db' | 'now' | 'publicUrl'> & { notifications: NotificationPublisher },
   reminderMinutes: number,
 ): Promise<number> {
   const now = deps.now();
@@ -70,6 +72,25 @@ export async function sendDueReminders(
       for (const studentId of claimed) {
         const contact = await contactEmailOf(tx, studentId);
         if (!contact) continue;
+        await notify(
+          tx,
+          deps.notifications,
+          {
+            recipientId: studentId,
+            kind: 'reminder',
+            title: `${session.title} starts soon`,
+            body: `${cls.title}, ${session.startsAt.toLocaleString('en-US', {
+              timeZone: session.timeZone,
+              dateStyle: 'medium',
+              timeStyle: 'short',
+            })} (${session.timeZone})`,
+            link: `/dashboard/myEnrollClass/${session.classId}`,
+          },
+          now,
+        );
+        queued++;
+        // The mail is optional since the notification centre tells of it too (decision 047).
+        if (!(await wantsNotification(tx, contact.email, 'sessionReminders'))) continue;
         await queueMail(
           tx,
           contact.email,
@@ -84,7 +105,6 @@ export async function sendDueReminders(
             location: session.location,
           }),
         );
-        queued++;
       }
       return queued;
     });

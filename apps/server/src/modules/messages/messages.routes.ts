@@ -7,14 +7,16 @@ import { MessageFormBody } from '@skillhive/shared/rules/message-form';
 import type { Db } from '../../db/client.ts';
 import { viewerOf } from '../../lib/authorize.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
+import type { NotificationPublisher } from '../notifications/notifications.public.ts';
 import * as messages from './messages.service.ts';
 
 /** Messages between a person and a class's teacher (decision 045). */
 export async function messagesRoutes(
   app: FastifyInstance,
-  opts: { db: Db; now: () => Date; publicUrl: string; messagesPerUser: Limiter },
+  opts: { db: Db; now: () => Date; publicUrl: string; messagesPerUser: Limiter; notifications: NotificationPublisher },
 ) {
   const { db } = opts;
+  const deps = () => ({ now: opts.now(), publicUrl: opts.publicUrl, notifications: opts.notifications });
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(
@@ -38,9 +40,7 @@ export async function messagesRoutes(
       await opts.messagesPerUser.consume(viewer.id);
       return reply
         .status(201)
-        .send(
-          await messages.messageTeacher(db, viewer, request.params.id, request.body.body, opts.now(), opts.publicUrl),
-        );
+        .send(await messages.messageTeacher(db, deps(), viewer, request.params.id, request.body.body));
     },
   );
 
@@ -93,9 +93,7 @@ export async function messagesRoutes(
     async (request, reply) => {
       const viewer = viewerOf(request);
       await opts.messagesPerUser.consume(viewer.id);
-      return reply
-        .status(201)
-        .send(await messages.reply(db, viewer, request.params.id, request.body.body, opts.now(), opts.publicUrl));
+      return reply.status(201).send(await messages.reply(db, deps(), viewer, request.params.id, request.body.body));
     },
   );
 }

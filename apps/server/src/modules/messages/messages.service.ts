@@ -8,6 +8,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import { newMessageMail, queueMail } from '../mail/mail.service.ts';
 import { flagForReview } from '../moderation/moderation.public.ts';
+import { markSeen, notify, type NotificationPublisher } from '../notifications/notifications.public.ts';
 import { findModerationSubjects, wantsNotification } from '../users/contact.public.ts';
 import * as repo from './messages.repository.ts';
 
@@ -34,6 +35,9 @@ const OFF_PLATFORM_SIGNS: [string, RegExp][] = [
   ['a phone number', /(?:\+|\b)\d(?:[\s().-]*\d){8,}/],
 ];
 
+/** Where a thread is read and answered in the dashboard. */
+const threadLink = (threadId: string) => `/dashboard/messages/${threadId}`;
+
 export function offPlatformSignsOf(body: string): string[] {
   return OFF_PLATFORM_SIGNS.filter(([, pattern]) => pattern.test(body)).map(([name]) => name);
 }
@@ -44,20 +48,27 @@ export function previewOf(body: string): string {
   return line.length > MESSAGE_PREVIEW_MAX ? `${line.slice(0, MESSAGE_PREVIEW_MAX - 1)}…` : line;
 }
 
+/** What sending a message needs besides the database: the clock, the site's address, the notification centre. */
+export interface MessageDeps {
+  now: Date;
+  publicUrl: string;
+  notifications: NotificationPublisher;
+}
+
 /**
  * Writes a message in the thread, in one transaction with what follows from it: the recipient's
- * mail and, when it carries off-platform contact details, a flag in the report queue. A suspended
+ * notification (decision 047), their mail and, when it carries off-platform contact details, a flag in the report queue. A suspended
  * recipient gets nothing (409); a suspended sender never gets here (their sessions are refused).
  */
 async function send(
   db: Db,
+  deps: MessageDeps,
   viewer: Viewer,
   thread: repo.ThreadRow,
   classTitle: string,
   body: string,
-  now: Date,
-  publicUrl: string,
 ): Promise<SentMessage> {
+  const { now, publicUrl } = deps;
   const recipientId = viewer.id === thread.studentId ? thread.teacherId : thread.studentId;
   const recipient = (await findModerationSubjects(db, [recipientId])).get(recipientId);
   if (!recipient || recipient.suspended) throw conflict(MESSAGE_MESSAGES.recipientUnavailable);
@@ -78,6 +89,18 @@ async function send(
       details: `Flagged automatically: the message contains ${signs.join(', ')}.`,
     });
   }
+  await notify(
+    db,
+    deps.notifications,
+    {
+      recipientId,
+      kind: 'message',
+      title: `${viewer.name} wrote about ${classTitle}`,
+      body: previewOf(body),
+      link: threadLink(thread.id),
+    },
+    now,
+  );
   // The mail is optional (the profile's e-mail notifications); the message is in the inbox either way.
   if (!(await wantsNotification(db, recipient.email, 'newMessages'))) return { threadId: thread.id, insertedId };
   await queueMail(
@@ -98,11 +121,10 @@ async function send(
 /** POST /api/classes/:id/messages: a signed-in person writes to a public class's teacher (before or after buying). */
 export async function messageTeacher(
   db: Db,
+  deps: MessageDeps,
   viewer: Viewer,
   classId: string,
   body: string,
-  now: Date,
-  publicUrl: string,
 ): Promise<SentMessage> {
   if (!UUID_PATTERN.test(classId)) throw notFound('Class');
   const found = await findClassForEnrollment(db, classId);
@@ -110,7 +132,7 @@ export async function messageTeacher(
   if (found.teacherId === viewer.id) throw conflict(MESSAGE_MESSAGES.ownClass);
   return db.transaction(async (tx) => {
     const thread = await repo.upsertThread(tx, { classId, studentId: viewer.id, teacherId: found.teacherId });
-    return send(tx, viewer, thread, found.title, body, now, publicUrl);
+    return send(tx, deps, viewer, thread, found.title, body);
   });
 }
 
@@ -125,16 +147,15 @@ async function threadFor(db: Db, viewer: Viewer, threadId: string, adminMayRead:
 /** POST /api/messages/threads/:id/messages: either person answers in their thread. */
 export async function reply(
   db: Db,
+  deps: MessageDeps,
   viewer: Viewer,
   threadId: string,
   body: string,
-  now: Date,
-  publicUrl: string,
 ): Promise<SentMessage> {
   const thread = await threadFor(db, viewer, threadId, false);
   const found = await findClassForEnrollment(db, thread.classId);
   if (!found) throw notFound('Class');
-  return db.transaction(async (tx) => send(tx, viewer, thread, found.title, body, now, publicUrl));
+  return db.transaction(async (tx) => send(tx, deps, viewer, thread, found.title, body));
 }
 
 function personOf(people: Map<string, { name: string; image: string | null }>, id: string): ThreadPerson {
@@ -180,7 +201,11 @@ export async function readThread(db: Db, viewer: Viewer, threadId: string, now: 
     repo.listMessages(db, thread.id, THREAD_MESSAGES_MAX),
     repo.findPeople(db, [thread.studentId, thread.teacherId]),
   ]);
-  if (thread.studentId === viewer.id || thread.teacherId === viewer.id) await repo.markRead(db, thread, viewer.id, now);
+  if (thread.studentId === viewer.id || thread.teacherId === viewer.id) {
+    await repo.markRead(db, thread, viewer.id, now);
+    // Its message notifications are read with it (decision 047).
+    await markSeen(db, viewer.id, threadLink(thread.id), now);
+  }
   return {
     _id: thread.id,
     classId: thread.classId,

@@ -7,12 +7,16 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { clawBackLines } from '../earnings/earnings.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
-import { queueMail, refundMail } from '../mail/mail.service.ts';
-import * as reviews from '../reviews/reviews.service.ts';
+import type { NotificationPublisher } from '../notifications/notifications.public.ts';
 import { contactEmailOf } from '../users/contact.public.ts';
+import * as reviews from '../reviews/reviews.service.ts';
 import * as checkout from '../checkout/payments.public.ts';
 import type { GatewayRefund, PaymentGateway } from '../gateways/gateway.public.ts';
+import { tellStudentOfRefund } from './refund-notice.ts';
 import * as repo from './refunds.repository.ts';
+
+// Checkout tells of the refunds it makes through this module's service (decision 015).
+export { tellStudentOfRefund };
 
 /**
  * Refunds (DESIGN §4 "paid → refunded"). Race safety follows fulfilPayment (STYLE.md
@@ -27,6 +31,8 @@ export interface RefundsDeps {
   now: () => Date;
   log: FastifyBaseLogger;
   publicUrl: string;
+  /** The notification centre the student hears of a refund in (decision 047). */
+  notifications: NotificationPublisher;
   /** REFUND_WINDOW_DAYS: how long after paying a student may request a refund. */
   refundWindowDays: number;
 }
@@ -113,7 +119,7 @@ async function applyRefund(
       },
     });
   }
-  await queueRefundMail(tx, deps.publicUrl, {
+  await tellStudentOfRefund(tx, deps, {
     studentId: payment.studentId,
     titles: input.lines.map((line) => line.title),
     amountCents: refund.amountCents,
@@ -121,21 +127,6 @@ async function applyRefund(
     transactionId: payment.transactionId,
     reason: refund.reason,
   });
-}
-
-/**
- * Tells the student of a refund through the outbox, in the transaction that decides it: an admin's
- * refund (with its reason) or a purchase we could not complete (checkout fulfilment.service.ts). Nothing is
- * sent for a payment whose student deleted their account.
- */
-export async function queueRefundMail(
-  tx: Db,
-  publicUrl: string,
-  refund: Omit<Parameters<typeof refundMail>[0], 'publicUrl' | 'name'> & { studentId: string | null },
-): Promise<void> {
-  const { studentId, ...mail } = refund;
-  const student = studentId ? await contactEmailOf(tx, studentId) : null;
-  if (student) await queueMail(tx, student.email, refundMail({ ...mail, publicUrl, name: student.name }));
 }
 
 /**

@@ -17,14 +17,15 @@ import { CreateTeacherRequestBody } from '@skillhive/shared/rules/teach-form';
 import type { Db } from '../../db/client.ts';
 import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
+import type { NotificationPublisher } from '../notifications/notifications.public.ts';
 import * as service from './teacher-requests.service.ts';
 
 /** Teacher applications (spec §3, §4, §7; DESIGN §1.6). */
 export async function teacherRequestsRoutes(
   app: FastifyInstance,
-  opts: { db: Db; now: () => Date; publicUrl: string },
+  opts: { db: Db; now: () => Date; publicUrl: string; notifications: NotificationPublisher },
 ) {
-  const { db, now, publicUrl } = opts;
+  const { db, now, publicUrl, notifications } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(
@@ -85,7 +86,8 @@ export async function teacherRequestsRoutes(
         response: { 200: ModifiedCountResponse },
       },
     },
-    async (request) => service.approveRequest(db, viewerOf(request), request.params.id, now(), publicUrl),
+    async (request) =>
+      service.approveRequest(db, viewerOf(request), request.params.id, now(), publicUrl, notifications),
   );
 
   typed.patch(
@@ -104,6 +106,14 @@ export async function teacherRequestsRoutes(
       },
     },
     async (request) =>
-      service.rejectRequest(db, viewerOf(request), request.params.id, now(), publicUrl, request.body?.reason),
+      service.rejectRequest(
+        db,
+        viewerOf(request),
+        request.params.id,
+        now(),
+        publicUrl,
+        notifications,
+        request.body?.reason,
+      ),
   );
 }

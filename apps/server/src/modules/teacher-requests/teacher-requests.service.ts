@@ -6,6 +6,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { limitOffsetOf } from '../../lib/paging.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { queueMail, teacherRequestDecidedMail } from '../mail/mail.service.ts';
+import { notify, type NotificationPublisher } from '../notifications/notifications.public.ts';
 import { wantsNotification } from '../users/contact.public.ts';
 import { grantTeacher } from '../users/users.service.ts';
 import * as repo from './teacher-requests.repository.ts';
@@ -102,6 +103,7 @@ export async function approveRequest(
   id: string,
   now: Date,
   publicUrl: string,
+  notifications: NotificationPublisher,
 ): Promise<{ modifiedCount: number }> {
   if (!UUID_PATTERN.test(id)) throw notFound('Teacher request');
   return db.transaction(async (tx) => {
@@ -114,6 +116,18 @@ export async function approveRequest(
       targetLabel: request.email,
       details: { userId: request.userId },
     });
+    await notify(
+      tx,
+      notifications,
+      {
+        recipientId: request.userId,
+        kind: 'moderation',
+        title: 'Your application to teach was approved',
+        body: 'You can add your first class now.',
+        link: '/dashboard/addClasses',
+      },
+      now,
+    );
     if (await wantsNotification(tx, request.email, 'teacherApplication')) {
       await queueMail(tx, request.email, teacherRequestDecidedMail({ publicUrl, name: request.name, approved: true }));
     }
@@ -131,6 +145,7 @@ export async function rejectRequest(
   id: string,
   now: Date,
   publicUrl: string,
+  notifications: NotificationPublisher,
   reason?: string | undefined,
 ): Promise<{ success: true }> {
   if (!UUID_PATTERN.test(id)) throw notFound('Teacher request');
@@ -143,6 +158,18 @@ export async function rejectRequest(
       targetLabel: request.email,
       details: { userId: request.userId, ...(reason ? { reason } : {}) },
     });
+    await notify(
+      tx,
+      notifications,
+      {
+        recipientId: request.userId,
+        kind: 'moderation',
+        title: 'Your application to teach was not approved',
+        body: reason ?? 'You may apply again later.',
+        link: '/teach',
+      },
+      now,
+    );
     if (await wantsNotification(tx, request.email, 'teacherApplication')) {
       await queueMail(
         tx,

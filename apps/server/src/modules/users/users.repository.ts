@@ -117,12 +117,14 @@ export interface NotificationPreferencesRow {
   teacherApplication: boolean;
   classReviews: boolean;
   newMessages: boolean;
+  sessionReminders: boolean;
 }
 
 const PREFERENCE_COLUMNS = {
   teacherApplication: users.notifyTeacherApplication,
   classReviews: users.notifyClassReviews,
   newMessages: users.notifyNewMessages,
+  sessionReminders: users.notifySessionReminders,
 };
 
 export async function findNotificationPreferences(db: Db, id: string): Promise<NotificationPreferencesRow | null> {
@@ -142,6 +144,7 @@ export async function updateNotificationPreferences(
       notifyTeacherApplication: prefs.teacherApplication,
       notifyClassReviews: prefs.classReviews,
       notifyNewMessages: prefs.newMessages,
+      notifySessionReminders: prefs.sessionReminders,
       updatedAt: now,
     })
     .where(eq(users.id, id))

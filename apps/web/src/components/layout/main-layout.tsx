@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Outlet, useNavigation } from 'react-router';
 import { TopProgressBar } from '../ui/top-progress-bar.tsx';
 import { Footer } from './footer.tsx';
@@ -8,8 +8,11 @@ import { RedirectNotice } from './redirect-notice.tsx';
 import { OfflineBanner } from './offline-banner.tsx';
 import { useFocusOnNavigate } from './use-focus-on-navigate.ts';
 
-/** Navbar, page content, footer (spec §2); the root is at most screen-xl wide. */
-export function MainLayout({ session }: { session: LayoutSession }) {
+/**
+ * Navbar, page content, footer (spec §2); the root is at most screen-xl wide. `navbarExtra` is
+ * what the app adds to the navbar beside the cart (the notification bell, decision 047).
+ */
+export function MainLayout({ session, navbarExtra }: { session: LayoutSession; navbarExtra?: ReactNode }) {
   const navigationPending = useNavigation().state !== 'idle';
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigate(main);
@@ -19,7 +22,7 @@ export function MainLayout({ session }: { session: LayoutSession }) {
         Skip to content
       </a>
       <TopProgressBar active={session.loading || session.roleLoading || navigationPending} />
-      <Navbar session={session} />
+      <Navbar session={session} extra={navbarExtra} />
       <OfflineBanner />
       <main
         ref={main}

@@ -1,4 +1,4 @@
-import { useCallback, useId, useRef, useState } from 'react';
+import { useCallback, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { BrandMark } from './brand-logo.tsx';
@@ -18,7 +18,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-primary underline decoration-2 underline-offset-8' : ''
   }`;
 
-export function Navbar({ session }: { session: LayoutSession }) {
+export function Navbar({ session, extra }: { session: LayoutSession; extra?: ReactNode }) {
   const { user, loading } = session;
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -72,7 +72,8 @@ export function Navbar({ session }: { session: LayoutSession }) {
           </div>
           <Link to={paths.home} className="flex items-center gap-2 rounded-field px-1 text-xl font-bold tracking-tight">
             <BrandMark />
-            <span>
+            {/* A signed-in phone's navbar also holds the bell and the cart: the mark alone shows under 420 px. */}
+            <span className={user ? 'sr-only min-[420px]:not-sr-only' : undefined}>
               Skill<span className="text-primary">Hive</span>
             </span>
           </Link>
@@ -90,6 +91,7 @@ export function Navbar({ session }: { session: LayoutSession }) {
 
         <div className="flex flex-1 items-center justify-end gap-1">
           <ThemeToggle />
+          {user ? extra : null}
           {user && session.cartCount != null && (session.role === 'student' || session.cartCount > 0) ? (
             <CartLink count={session.cartCount} />
           ) : null}

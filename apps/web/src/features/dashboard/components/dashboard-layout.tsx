@@ -5,6 +5,7 @@ import { useAuth } from '../../auth/auth-context.ts';
 import {
   DASHBOARD_MENUS,
   MESSAGES_ITEM,
+  NOTIFICATIONS_ITEM,
   PROFILE_ITEM,
   SECTION_TITLES,
   SHARED_MENU,
@@ -58,7 +59,7 @@ function DashboardNav({ onNavigate }: { onNavigate?: () => void }) {
             </ul>
           </li>
         ))}
-        <MenuList items={[MESSAGES_ITEM, PROFILE_ITEM]} {...navigateProps} />
+        <MenuList items={[MESSAGES_ITEM, NOTIFICATIONS_ITEM, PROFILE_ITEM]} {...navigateProps} />
       </ul>
       <div className="divider my-1 before:bg-white/30 after:bg-white/30" aria-hidden="true" />
       <ul className="menu w-full gap-1" aria-label="SkillHive">

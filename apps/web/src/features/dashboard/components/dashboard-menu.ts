@@ -48,6 +48,9 @@ export const PROFILE_ITEM: MenuItem = { to: paths.dashboard.profile, label: 'Pro
 /** Every account asks teachers and every teacher answers in one inbox (decision 045). */
 export const MESSAGES_ITEM: MenuItem = { to: paths.dashboard.messages, label: 'Messages' };
 
+/** What happened to a person, newest first (decision 047); the navbar's bell opens the latest. */
+export const NOTIFICATIONS_ITEM: MenuItem = { to: paths.dashboard.notifications, label: 'Notifications' };
+
 /** The roles whose sections a person sees, in the menu's order. */
 export function menuRoles({ isAdmin, isTeacher }: { isAdmin: boolean; isTeacher: boolean }): Role[] {
   return [...(isAdmin ? (['admin'] as const) : []), ...(isTeacher ? (['teacher'] as const) : []), 'student'];

@@ -5,6 +5,7 @@ import { EditProfileForm } from './edit-profile-form.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import { EmailSection } from './email-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
+import { InAppNotificationsSection } from './in-app-notifications-section.tsx';
 import { NotificationsSection } from './notifications-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 
@@ -44,6 +45,10 @@ export function AccountSettings({ profile, email, emailVerified, emailNotice, li
 
       <ProfileSection title="E-mail notifications" description="Send me an e-mail…">
         <NotificationsSection />
+      </ProfileSection>
+
+      <ProfileSection title="Notification centre" description="Show in the bell at the top of the page…">
+        <InAppNotificationsSection />
       </ProfileSection>
 
       <ProfileSection title="Delete account" danger>

@@ -11,6 +11,7 @@ const OPTIONS: ReadonlyArray<{ key: keyof NotificationPreferences; label: string
   { key: 'teacherApplication', label: 'When my application to teach is decided' },
   { key: 'classReviews', label: 'When my class or my changes to it are reviewed' },
   { key: 'newMessages', label: 'When someone sends me a message' },
+  { key: 'sessionReminders', label: 'Before a session of a class I paid for starts' },
 ];
 
 /** "E-mail notifications": the optional e-mails, saved as they are ticked. */

@@ -35,6 +35,7 @@ describe('ProfilePage', () => {
       'Change password',
       'Signed-in devices',
       'E-mail notifications',
+      'Notification centre',
       'Delete account',
     ]) {
       expect(await screen.findByRole('region', { name: title })).toBeTruthy();

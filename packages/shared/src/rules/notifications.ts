@@ -1,0 +1,20 @@
+/**
+ * What a notification can be about (decision 047). `offer` is for a seat offered from a waitlist,
+ * which is not built yet; `announcement` is for a message from the platform to its people.
+ */
+export const NOTIFICATION_KINDS = ['message', 'announcement', 'moderation', 'refund', 'reminder', 'offer'] as const;
+export type NotificationKindName = (typeof NOTIFICATION_KINDS)[number];
+
+/** How each kind is named in the profile's settings. */
+export const NOTIFICATION_KIND_LABELS: Record<NotificationKindName, string> = {
+  message: 'Messages from students and teachers',
+  announcement: 'Announcements from SkillHive',
+  moderation: 'Decisions about my classes and my application to teach',
+  refund: 'Refunds',
+  reminder: 'Reminders of sessions about to start',
+  offer: 'Seats offered from a waiting list',
+};
+
+/** A notification's title and text are one short line each: longer ones are cut with an ellipsis. */
+export const NOTIFICATION_TITLE_MAX = 120;
+export const NOTIFICATION_BODY_MAX = 280;
