@@ -33,7 +33,7 @@ import {
   makePlan,
   type GenPlan,
 } from './generate.ts';
-import { createClient, runFlows, type FlowStudent } from './http.ts';
+import { createClient, newFlowTally, runFlows, summariseFlows, type FlowStudent, type FlowTally } from './http.ts';
 import { loadOptions, machineFacts } from './options.ts';
 import {
   REPO_ROOT,
@@ -65,6 +65,8 @@ interface Build {
   root: string;
   server: RunningServer;
   students: FlowStudent[];
+  /** Every measured round of the build adds up here (flows/s over all its rounds, step latencies). */
+  tally: FlowTally;
 }
 
 async function admin(sqlText: string): Promise<void> {
@@ -125,7 +127,7 @@ async function prepare(label: 'A' | 'B', root: string, plan: GenPlan, passwordHa
       token: await tokens.issue({ id: ids[i]!, email }, flowStudentSessionId(ids[i]!)),
     })),
   );
-  return { label, root, server, students };
+  return { label, root, server, students, tally: newFlowTally() };
 }
 
 async function main() {
@@ -164,40 +166,49 @@ async function main() {
     const students = build.students.slice(used[label] * perRound, (used[label] + 1) * perRound);
     used[label] += 1;
     const loadBefore = load();
-    const round = await runFlows(createClient(build.server.origin, opts.connections + 8), students, classIds, {
+    const before = { completed: build.tally.completed, failed: build.tally.failed, elapsedS: build.tally.elapsedS };
+    await runFlows(createClient(build.server.origin, opts.connections + 8), students, classIds, {
       concurrency: opts.connections,
       durationS: opts.duration,
+      tally: build.tally,
     });
-    const extra = round.extra as { flowsCompleted: number; flowsFailed: number };
-    rounds.push({
-      build: label,
-      flowsPerS: round.rps ?? 0,
-      completed: extra.flowsCompleted,
-      failed: extra.flowsFailed,
-      loadBefore,
-      loadAfter: load(),
-    });
-    log(
-      `${label}: ${round.rps} flows/s (${extra.flowsCompleted} flows, ${extra.flowsFailed} failed), load ${load()[0]}`,
-    );
+    const completed = build.tally.completed - before.completed;
+    const failed = build.tally.failed - before.failed;
+    const flowsPerS = Math.round((completed / (build.tally.elapsedS - before.elapsedS)) * 10) / 10;
+    rounds.push({ build: label, flowsPerS, completed, failed, loadBefore, loadAfter: load() });
+    log(`${label}: ${flowsPerS} flows/s (${completed} flows, ${failed} failed), load ${load()[0]}`);
   }
   const summary = Object.fromEntries(
     (['A', 'B'] as const).map((label) => {
-      const own = rounds.filter((r) => r.build === label);
-      const completed = own.reduce((s, r) => s + r.completed, 0);
-      const seconds = own.reduce((s, r) => s + r.completed / Math.max(r.flowsPerS, 1e-9), 0);
+      const figures = summariseFlows(builds[label].tally, { concurrency: opts.connections });
+      const extra = figures.extra as { steps: { step: string; p50: number; p99: number }[] };
       return [
         label,
         {
           root: builds[label].root,
-          flowsPerS: Math.round((completed / seconds) * 10) / 10,
-          completed,
-          failed: own.reduce((s, r) => s + r.failed, 0),
-          rounds: own.map((r) => r.flowsPerS),
+          flowsPerS: figures.rps ?? 0,
+          p50: figures.p50,
+          p99: figures.p99,
+          completed: builds[label].tally.completed,
+          failed: builds[label].tally.failed,
+          rounds: rounds.filter((r) => r.build === label).map((r) => r.flowsPerS),
+          steps: extra.steps,
         },
       ];
     }),
-  ) as Record<'A' | 'B', { root: string; flowsPerS: number; completed: number; failed: number; rounds: number[] }>;
+  ) as Record<
+    'A' | 'B',
+    {
+      root: string;
+      flowsPerS: number;
+      p50: number | undefined;
+      p99: number | undefined;
+      completed: number;
+      failed: number;
+      rounds: number[];
+      steps: { step: string; p50: number; p99: number }[];
+    }
+  >;
   const ratio = Math.round((summary.B.flowsPerS / summary.A.flowsPerS) * 1000) / 10;
   const result = {
     date: new Date().toISOString(),
@@ -217,6 +228,10 @@ async function main() {
       ...(['A', 'B'] as const).map(
         (l) =>
           `${l}      ${String(summary[l].flowsPerS).padStart(7)}  ${summary[l].rounds.join(', ').padEnd(30)} ${String(summary[l].completed).padStart(6)}  ${summary[l].failed}`,
+      ),
+      ...(['A', 'B'] as const).map(
+        (l) =>
+          `${l} flow p50/p99 ${summary[l].p50}/${summary[l].p99} ms; steps p50/p99: ${summary[l].steps.map((st) => `${st.step.split(' ')[1]} ${st.p50}/${st.p99}`).join(', ')}`,
       ),
       `B / A: ${ratio}%   load before/after each round: ${rounds.map((r) => `${r.build} ${r.loadBefore[0]}→${r.loadAfter[0]}`).join(', ')}`,
       'written: bench/results/purchase-ab.json',
