@@ -75,6 +75,7 @@ export function spawnNode(
   env: Record<string, string>,
   logFile: string,
   nodeArgs: string[] = [],
+  cwd: string = REPO_ROOT,
 ): Spawned {
   // The child writes its lines to the file itself (`>> file`, as a supervisor's redirect does):
   // relayed through this process, they would take CPU from the load generator running here.
@@ -83,7 +84,7 @@ export function spawnNode(
   let child: ChildProcess;
   try {
     child = spawn(process.execPath, [...nodeArgs, ...args], {
-      cwd: REPO_ROOT,
+      cwd,
       env: { ...baseEnv(), ...env },
       stdio: ['ignore', log, log],
     });
@@ -182,6 +183,8 @@ export interface ServerOptions {
   logLevel?: string;
   extraEnv?: Record<string, string>;
   readyTimeoutMs?: number;
+  /** The checkout whose built server runs (another build, for an A/B comparison); this one by default. */
+  root?: string;
 }
 
 export interface RunningServer {
@@ -218,7 +221,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...opts.extraEnv,
   };
-  const spawned = spawnNode([SERVER_ENTRY], env, opts.logFile, opts.nodeArgs);
+  const root = opts.root ?? REPO_ROOT;
+  const entry = opts.root ? path.join(opts.root, 'apps/server/dist/server.js') : SERVER_ENTRY;
+  const spawned = spawnNode([entry], env, opts.logFile, opts.nodeArgs, root);
   try {
     const readyMs = await waitReady(spawned, opts.port, '/api/ready', opts.readyTimeoutMs ?? 120_000);
     return {
@@ -236,12 +241,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 }
 
-/** `npm run db:migrate` with the given settings (DATABASE_URL, or DATA_DIR for PGlite). */
-export function migrate(env: Record<string, string>, logFile: string): Promise<void> {
+/** `npm run db:migrate` with the given settings (DATABASE_URL, or DATA_DIR for PGlite), in `root`'s checkout. */
+export function migrate(env: Record<string, string>, logFile: string, root: string = REPO_ROOT): Promise<void> {
   return new Promise((resolve, reject) => {
     const log = createWriteStream(logFile, { flags: 'a' });
     const child = spawn('npm', ['run', 'db:migrate', '--silent'], {
-      cwd: REPO_ROOT,
+      cwd: root,
       env: { ...baseEnv(), LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

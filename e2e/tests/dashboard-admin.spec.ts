@@ -45,6 +45,10 @@ test.describe('looking (the role admin)', () => {
     await expectLoaded(page);
     await expect(page.getByRole('figure', { name: 'Users by role' })).toBeVisible();
     await expect(page.getByRole('figure', { name: 'Classes by status' })).toBeVisible();
+    // Revenue and the platform's fee of it, from the ledger (decision 039).
+    const revenue = page.getByRole('region', { name: 'Revenue' });
+    await expect(revenue.getByText('Platform fee', { exact: true })).toBeVisible();
+    await expect(revenue.getByText(/^Teachers' shares \$/)).toBeVisible();
     await expect(dashboardMenu(page).getByRole('link')).toHaveText([
       'Admin Home',
       'Teacher Requests',
@@ -110,8 +114,8 @@ test.describe('looking (the role admin)', () => {
     await expect(page.locator('dl').first()).toContainText(teacher.email);
     await expect(page.locator('dl').first()).toContainText('$25.00');
     await expect(page.getByText(item.description)).toBeVisible();
-    await expect(page.getByText('Enrolled students')).toBeVisible();
-    await expect(page.getByText('No enrollments yet.')).toBeVisible();
+    await expect(page.getByText('Paid students')).toBeVisible();
+    await expect(page.getByText('No paid enrollments in the last 12 weeks.')).toBeVisible();
   });
 
   test('profile: the admin role and the e-mail', async ({ page }) => {

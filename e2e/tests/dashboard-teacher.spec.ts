@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test, uniqueStamp, type Arrange, type ArrangedClass, type Person } from '../fixtures/arrange.ts';
 import { dashboardMenu, expectLoaded, expectReady, makePng } from '../fixtures/dashboard.ts';
 
@@ -8,9 +8,11 @@ import { dashboardMenu, expectLoaded, expectReady, makePng } from '../fixtures/d
  * arranges a new teacher, whose figures are theirs alone.
  */
 
-/** A StatCard of a dashboard home: its value and hint, under its label. */
-function statCard(page: Page, label: string) {
-  return page
+/** A StatCard of a dashboard home (or of one of its sections): its value and hint, under its label. */
+function statCard(scope: Page | Locator, label: string) {
+  // The label is looked for inside each card: a locator from the page, not from the scope.
+  const page = 'page' in scope && typeof scope.page === 'function' ? scope.page() : (scope as Page);
+  return scope
     .getByRole('definition')
     .locator('xpath=..')
     .filter({ has: page.getByRole('term').filter({ hasText: new RegExp(`^${label}$`) }) });
@@ -59,23 +61,28 @@ test.describe('teacher dashboard', () => {
     await expect(page).toHaveURL('/dashboard/teacherHome');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Hi, Welcome /);
     await expectReady(page);
-    // Earnings come from the server (GET /api/teachers/me/stats): revenue, per month, per class.
+    // Earnings come from the server's ledger (GET /api/teachers/me/stats): the teacher's share of
+    // the $30 after the default 20 % fee, held for the refund window; per month and per class.
     await expect(statCard(page, 'Classes').getByRole('definition')).toHaveText([
       '3',
       '1 accepted · 1 pending · 1 rejected',
     ]);
     // The hint says "1 paid enrollments" today (teacher-home.tsx does not use countOf): either reads.
-    await expect(statCard(page, 'Students enrolled').getByRole('definition')).toHaveText([
-      '1',
-      /^1 paid enrollments?$/,
-    ]);
-    await expect(statCard(page, 'Paid students').getByRole('definition')).toHaveText(['1']);
-    await expect(statCard(page, 'Revenue').getByRole('definition').first()).toHaveText('$30.00');
+    await expect(statCard(page, 'Paid students').getByRole('definition')).toHaveText(['1', /^1 paid enrollments?$/]);
+    await expect(statCard(page, 'Earnings').getByRole('definition').first()).toHaveText('$24.00');
+    const balance = page.getByRole('region', { name: 'Where your earnings are' });
+    await expect(statCard(balance, 'Pending').getByRole('definition').first()).toHaveText('$24.00');
+    await expect(statCard(balance, 'Available').getByRole('definition').first()).toHaveText('$0.00');
+    await expect(statCard(balance, 'Paid out').getByRole('definition')).toHaveText(['$0.00']);
+    await expect(balance.getByRole('link', { name: 'Earnings and payouts' })).toHaveAttribute(
+      'href',
+      '/dashboard/earnings',
+    );
     await expect(page.getByRole('figure', { name: 'Classes by status' })).toBeVisible();
-    await expect(page.getByRole('figure', { name: 'Revenue per month, last 12 months' })).toBeVisible();
+    await expect(page.getByRole('figure', { name: 'Earnings per month, last 12 months' })).toBeVisible();
     const earnings = page.getByRole('region', { name: 'Earnings by class' });
     await expect(earnings.getByRole('row', { name: new RegExp(accepted.title) })).toHaveText(
-      new RegExp(`${accepted.title}\\s*Accepted\\s*1\\s*1\\s*\\$30\\.00`),
+      new RegExp(`${accepted.title}\\s*Accepted\\s*1\\s*\\$24\\.00`),
     );
     await expect(earnings.getByRole('row', { name: new RegExp(pending.title) })).toContainText('$0.00');
     await expect(earnings.getByRole('row', { name: new RegExp(rejected.title) })).toContainText('Rejected');
@@ -219,9 +226,10 @@ test.describe('teacher dashboard', () => {
     await expect(page).toHaveURL(`/dashboard/my-class/${accepted.id}`);
     await expectLoaded(page);
     await expect(page.getByRole('heading', { name: accepted.title })).toBeVisible();
-    await expect(statCard(page, 'Enrolled students').getByRole('definition')).toHaveText(['1']);
+    // Students are paid lines (decision 003): the figure counts no cart.
     await expect(statCard(page, 'Paid students').getByRole('definition')).toHaveText(['1']);
-    await expect(page.getByRole('figure', { name: 'Enrollments per week' })).toBeVisible();
+    await expect(statCard(page, 'Revenue').getByRole('definition')).toHaveText(['$30.00']);
+    await expect(page.getByRole('figure', { name: 'Paid enrollments per week' })).toBeVisible();
     // The roster: who enrolled (GET /api/teachers/me/classes/:id/roster).
     await expect(page.getByRole('heading', { level: 2, name: /^Students/ })).toBeVisible();
     await expect(page.getByRole('table', { name: 'Students of this class' })).toContainText(student.name);

@@ -661,18 +661,25 @@ describe('GET /api/classes/:id/stats', () => {
     return new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY).toISOString().slice(0, 10);
   };
 
-  it('counts enrolled and paid students, revenue from paid enrollments, and enrollments per week', async () => {
+  it('counts paid students (not carts, not refunded lines), revenue from them, and paid enrollments per week', async () => {
     const id = await insertClass(actors.owner, { status: 'accepted' });
-    const students = await Promise.all([1, 2, 3, 4].map(() => createUser(ctx, 'student')));
+    const students = await Promise.all([1, 2, 3, 4, 5].map(() => createUser(ctx, 'student')));
     await enroll(id, students[0]!, { paid: true, priceCents: 1000, daysAgo: 0 });
     await enroll(id, students[1]!, { paid: true, priceCents: 2050, daysAgo: 14 });
+    // A cart nobody paid, and a paid line refunded since: neither is a student (decision 003).
     await enroll(id, students[2]!, { paid: false, priceCents: 9900, daysAgo: 14 });
     await enroll(id, students[3]!, { paid: true, priceCents: 500, daysAgo: 200 });
+    await enroll(id, students[4]!, { paid: true, priceCents: 700, daysAgo: 0 });
+    await ctx.db
+      .update(schema.enrollments)
+      .set({ status: 'refunded', refundedAt: new Date() })
+      .where(eq(schema.enrollments.studentId, students[4]!.id));
 
     const res = await ctx.app.inject({ method: 'GET', url: `/api/classes/${id}/stats`, headers: actors.owner.headers });
     expect(res.statusCode).toBe(200);
     const stats = res.json();
-    expect(stats).toMatchObject({ enrolledStudents: 4, paidStudents: 3, revenue: 35.5 });
+    expect(stats).toMatchObject({ paidStudents: 3, revenue: 35.5 });
+    expect(stats).not.toHaveProperty('enrolledStudents');
     expect(stats.perWeek).toHaveLength(12);
     const weeks = stats.perWeek.map((w: { week: string }) => w.week);
     expect(weeks[11]).toBe(weekOf(new Date()));
@@ -682,15 +689,15 @@ describe('GET /api/classes/:id/stats', () => {
     }
     const count = (date: Date) => stats.perWeek.find((w: { week: string }) => w.week === weekOf(date))?.enrollments;
     expect(count(new Date())).toBe(1);
-    expect(count(new Date(Date.now() - 14 * DAY))).toBe(2);
-    // The enrollment of 200 days ago is outside the 12 weeks but still in the totals.
-    expect(stats.perWeek.reduce((sum: number, w: { enrollments: number }) => sum + w.enrollments, 0)).toBe(3);
+    expect(count(new Date(Date.now() - 14 * DAY))).toBe(1);
+    // The payment of 200 days ago is outside the 12 weeks but still in the totals.
+    expect(stats.perWeek.reduce((sum: number, w: { enrollments: number }) => sum + w.enrollments, 0)).toBe(2);
   });
 
   it('is all zeros for a class nobody took, and 404 for unknown ids', async () => {
     const id = await insertClass(actors.owner);
     const res = await ctx.app.inject({ method: 'GET', url: `/api/classes/${id}/stats`, headers: actors.admin.headers });
-    expect(res.json()).toMatchObject({ enrolledStudents: 0, paidStudents: 0, revenue: 0 });
+    expect(res.json()).toMatchObject({ paidStudents: 0, revenue: 0 });
     const unknown = await ctx.app.inject({
       method: 'GET',
       url: '/api/classes/not-an-id/stats',

@@ -279,7 +279,9 @@ describe('paying with a coupon', () => {
     const receipt = (await get(buyer, `/api/payments/me/${paymentId}`)).json() as PaymentReceipt;
     expect(receipt.coupon).toEqual({ code: coupon.code, discountCents: 700 });
 
-    // The teacher earned what was paid for their line, not the class price.
+    // The teacher earned their share of the line from the ledger: a site-wide coupon comes out of
+    // the platform's fee (decision 039 §4), so the share of the $25.00 list price at 20 %, $20.00,
+    // is all the line brought in.
     const stats = (await get(teacher, '/api/teachers/me/stats')).json() as {
       classes: { classId: string; revenueCents: number }[];
     };

@@ -339,13 +339,21 @@ describe(`reconciliation (${STUDENTS} students, seed ${SEED})`, () => {
       const [redeemed] = await rows<{ n: string }>(sql`select count(*) as n from coupon_redemptions`);
       expect(Number(redeemed!.n)).toBe(couponsApplied);
 
-      // The stats endpoints equal an independent SQL sum over the paid lines, archived classes included.
+      // The stats endpoints equal an independent SQL sum, archived classes included: a teacher's
+      // earnings are the ledger's shares of their paid lines (decision 039), whose gross is what
+      // was paid for them; the platform's revenue is what was paid for the paid lines.
       for (const teacher of teachers) {
         const res = await ctx.app.inject({ url: '/api/teachers/me/stats', headers: teacher.headers });
-        const [sum] = await rows<{ cents: string }>(sql`
-          select coalesce(sum(e.paid_cents), 0) as cents from enrollments e join classes c on c.id = e.class_id
-          where c.teacher_id = ${teacher.id} and e.status = 'paid'`);
-        expect(res.json().totalCents).toBe(Number(sum!.cents));
+        const [sum] = await rows<{ paid: number; gross: number; shares: number }>(sql`
+          select
+            (select coalesce(sum(e.paid_cents), 0)::int from enrollments e join classes c on c.id = e.class_id
+              where c.teacher_id = ${teacher.id} and e.status = 'paid') as paid,
+            (select coalesce(sum(gross_cents), 0)::int from earning_lines
+              where teacher_id = ${teacher.id} and refunded_at is null) as gross,
+            (select coalesce(sum(share_cents - clawback_cents), 0)::int from earning_lines
+              where teacher_id = ${teacher.id}) as shares`);
+        expect(sum!.gross).toBe(sum!.paid);
+        expect(res.json().totalCents).toBe(sum!.shares);
       }
       const adminStats = await ctx.app.inject({ url: '/api/admin/stats', headers: admin.headers });
       expect(adminStats.json().totalCents).toBe(Number(totals!.paid_lines));

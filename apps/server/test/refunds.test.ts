@@ -588,13 +588,20 @@ describe(`reconciliation with refunds (${REFUND_STUDENTS} students, seed ${REFUN
       const stats = (await call(ctx, admin, 'GET', '/api/admin/stats')).json() as AdminStats;
       expect(stats.totalCents).toBe(books!.lines);
       for (const t of teachers) {
-        const [earned] = await rawRows<{ cents: number }>(
+        // A teacher's earnings are the ledger's: their shares less what the refunds clawed back.
+        const [earned] = await rawRows<{ cents: number; kept: number; paid: number }>(
           ctx.db,
-          sql`select coalesce(sum(e.price_cents), 0)::int as cents from enrollments e
-              join classes c on c.id = e.class_id where c.teacher_id = ${t.id} and e.status = 'paid'`,
+          sql`select
+                (select coalesce(sum(share_cents - clawback_cents), 0)::int from earning_lines
+                  where teacher_id = ${t.id}) as cents,
+                (select coalesce(sum(gross_cents), 0)::int from earning_lines
+                  where teacher_id = ${t.id} and refunded_at is null) as kept,
+                (select coalesce(sum(e.price_cents), 0)::int from enrollments e join classes c on c.id = e.class_id
+                  where c.teacher_id = ${t.id} and e.status = 'paid') as paid`,
         );
         const mine = (await call(ctx, t, 'GET', '/api/teachers/me/stats')).json() as TeacherStats;
         expect(mine.totalCents).toBe(earned!.cents);
+        expect(earned!.kept).toBe(earned!.paid);
       }
     },
   );

@@ -96,26 +96,32 @@ describe('permission matrix (every new endpoint × anonymous, student, its teach
     if (status >= 400) expect(res.json().error.code).toBe(CODES[status]);
   });
 
-  it("shows a teacher only their own classes' figures", async () => {
+  it("shows a teacher only their own classes' figures, their share after the platform's fee", async () => {
     const mine = (await get(cast.owner, '/api/teachers/me/stats')).json() as TeacherStats;
-    expect(mine).toMatchObject({ totalCents: 4250, total: 42.5, paidEnrollments: 1, enrollments: 1, students: 1 });
+    // $42.50 at the default 20 % fee: $8.50 to the platform, $34.00 earned, held for the refund window.
+    expect(mine).toMatchObject({
+      totalCents: 3400,
+      total: 34,
+      balances: { pendingCents: 3400, availableCents: 0, frozenCents: 0, paidCents: 0 },
+      paidEnrollments: 1,
+      students: 1,
+    });
     expect(mine.classes).toEqual([
       {
         classId: owned.id,
         title: owned.title,
         status: 'accepted',
-        enrollments: 1,
         paidEnrollments: 1,
-        revenueCents: 4250,
-        revenue: 42.5,
+        revenueCents: 3400,
+        revenue: 34,
       },
     ]);
     const other = (await get(cast.otherTeacher, '/api/teachers/me/stats')).json() as TeacherStats;
     expect(other).toMatchObject({
       totalCents: 0,
       total: 0,
+      balances: { pendingCents: 0, availableCents: 0, frozenCents: 0, paidCents: 0 },
       paidEnrollments: 0,
-      enrollments: 0,
       students: 0,
       classes: [],
     });
@@ -191,7 +197,7 @@ const SEED = Number(process.env.STATS_SEED ?? Date.now() % 1_000_000);
 
 describe(`reconciliation of the stats (${STUDENTS} students, seed ${SEED})`, () => {
   it(
-    'equals the sums of the paid lines, per teacher, per class and per month, and the payments',
+    "equals the ledger's sums and the paid lines' counts, per teacher, per class and per month, and the payments",
     { timeout: 180_000 },
     async () => {
       const random = prng(SEED);
@@ -321,6 +327,10 @@ describe(`reconciliation of the stats (${STUDENTS} students, seed ${SEED})`, () 
         update enrollments set paid_at = paid_at - make_interval(months => ${monthsBack}),
           created_at = created_at - make_interval(months => ${monthsBack})
         where id = ${line.id}`);
+        // The ledger's line of the sale, written with the payment, moves back with it.
+        await ctx.db.execute(sql`
+        update earning_lines set paid_at = paid_at - make_interval(months => ${monthsBack})
+        where enrollment_id = ${line.id}`);
       }
 
       // --- Each teacher's answer against the test's own SQL and the scripts' bookkeeping -------------
@@ -330,41 +340,57 @@ describe(`reconciliation of the stats (${STUDENTS} students, seed ${SEED})`, () 
         expect(res.statusCode).toBe(200);
         const stats = res.json() as TeacherStats;
 
-        const perClass = await rows<{ id: string; status: string; lines: string; paid: string; cents: string }>(sql`
+        // Per class: paid lines from the enrollments, earnings from the ledger's lines of the class,
+        // whose gross is what the scripts paid.
+        const perClass = await rows<{ id: string; status: string; paid: number; earned: number; gross: number }>(sql`
         select c.id, c.status::text as status,
-          (select count(*) from enrollments e where e.class_id = c.id) as lines,
-          (select count(*) from enrollments e where e.class_id = c.id and e.status = 'paid') as paid,
-          (select coalesce(sum(e.price_cents), 0) from enrollments e where e.class_id = c.id and e.status = 'paid') as cents
+          (select count(*)::int from enrollments e where e.class_id = c.id and e.status = 'paid') as paid,
+          (select coalesce(sum(l.share_cents - l.clawback_cents), 0)::int from earning_lines l
+            where l.class_id = c.id) as earned,
+          (select coalesce(sum(l.gross_cents), 0)::int from earning_lines l
+            where l.class_id = c.id and l.refunded_at is null) as gross
         from classes c where c.teacher_id = ${teacher.id}`);
-        expect(
-          stats.classes.map((c) => [c.classId, c.status, c.enrollments, c.paidEnrollments, c.revenueCents]).sort(),
-        ).toEqual(perClass.map((c) => [c.id, c.status, Number(c.lines), Number(c.paid), Number(c.cents)]).sort());
+        expect(stats.classes.map((c) => [c.classId, c.status, c.paidEnrollments, c.revenueCents]).sort()).toEqual(
+          perClass.map((c) => [c.id, c.status, c.paid, c.earned]).sort(),
+        );
         for (const c of stats.classes) {
-          expect(c.revenueCents, c.title).toBe(paidCents.get(c.classId) ?? 0);
+          expect(perClass.find((row) => row.id === c.classId)!.gross, c.title).toBe(paidCents.get(c.classId) ?? 0);
           expect(c.paidEnrollments, c.title).toBe(paidLines.get(c.classId) ?? 0);
           expect(c.revenue).toBe(c.revenueCents / 100);
+          // The platform keeps its fee: a teacher earns less than the students paid for a class that sold.
+          if (c.paidEnrollments > 0) expect(c.revenueCents).toBeLessThan(paidCents.get(c.classId)!);
         }
 
-        const [sum] = await rows<{ cents: string; lines: string; students: string; all_lines: string }>(sql`
-        select coalesce(sum(e.price_cents) filter (where e.status = 'paid'), 0) as cents,
-          count(*) filter (where e.status = 'paid') as lines,
-          count(distinct e.student_id) filter (where e.status = 'paid') as students,
-          count(*) as all_lines
-        from classes c join enrollments e on e.class_id = c.id where c.teacher_id = ${teacher.id}`);
-        expect(stats.totalCents).toBe(Number(sum!.cents));
-        expect(stats.total).toBe(Number(sum!.cents) / 100);
-        expect(stats.paidEnrollments).toBe(Number(sum!.lines));
-        expect(stats.enrollments).toBe(Number(sum!.all_lines));
-        expect(stats.students).toBe(Number(sum!.students));
-        expect(stats.students).toBe(payersOf.get(teacher.id)?.size ?? 0);
+        // The total and the buckets are the teacher's journal.
+        const [journal] = await rows<{ p: number; a: number; f: number; d: number }>(sql`
+        select coalesce(sum(pending_cents), 0)::int p, coalesce(sum(available_cents), 0)::int a,
+          coalesce(sum(frozen_cents), 0)::int f, coalesce(sum(paid_cents), 0)::int d
+        from ledger_entries where teacher_id = ${teacher.id}`);
+        expect(stats.balances).toEqual({
+          pendingCents: journal!.p,
+          availableCents: journal!.a,
+          frozenCents: journal!.f,
+          paidCents: journal!.d,
+        });
+        expect(stats.totalCents).toBe(journal!.p + journal!.a + journal!.f + journal!.d);
+        expect(stats.total).toBe(stats.totalCents / 100);
         expect(stats.totalCents).toBe(stats.classes.reduce((a, c) => a + c.revenueCents, 0));
+        const [sum] = await rows<{ lines: number; students: number }>(sql`
+        select count(*)::int as lines, count(distinct e.student_id)::int as students
+        from classes c join enrollments e on e.class_id = c.id where c.teacher_id = ${teacher.id} and e.status = 'paid'`);
+        expect(stats.paidEnrollments).toBe(sum!.lines);
+        expect(stats.students).toBe(sum!.students);
+        expect(stats.students).toBe(payersOf.get(teacher.id)?.size ?? 0);
         teacherTotal += stats.totalCents;
 
-        const months = await rows<{ month: string; cents: string; lines: string }>(sql`
-        select to_char(e.paid_at at time zone 'UTC', 'YYYY-MM') as month,
-          sum(e.price_cents) as cents, count(*) as lines
-        from enrollments e join classes c on c.id = e.class_id
-        where c.teacher_id = ${teacher.id} and e.status = 'paid' group by 1`);
+        const months = await rows<{ month: string; cents: number; lines: number }>(sql`
+        select coalesce(m.month, n.month) as month, coalesce(m.cents, 0) as cents, coalesce(n.lines, 0) as lines
+        from (select to_char(paid_at at time zone 'UTC', 'YYYY-MM') as month,
+                sum(share_cents - clawback_cents)::int as cents
+              from earning_lines where teacher_id = ${teacher.id} group by 1) m
+        full join (select to_char(e.paid_at at time zone 'UTC', 'YYYY-MM') as month, count(*)::int as lines
+              from enrollments e join classes c on c.id = e.class_id
+              where c.teacher_id = ${teacher.id} and e.status = 'paid' group by 1) n on n.month = m.month`);
         expectMonths(stats.byMonth, months);
       }
 
@@ -372,17 +398,24 @@ describe(`reconciliation of the stats (${STUDENTS} students, seed ${SEED})`, () 
       const res = await get(admin, '/api/admin/stats');
       expect(res.statusCode).toBe(200);
       const stats = res.json() as AdminStats;
-      const [books] = await rows<{ payments: string; lines: string; cents: string }>(sql`
-      select (select coalesce(sum(amount_cents), 0) from payments where status = 'succeeded') as payments,
-        (select count(*) from enrollments where status = 'paid') as lines,
-        (select coalesce(sum(price_cents), 0) from enrollments where status = 'paid') as cents`);
+      const [books] = await rows<{ payments: number; lines: number; gross: number; fees: number; earned: number }>(sql`
+      select (select coalesce(sum(amount_cents), 0)::int from payments where status = 'succeeded') as payments,
+        (select count(*)::int from enrollments where status = 'paid') as lines,
+        (select coalesce(sum(gross_cents), 0)::int from earning_lines where refunded_at is null) as gross,
+        (select coalesce(sum(fee_cents), 0)::int from earning_lines where refunded_at is null) as fees,
+        (select coalesce(sum(shares_cents - clawbacks_cents), 0)::int from teacher_balances) as earned`);
       const scripted = [...paidCents.values()].reduce((a, b) => a + b, 0);
       // The matrix and bad-input suites above bought too; the totals cover the whole platform.
-      expect(stats.totalCents).toBe(Number(books!.cents));
-      expect(stats.totalCents).toBe(Number(books!.payments));
-      expect(stats.total).toBe(Number(books!.cents) / 100);
-      expect(stats.paidEnrollments).toBe(Number(books!.lines));
-      expect(teacherTotal).toBe(scripted);
+      expect(stats.totalCents).toBe(books!.gross);
+      // Nothing was refunded after payment here: the revenue is every payment.
+      expect(stats.totalCents).toBe(books!.payments);
+      expect(stats.total).toBe(books!.gross / 100);
+      expect(stats.feeCents).toBe(books!.fees);
+      expect(stats.fee).toBe(books!.fees / 100);
+      // Revenue = the platform's fee + what every teacher earned.
+      expect(stats.totalCents - stats.feeCents).toBe(books!.earned);
+      expect(stats.paidEnrollments).toBe(books!.lines);
+      expect(teacherTotal).toBeLessThan(scripted);
       expect(stats.totalCents).toBeGreaterThanOrEqual(scripted);
 
       const roles = await rows<{ role: string; n: string }>(sql`
@@ -410,10 +443,20 @@ describe(`reconciliation of the stats (${STUDENTS} students, seed ${SEED})`, () 
       });
       expect(stats.classes.archived).toBeGreaterThanOrEqual(archived.length);
 
-      const months = await rows<{ month: string; cents: string; lines: string }>(sql`
-      select to_char(paid_at at time zone 'UTC', 'YYYY-MM') as month, sum(price_cents) as cents, count(*) as lines
-      from enrollments where status = 'paid' group by 1`);
+      const months = await rows<{ month: string; cents: number; lines: number; fees: number }>(sql`
+      select coalesce(m.month, n.month) as month, coalesce(m.cents, 0) as cents, coalesce(m.fees, 0) as fees,
+        coalesce(n.lines, 0) as lines
+      from (select to_char(paid_at at time zone 'UTC', 'YYYY-MM') as month,
+              (sum(gross_cents) filter (where refunded_at is null))::int as cents,
+              (sum(fee_cents) filter (where refunded_at is null))::int as fees
+            from earning_lines group by 1) m
+      full join (select to_char(paid_at at time zone 'UTC', 'YYYY-MM') as month, count(*)::int as lines
+            from enrollments where status = 'paid' group by 1) n on n.month = m.month`);
       expectMonths(stats.byMonth, months);
+      for (const m of stats.byMonth) {
+        expect(m.feeCents, m.month).toBe(months.find((row) => row.month === m.month)?.fees ?? 0);
+        expect(m.fee).toBe(m.feeCents / 100);
+      }
       // A line paid more than a year ago is in the total, not in the months.
       expect(stats.byMonth.reduce((a, m) => a + m.revenueCents, 0)).toBeLessThan(stats.totalCents);
       expect(stats.byMonth.filter((m) => m.revenueCents > 0).length).toBeGreaterThan(1);
@@ -427,7 +470,7 @@ describe(`reconciliation of the stats (${STUDENTS} students, seed ${SEED})`, () 
  */
 function expectMonths(
   byMonth: { month: string; revenueCents: number; revenue: number; paidEnrollments: number }[],
-  sums: { month: string; cents: string; lines: string }[],
+  sums: { month: string; cents: number; lines: number }[],
 ): void {
   const now = new Date();
   const expected = Array.from({ length: STATS_MONTHS }, (_, i) =>
@@ -441,3 +484,83 @@ function expectMonths(
     expect(m.revenue).toBe(m.revenueCents / 100);
   }
 }
+
+describe("the homes' money moves as the ledger moves", () => {
+  it('a refund takes the line off both homes as it claws it back in the journal; a payout moves the buckets, not the total', async () => {
+    const admin = await createCaller(ctx, 'admin');
+    const teacher = await createCaller(ctx, 'teacher');
+    const cls = await createClass(ctx, teacher, { priceCents: 7777 });
+    const buyers = [await createCaller(ctx, 'student'), await createCaller(ctx, 'student')];
+    const payments = [];
+    for (const buyer of buyers) payments.push(await buy(ctx, buyer, [cls.id]));
+
+    const journalOf = async () => {
+      const [row] = await rows<{ p: number; a: number; f: number; d: number }>(sql`
+        select coalesce(sum(pending_cents), 0)::int p, coalesce(sum(available_cents), 0)::int a,
+          coalesce(sum(frozen_cents), 0)::int f, coalesce(sum(paid_cents), 0)::int d
+        from ledger_entries where teacher_id = ${teacher.id}`);
+      return {
+        total: row!.p + row!.a + row!.f + row!.d,
+        balances: { pendingCents: row!.p, availableCents: row!.a, frozenCents: row!.f, paidCents: row!.d },
+      };
+    };
+    const read = async () => ({
+      teacher: (await get(teacher, '/api/teachers/me/stats')).json() as TeacherStats,
+      admin: (await get(admin, '/api/admin/stats')).json() as AdminStats,
+      journal: await journalOf(),
+    });
+    const thisMonth = <T extends { month: string }>(months: T[]) => months.at(-1)!;
+
+    const before = await read();
+    const [line] = await rows<{ enrollment_id: string; gross: number; fee: number; share: number }>(sql`
+      select enrollment_id, gross_cents gross, fee_cents fee, share_cents share from earning_lines
+      where payment_id = ${payments[0]!.paymentId}`);
+    expect(line!.gross).toBe(7777);
+    expect(before.teacher.totalCents).toBe(2 * line!.share);
+    expect(before.teacher.totalCents).toBe(before.journal.total);
+    expect(before.teacher.balances).toEqual(before.journal.balances);
+
+    const refunded = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/admin/payments/${payments[0]!.paymentId}/refunds`,
+      headers: admin.headers,
+      payload: { reason: 'Changed my mind', enrollmentId: line!.enrollment_id },
+    });
+    expect(refunded.statusCode).toBe(200);
+    const after = await read();
+    // The teacher's home moved by exactly what the journal moved: the line's share clawed back.
+    expect(after.journal.total - before.journal.total).toBe(-line!.share);
+    expect(after.teacher.totalCents - before.teacher.totalCents).toBe(after.journal.total - before.journal.total);
+    expect(after.teacher.balances).toEqual(after.journal.balances);
+    expect(after.teacher.classes[0]!.revenueCents - before.teacher.classes[0]!.revenueCents).toBe(-line!.share);
+    expect(thisMonth(after.teacher.byMonth).revenueCents - thisMonth(before.teacher.byMonth).revenueCents).toBe(
+      -line!.share,
+    );
+    expect(after.teacher.paidEnrollments).toBe(before.teacher.paidEnrollments - 1);
+    // The admin's: the line's price given back, its fee with it.
+    expect(after.admin.totalCents - before.admin.totalCents).toBe(-line!.gross);
+    expect(after.admin.feeCents - before.admin.feeCents).toBe(-line!.fee);
+    expect(thisMonth(after.admin.byMonth).revenueCents - thisMonth(before.admin.byMonth).revenueCents).toBe(
+      -line!.gross,
+    );
+    expect(thisMonth(after.admin.byMonth).feeCents - thisMonth(before.admin.byMonth).feeCents).toBe(-line!.fee);
+    expect(after.admin.paidEnrollments).toBe(before.admin.paidEnrollments - 1);
+
+    // The refund window closes (the money-out job's release, on a clock past it) and the teacher is
+    // paid (by a manual payout: no connected account): money moves between buckets, the total stays.
+    const { releaseDue } = await import('../src/modules/earnings/ledger.ts');
+    await releaseDue(ctx.db, new Date(Date.now() + 30 * 86_400_000));
+    const run = await ctx.app.inject({ method: 'POST', url: '/api/admin/payouts/run', headers: admin.headers });
+    expect(run.statusCode).toBe(200);
+    const paid = await read();
+    expect(paid.teacher.totalCents).toBe(after.teacher.totalCents);
+    expect(paid.teacher.balances).toEqual({
+      pendingCents: 0,
+      availableCents: 0,
+      frozenCents: 0,
+      paidCents: after.teacher.totalCents,
+    });
+    expect(paid.teacher.balances).toEqual(paid.journal.balances);
+    expect(paid.admin.totalCents).toBe(after.admin.totalCents);
+  });
+});

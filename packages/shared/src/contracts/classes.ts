@@ -214,9 +214,12 @@ export type PublicClass = z.infer<typeof PublicClass>;
 export const TeacherClassesQuery = PageQuery;
 export type TeacherClassesQuery = z.infer<typeof TeacherClassesQuery>;
 
-/** GET /api/classes/:id/stats */
+/**
+ * GET /api/classes/:id/stats. Students are paid lines, refunded ones not counted (decision 003: a
+ * line in a cart is nobody's enrollment); `revenue` is what they paid; `perWeek` counts them by the
+ * week (UTC, from Monday) they paid.
+ */
 export const ClassStats = z.object({
-  enrolledStudents: z.number().int(),
   paidStudents: z.number().int(),
   revenue: z.number(),
   perWeek: z.array(z.object({ week: z.string(), enrollments: z.number().int() })),

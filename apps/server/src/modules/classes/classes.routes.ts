@@ -216,7 +216,7 @@ export async function classesRoutes(
         tags: ['classes'],
         operationId: 'getClassStats',
         summary:
-          'Enrolled and paid students, revenue and enrollments per week for the last 12 weeks (its teacher, or an admin)',
+          'Paid students (refunded ones not counted), what they paid, and paid enrollments per week for the last 12 weeks (its teacher, or an admin)',
         params: IdParam,
         response: { 200: ClassStats },
       },

@@ -384,7 +384,6 @@ export async function getClassStats(db: Db, viewer: Viewer, id: string, now: Dat
     return { week, enrollments: byWeek.get(week) ?? 0 };
   });
   return {
-    enrolledStudents: totals.enrolled,
     paidStudents: totals.paid,
     revenue: centsToDecimal(totals.revenueCents),
     perWeek,

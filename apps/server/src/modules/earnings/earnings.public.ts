@@ -7,10 +7,21 @@ import { recordTransferReversal } from './payouts.ts';
 
 /**
  * What other modules call of the earnings ledger (decisions 015, 039): checkout writes a sale in
- * the payment's transaction, refunds claw a line's share back in the refund's, and the gateway's
- * webhook hands over the money-out events (connected accounts, transfer reversals, disputes).
+ * the payment's transaction, refunds claw a line's share back in the refund's, the gateway's
+ * webhook hands over the money-out events (connected accounts, transfer reversals, disputes), and
+ * the dashboards' homes read their money figures.
  */
 export { type LedgerSettings, type SaleLine, clawBackLines, recordSale } from './ledger.ts';
+/** The money figures of the teacher and admin homes (the stats module reads them in its snapshot). */
+export {
+  type PlatformMoney,
+  type TeacherBuckets,
+  platformMoney,
+  platformMoneyByMonth,
+  teacherBuckets,
+  teacherEarnedByClass,
+  teacherEarnedByMonth,
+} from './figures.repository.ts';
 
 const MONEY_OUT_EVENTS = new Set([
   'account.updated',

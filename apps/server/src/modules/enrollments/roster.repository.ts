@@ -58,28 +58,27 @@ export async function listRosterOfClass(
   );
 }
 
-export async function enrollmentTotals(
-  db: Db,
-  classId: string,
-): Promise<{ enrolled: number; paid: number; revenueCents: number }> {
-  const isPaid = sql`${enrollments.status} = 'paid'`;
+/**
+ * A class's paid lines and what was paid for them. Only paid lines count (decision 003): a line
+ * in a cart is nobody's enrollment yet, and a refunded one is not one any more.
+ */
+export async function enrollmentTotals(db: Db, classId: string): Promise<{ paid: number; revenueCents: number }> {
   const [row] = await db
     .select({
-      enrolled: count(),
-      paid: sql<number>`count(*) filter (where ${isPaid})`.mapWith(Number),
-      revenueCents: sql<number>`coalesce(sum(${enrollments.paidCents}) filter (where ${isPaid}), 0)`.mapWith(Number),
+      paid: count(),
+      revenueCents: sql<number>`coalesce(sum(${enrollments.paidCents}), 0)`.mapWith(Number),
     })
     .from(enrollments)
-    .where(eq(enrollments.classId, classId));
-  return row ?? { enrolled: 0, paid: 0, revenueCents: 0 };
+    .where(and(eq(enrollments.classId, classId), eq(enrollments.status, 'paid')));
+  return row ?? { paid: 0, revenueCents: 0 };
 }
 
-/** Enrollments per ISO week (Monday start, UTC) since `since`, as { week: 'YYYY-MM-DD', n }. */
+/** Paid lines per ISO week (Monday start, UTC) of their payment since `since`, as { week: 'YYYY-MM-DD', n }. */
 export async function enrollmentsPerWeek(db: Db, classId: string, since: Date): Promise<{ week: string; n: number }[]> {
-  const week = sql<string>`to_char(date_trunc('week', ${enrollments.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
+  const week = sql<string>`to_char(date_trunc('week', ${enrollments.paidAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
   return db
     .select({ week, n: count() })
     .from(enrollments)
-    .where(and(eq(enrollments.classId, classId), gte(enrollments.createdAt, since)))
+    .where(and(eq(enrollments.classId, classId), eq(enrollments.status, 'paid'), gte(enrollments.paidAt, since)))
     .groupBy(week);
 }

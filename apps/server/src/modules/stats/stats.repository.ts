@@ -12,93 +12,77 @@ const { classes, enrollments, users } = schema;
  */
 
 /**
- * The one rule for a line that earns money: its status is `paid`. That is "paid lines net of
- * refunds": a charge that cannot be fulfilled is refunded whole before any of its lines turns
- * paid (decision 010), and a paid line that is refunded leaves `paid` for `refunded` (DESIGN §4),
- * so it drops out of every sum here without a join to payment_intents. Revenue is what was paid for each line (`paid_cents`, after coupons).
- * Nothing else filters: lines of archived classes count, and so do the paid lines
- * of deleted accounts (student_id null, e-mail pseudonymised; DESIGN §4).
+ * The one rule for a line that counts: its status is `paid` (decision 003). A charge that cannot
+ * be fulfilled is refunded whole before any of its lines turns paid (decision 010), and a paid
+ * line that is refunded leaves `paid` for `refunded` (DESIGN §4), so it drops out of every count
+ * here; a line still in a cart is nobody's enrollment yet. Lines of archived classes count, and so
+ * do the paid lines of deleted accounts (student_id null, e-mail pseudonymised; DESIGN §4). Money
+ * is not read here: the homes' money figures come from the earnings ledger (decision 039).
  */
-const IS_EARNING: SQL = sql`${enrollments.status} = 'paid'`;
-
-const paidCount = () => sql<number>`count(*) filter (where ${IS_EARNING})`.mapWith(Number);
-const paidCents = () =>
-  sql<number>`coalesce(sum(${enrollments.paidCents}) filter (where ${IS_EARNING}), 0)`.mapWith(Number);
+const IS_PAID: SQL = sql`${enrollments.status} = 'paid'`;
 
 /** Whose lines: one teacher's classes, or (no teacher) the whole platform. */
-export interface EarningScope {
+export interface CountScope {
   teacherId?: string | undefined;
 }
 
-const inScope = (scope: EarningScope): SQL | undefined =>
+const inScope = (scope: CountScope): SQL | undefined =>
   scope.teacherId === undefined ? undefined : eq(classes.teacherId, scope.teacherId);
 
-export interface EarningTotals {
-  enrollments: number;
+export interface PaidTotals {
   paidEnrollments: number;
-  revenueCents: number;
   /** Distinct accounts with a paid line (a deleted account's lines have no account). */
   students: number;
 }
 
-/** Totals over every line in scope, classes of every status. */
-export async function earningTotals(db: Db, scope: EarningScope): Promise<EarningTotals> {
+/** Paid lines in scope, classes of every status. */
+export async function paidTotals(db: Db, scope: CountScope): Promise<PaidTotals> {
   const [row] = await db
     .select({
-      enrollments: count(),
-      paidEnrollments: paidCount(),
-      revenueCents: paidCents(),
-      students: sql<number>`count(distinct ${enrollments.studentId}) filter (where ${IS_EARNING})`.mapWith(Number),
+      paidEnrollments: count(),
+      students: sql<number>`count(distinct ${enrollments.studentId})`.mapWith(Number),
     })
     .from(enrollments)
     .innerJoin(classes, eq(classes.id, enrollments.classId))
-    .where(inScope(scope));
-  return row ?? { enrollments: 0, paidEnrollments: 0, revenueCents: 0, students: 0 };
+    .where(and(IS_PAID, inScope(scope)));
+  return row ?? { paidEnrollments: 0, students: 0 };
 }
 
-export interface ClassEarningsRow {
+export interface ClassPaidRow {
   classId: string;
   title: string;
   status: ClassStatus;
-  enrollments: number;
   paidEnrollments: number;
-  revenueCents: number;
 }
 
-/** Every class of the teacher, archived included, newest first, with its lines' figures (zeros without). */
-export async function earningsByClass(db: Db, teacherId: string): Promise<ClassEarningsRow[]> {
+/** Every class of the teacher, archived included, newest first, with its paid lines (zero without). */
+export async function paidByClass(db: Db, teacherId: string): Promise<ClassPaidRow[]> {
   return db
     .select({
       classId: classes.id,
       title: classes.title,
       status: classes.status,
-      enrollments: count(enrollments.id),
-      paidEnrollments: sql<number>`count(${enrollments.id}) filter (where ${IS_EARNING})`.mapWith(Number),
-      revenueCents: paidCents(),
+      paidEnrollments: sql<number>`count(${enrollments.id})`.mapWith(Number),
     })
     .from(classes)
-    .leftJoin(enrollments, eq(enrollments.classId, classes.id))
+    .leftJoin(enrollments, and(eq(enrollments.classId, classes.id), IS_PAID))
     .where(eq(classes.teacherId, teacherId))
     .groupBy(classes.id)
     .orderBy(desc(classes.createdAt), desc(classes.id));
 }
 
 /** Paid lines per calendar month (UTC) of their payment since `since`, as { month: 'YYYY-MM', … }; empty months are absent. */
-export async function earningsByMonth(
+export async function paidByMonth(
   db: Db,
   since: Date,
-  scope: EarningScope,
-): Promise<{ month: string; revenueCents: number; paidEnrollments: number }[]> {
+  scope: CountScope,
+): Promise<{ month: string; paidEnrollments: number }[]> {
   const month = sql<string>`to_char(date_trunc('month', ${enrollments.paidAt} at time zone 'UTC'), 'YYYY-MM')`;
   return db
-    .select({
-      month,
-      revenueCents: sql<number>`coalesce(sum(${enrollments.paidCents}), 0)`.mapWith(Number),
-      paidEnrollments: count(),
-    })
+    .select({ month, paidEnrollments: count() })
     .from(enrollments)
     .innerJoin(classes, eq(classes.id, enrollments.classId))
-    .where(and(IS_EARNING, gte(enrollments.paidAt, since), inScope(scope)))
+    .where(and(IS_PAID, gte(enrollments.paidAt, since), inScope(scope)))
     .groupBy(month);
 }
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { formatPrice } from '@skillhive/shared/rules/money';
+import { centsToDecimal, formatPrice } from '@skillhive/shared/rules/money';
 import type { ReactNode } from 'react';
 import type { AdminStats } from '@skillhive/shared/contracts/stats';
 import { adminStatsQueryOptions } from '../../stats/api/stats.ts';
@@ -9,7 +9,10 @@ import { BarChartCard } from '../../../components/ui/bar-chart-card.tsx';
 import { DashboardHome } from './greeting.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 
-/** adminHome (spec §2): the greeting and the platform's figures, counted by the server. */
+/**
+ * adminHome (spec §2): the greeting and the platform's figures, counted by the server; its money is
+ * the ledger's (decision 039): revenue kept and the platform's fee of it.
+ */
 export function AdminHome() {
   const stats = useQuery(adminStatsQueryOptions(useUserScope()));
 
@@ -57,11 +60,16 @@ function PlatformFigures({ stats }: { stats: AdminStats }) {
       <FiguresSection id="admin-home-revenue" title="Revenue">
         <StatGrid>
           <StatCard label="Revenue" value={formatPrice(stats.total)} hint="All time, net of refunds" />
+          <StatCard
+            label="Platform fee"
+            value={formatPrice(stats.fee)}
+            hint={`Teachers' shares ${formatPrice(centsToDecimal(stats.totalCents - stats.feeCents))}`}
+          />
           <StatCard label="Paid enrollments" value={stats.paidEnrollments} />
           <StatCard
             label="This month"
             value={formatPrice(thisMonth?.revenue ?? 0)}
-            hint={`${thisMonth?.paidEnrollments ?? 0} paid enrollments`}
+            hint={`Fee ${formatPrice(thisMonth?.fee ?? 0)} · ${thisMonth?.paidEnrollments ?? 0} paid enrollments`}
           />
         </StatGrid>
         <RevenueByMonthChart byMonth={stats.byMonth} />

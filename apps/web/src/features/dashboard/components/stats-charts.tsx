@@ -13,12 +13,20 @@ export const CLASS_STATUS_LABELS: Record<ClassStatus, string> = {
   hidden: 'Hidden',
 };
 
-/** The admin's and a teacher's revenue, month by month over the last 12 months. */
-export function RevenueByMonthChart({ byMonth }: { byMonth: readonly { month: string; revenue: number }[] }) {
+/** The admin's revenue or a teacher's earnings, month by month over the last 12 months. */
+export function RevenueByMonthChart({
+  byMonth,
+  title = 'Revenue per month, last 12 months',
+  valueLabel = 'Revenue',
+}: {
+  byMonth: readonly { month: string; revenue: number }[];
+  title?: string;
+  valueLabel?: string;
+}) {
   return (
     <BarChartCard
-      title="Revenue per month, last 12 months"
-      valueLabel="Revenue"
+      title={title}
+      valueLabel={valueLabel}
       data={byMonth.map((m) => ({ label: monthLabel(m.month), value: m.revenue }))}
       formatValue={formatPrice}
       formatAxis={formatCompactPrice}

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { ClassStatus } from '@skillhive/shared/rules/constants';
-import { formatPrice } from '@skillhive/shared/rules/money';
+import { centsToDecimal, formatPrice } from '@skillhive/shared/rules/money';
 import type { TeacherStats } from '@skillhive/shared/contracts/stats';
 import { paths } from '../../../config/paths.ts';
 import { useAuth } from '../../auth/auth-context.ts';
@@ -11,7 +11,10 @@ import { StatCard, StatGrid } from '../../../components/ui/stat-card.tsx';
 import { DataTable } from '../../../components/ui/data-table.tsx';
 import { DashboardHome } from './greeting.tsx';
 
-/** teacherHome (spec §2): the greeting and the teacher's figures, computed by the server. */
+/**
+ * teacherHome (spec §2): the greeting and the teacher's figures, computed by the server; its money
+ * is the ledger's (decision 039): what they earned and where it is now.
+ */
 export function TeacherHome() {
   const { user } = useAuth();
   const stats = useQuery(teacherStatsQueryOptions(user));
@@ -38,6 +41,7 @@ function TeacherFigures({ stats }: { stats: TeacherStats }) {
   for (const item of stats.classes) counts[item.status] += 1;
   // Archived classes were deleted by their teacher; they are counted apart, with their earnings kept.
   const listed = stats.classes.length - counts.archived;
+  const { balances } = stats;
   return (
     <>
       <StatGrid>
@@ -48,22 +52,53 @@ function TeacherFigures({ stats }: { stats: TeacherStats }) {
             counts.archived > 0 ? ` · ${counts.archived} archived` : ''
           }`}
         />
+        <StatCard label="Paid students" value={stats.students} hint={`${stats.paidEnrollments} paid enrollments`} />
         <StatCard
-          label="Students enrolled"
-          value={stats.enrollments}
-          hint={`${stats.paidEnrollments} paid enrollments`}
+          label="Earnings"
+          value={formatPrice(stats.total)}
+          hint="All time: your share after the platform's fee, net of refunds"
         />
-        <StatCard label="Paid students" value={stats.students} />
-        <StatCard label="Revenue" value={formatPrice(stats.total)} hint="All time, net of refunds" />
       </StatGrid>
+      <section aria-labelledby="teacher-home-balance" className="flex flex-col gap-3">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="teacher-home-balance" className="text-xl font-semibold">
+            Where your earnings are
+          </h2>
+          <Link to={paths.dashboard.earnings} className="link">
+            Earnings and payouts
+          </Link>
+        </div>
+        <StatGrid>
+          <StatCard
+            label="Pending"
+            value={formatPrice(centsToDecimal(balances.pendingCents))}
+            hint="Held until the refund window closes or the session is held"
+          />
+          <StatCard
+            label="Available"
+            value={formatPrice(centsToDecimal(balances.availableCents))}
+            hint={
+              balances.availableCents < 0 ? 'Owed after a refund of money already paid out' : 'Paid at the next payout'
+            }
+          />
+          {balances.frozenCents !== 0 ? (
+            <StatCard
+              label="Frozen"
+              value={formatPrice(centsToDecimal(balances.frozenCents))}
+              hint="Held by an open dispute"
+            />
+          ) : null}
+          <StatCard label="Paid out" value={formatPrice(centsToDecimal(balances.paidCents))} />
+        </StatGrid>
+      </section>
       <div className="grid gap-4 xl:grid-cols-2">
-        <RevenueByMonthChart byMonth={stats.byMonth} />
+        <RevenueByMonthChart byMonth={stats.byMonth} title="Earnings per month, last 12 months" valueLabel="Earnings" />
         <ClassesByStatusChart counts={counts} />
       </div>
       {/* Not a labelled section: the table's scrolling region is the landmark of that name. */}
       <div className="flex flex-col gap-3">
         <h2 className="text-xl font-semibold">Earnings by class</h2>
-        <DataTable label="Earnings by class" columns={['Class', 'Status', 'Enrolled', 'Paid', 'Revenue']}>
+        <DataTable label="Earnings by class" columns={['Class', 'Status', 'Paid students', 'Earnings']}>
           {stats.classes.map((item) => (
             <tr key={item.classId}>
               <th scope="row" className="min-w-40 font-medium">
@@ -77,7 +112,6 @@ function TeacherFigures({ stats }: { stats: TeacherStats }) {
                 )}
               </th>
               <td>{CLASS_STATUS_LABELS[item.status]}</td>
-              <td className="tabular-nums">{item.enrollments}</td>
               <td className="tabular-nums">{item.paidEnrollments}</td>
               <td className="whitespace-nowrap tabular-nums">{formatPrice(item.revenue)}</td>
             </tr>

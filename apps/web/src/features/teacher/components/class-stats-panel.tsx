@@ -16,8 +16,9 @@ function weekLabel(week: string): string {
 }
 
 /**
- * GET /api/classes/:id/stats: enrolled and paid students, revenue, enrollments per week, and the
- * class content's progress (decision 021: sessions held, average completion of paid students).
+ * GET /api/classes/:id/stats: paid students (decision 003: a cart or a refunded line is no
+ * student), revenue, paid enrollments per week, and the class content's progress (decision 021:
+ * sessions held, average completion of paid students).
  */
 export function ClassStatsPanel({ classId }: { classId: string }) {
   const query = useQuery(classStatsQueryOptions(useUserScope(), classId));
@@ -30,7 +31,6 @@ export function ClassStatsPanel({ classId }: { classId: string }) {
         {(data) => (
           <>
             <StatGrid>
-              <StatCard label="Enrolled students" value={data.enrolledStudents} />
               <StatCard label="Paid students" value={data.paidStudents} />
               <StatCard label="Revenue" value={formatPrice(data.revenue)} />
               <StatCard
@@ -40,10 +40,10 @@ export function ClassStatsPanel({ classId }: { classId: string }) {
               <StatCard label="Average completion" value={percent.format(data.progress.averageCompletion)} />
             </StatGrid>
             <BarChartCard
-              title="Enrollments per week"
-              valueLabel="Enrollments"
+              title="Paid enrollments per week"
+              valueLabel="Paid enrollments"
               data={data.perWeek.map((w) => ({ label: weekLabel(w.week), value: w.enrollments }))}
-              emptyText="No enrollments yet."
+              emptyText="No paid enrollments in the last 12 weeks."
               colors={['#a14a07']}
             />
           </>
