@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test, uniqueStamp, type ArrangedClass } from '../fixtures/arrange.ts';
+import { ROLE_STATE } from '../fixtures/roles.ts';
 
 const cards = (page: Page) => page.getByTestId('class-grid').getByRole('article');
 
@@ -17,6 +18,35 @@ test.describe('/allClassAllowed', () => {
     const enroll = first.getByRole('link', { name: 'Enroll Now' });
     await expect(enroll).toHaveAttribute('href', /^\/classes\/[^/]+$/);
     await expect(page.getByRole('status')).toHaveText(/^Showing 1–\d+ of \d+ classes$/);
+  });
+
+  test('an admin is shown the same catalogue as a visitor: accepted classes only', async ({
+    page,
+    browser,
+    baseURL,
+    arrange,
+  }) => {
+    const word = uniqueStamp();
+    const teacher = await arrange.teacher();
+    const [accepted, pending, rejected] = await Promise.all([
+      arrange.acceptedClass(teacher, { title: `Kiln ${word} open` }),
+      arrange.pendingClass(teacher, { title: `Kiln ${word} waiting` }),
+      arrange.pendingClass(teacher, { title: `Kiln ${word} refused` }),
+    ]);
+    await arrange.rejectClass(rejected.id);
+    const shown = async (on: Page) => {
+      await on.goto(`/allClassAllowed?q=${word}`);
+      await expect(on.getByRole('status')).toHaveText(/^Showing /);
+      return (await cards(on).getByRole('heading').allTextContents()).sort();
+    };
+    expect(await shown(page)).toEqual([accepted.title]);
+    const adminContext = await browser.newContext({ baseURL, storageState: ROLE_STATE.admin });
+    try {
+      expect(await shown(await adminContext.newPage())).toEqual([accepted.title]);
+    } finally {
+      await adminContext.close();
+    }
+    expect(pending.title).not.toBe(accepted.title);
   });
 
   // Other tests add classes while this one runs: it searches for a word only its own classes hold,
