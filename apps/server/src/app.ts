@@ -337,6 +337,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(usersRoutes, { db, now, passwordFailures: loginFailures });
   await app.register(moderationRoutes, {
     db,
+    notifications: live,
     now,
     publicUrl: env.publicUrl,
     reportsPerUser: createLimiter({

@@ -296,6 +296,21 @@ describe('the admin queue', () => {
     expect((await decide(dismissed, { action: 'dismiss' })).statusCode).toBe(200);
     expect((await latestMail(ctx, reporter.email, 'report-outcome')).text).toContain('nothing was changed');
     expect((await queue('dismissed')).map((r) => r._id)).toContain(dismissed);
+
+    // Both hear it in their notification centre too (decision 047); the reporter is not named to the owner.
+    const centre = async (who: Caller) => {
+      const res = await ctx.app.inject({ url: '/api/notifications?limit=50', headers: who.headers });
+      expect(res.statusCode).toBe(200);
+      return (res.json() as { items: { kind: string; title: string; body: string }[] }).items.filter(
+        (n) => n.kind === 'moderation',
+      );
+    };
+    const owned = await centre(target);
+    expect(owned.map((n) => n.title)).toContain('A warning from the admins');
+    expect(JSON.stringify(owned)).not.toContain(reporter.name);
+    const heard = (await centre(reporter)).map((n) => n.body);
+    expect(heard).toContain('Nothing was changed about a member you reported.');
+    expect(heard).toContain('We took action about a member you reported.');
   });
 
   it('refuses to suspend an admin, and answers bad decisions with 400 or 404', async () => {

@@ -8,12 +8,13 @@ import type { Db } from '../../db/client.ts';
 import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import type { Limiter } from '../../lib/rate-limit.ts';
+import type { NotificationPublisher } from '../notifications/notifications.public.ts';
 import * as moderation from './moderation.service.ts';
 
 /** Reports and suspensions (decision 043). */
 export async function moderationRoutes(
   app: FastifyInstance,
-  opts: { db: Db; now: () => Date; publicUrl: string; reportsPerUser: Limiter },
+  opts: { db: Db; now: () => Date; publicUrl: string; reportsPerUser: Limiter; notifications: NotificationPublisher },
 ) {
   const { db } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -79,14 +80,11 @@ export async function moderationRoutes(
     },
     async (request) =>
       afterDecision(
-        await moderation.decideReport(
-          db,
-          viewerOf(request),
-          request.params.id,
-          request.body,
-          opts.now(),
-          opts.publicUrl,
-        ),
+        await moderation.decideReport(db, viewerOf(request), request.params.id, request.body, {
+          now: opts.now(),
+          publicUrl: opts.publicUrl,
+          notifications: opts.notifications,
+        }),
       ),
   );
 

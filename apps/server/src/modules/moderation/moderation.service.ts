@@ -11,6 +11,7 @@ import { deleteSessionsOfUser } from '../auth/sessions.public.ts';
 import { findClassForEnrollment, hideClasses, restoreClassesOfTeacher } from '../classes/classes.public.ts';
 import { moderationNoticeMail, queueMail, reportOutcomeMail } from '../mail/mail.service.ts';
 import { findMessageWithThread, hideMessage } from '../messages/messages.public.ts';
+import { type NotificationPublisher, notify } from '../notifications/notifications.public.ts';
 import * as reviews from '../reviews/reviews.service.ts';
 import { contactEmailOf, findModerationSubjects } from '../users/contact.public.ts';
 import { setSuspension } from '../users/users.service.ts';
@@ -26,6 +27,15 @@ import * as repo from './moderation.repository.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LABEL_MAX = 200;
+
+/** What a report was about, as a notification names it. */
+const REPORTED_THING = {
+  class: 'a class',
+  review: 'a review',
+  user: 'a member',
+  message: 'a message',
+  reply: 'a reply to a review',
+} as const;
 
 const NOT_FOUND_NAME = { class: 'Class', review: 'Review', user: 'User', message: 'Message', reply: 'Reply' } as const;
 
@@ -187,9 +197,9 @@ export async function decideReport(
   actor: Viewer,
   reportId: string,
   input: { action: ReportAction; note?: string | undefined },
-  now: Date,
-  publicUrl: string,
+  deps: { now: Date; publicUrl: string; notifications: NotificationPublisher },
 ): Promise<Decision> {
+  const { now, publicUrl } = deps;
   if (!UUID_PATTERN.test(reportId)) throw notFound('Report');
   const note = input.note ? input.note : null;
   return db.transaction(async (tx) => {
@@ -211,6 +221,22 @@ export async function decideReport(
       if (owner.isAdmin) throw conflict(REPORT_MESSAGES.cannotSuspendAdmin);
       await suspendAccount(tx, report.ownerId, now);
     }
+    // A warning or a hidden item is news in the owner's notification centre too (decision 047);
+    // a suspended owner cannot sign in to read it, so the mail tells them.
+    if ((input.action === 'warn' || input.action === 'hide') && owner && report.ownerId) {
+      await notify(
+        tx,
+        deps.notifications,
+        {
+          recipientId: report.ownerId,
+          kind: 'moderation',
+          title: input.action === 'warn' ? 'A warning from the admins' : 'An admin hid something you wrote',
+          body: `About ${REPORTED_THING[targetType]}: ${report.targetLabel}`,
+          link: '/dashboard',
+        },
+        now,
+      );
+    }
     if (input.action !== 'dismiss' && owner) {
       await queueMail(
         tx,
@@ -229,7 +255,22 @@ export async function decideReport(
     const closed = await repo.closeOpenReportsOf(tx, report, { action: input.action, note, decidedBy: actor.id, now });
     for (const reporterId of new Set(closed.map((row) => row.reporterId))) {
       const reporter = reporterId ? await contactEmailOf(tx, reporterId) : null;
-      if (!reporter) continue;
+      if (!reporter || !reporterId) continue;
+      await notify(
+        tx,
+        deps.notifications,
+        {
+          recipientId: reporterId,
+          kind: 'moderation',
+          title: 'An admin looked at your report',
+          body:
+            input.action === 'dismiss'
+              ? `Nothing was changed about ${REPORTED_THING[targetType]} you reported.`
+              : `We took action about ${REPORTED_THING[targetType]} you reported.`,
+          link: '/dashboard',
+        },
+        now,
+      );
       await queueMail(
         tx,
         reporter.email,
