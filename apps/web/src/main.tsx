@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { hydrate } from '@tanstack/react-query';
@@ -14,6 +14,19 @@ applyStoredTheme();
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 
+/**
+ * Marks the document once React has taken the page over: `data-hydrated="true"` on <html>, set
+ * by the first commit. A server-rendered page starts its code only after its first paint
+ * (decision 049), so there is a moment when the page is visible but not yet the app's; the
+ * end-to-end harness waits for this mark after loading a document (e2e/fixtures/arrange.ts).
+ */
+function MarkHydrated() {
+  useEffect(() => {
+    document.documentElement.dataset['hydrated'] = 'true';
+  }, []);
+  return null;
+}
+
 const serverState = readServerState(document);
 if (serverState) {
   // A public page the server rendered (decision 030): the browser takes over the same markup,
@@ -25,6 +38,7 @@ if (serverState) {
       <StrictMode>
         <AppProviders>
           <RouterProvider router={router} />
+          <MarkHydrated />
         </AppProviders>
       </StrictMode>,
     );
@@ -36,6 +50,7 @@ if (serverState) {
     <StrictMode>
       <AppProviders>
         <RouterProvider router={createAppRouter()} />
+        <MarkHydrated />
       </AppProviders>
     </StrictMode>,
   );
