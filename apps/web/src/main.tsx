@@ -1,4 +1,4 @@
-import { StrictMode, startTransition, useEffect } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { hydrate } from '@tanstack/react-query';
@@ -13,19 +13,6 @@ applyStoredTheme();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
-
-/**
- * Marks the document once React has taken the page over: `data-hydrated="true"` on <html>, set
- * by the first commit. A server-rendered page starts its code only after its first paint
- * (decision 049), so there is a moment when the page is visible but not yet the app's; the
- * end-to-end harness waits for this mark after loading a document (e2e/fixtures/arrange.ts).
- */
-function MarkHydrated() {
-  useEffect(() => {
-    document.documentElement.dataset['hydrated'] = 'true';
-  }, []);
-  return null;
-}
 
 const serverState = readServerState(document);
 if (serverState) {
@@ -42,7 +29,6 @@ if (serverState) {
         <StrictMode>
           <AppProviders>
             <RouterProvider router={router} />
-            <MarkHydrated />
           </AppProviders>
         </StrictMode>,
       );
@@ -55,7 +41,6 @@ if (serverState) {
     <StrictMode>
       <AppProviders>
         <RouterProvider router={createAppRouter()} />
-        <MarkHydrated />
       </AppProviders>
     </StrictMode>,
   );
