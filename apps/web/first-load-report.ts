@@ -20,6 +20,8 @@ export const FIRST_LOAD_BUDGET_KB = 150;
  * index.html it answers that route with (`<link rel="modulepreload">`, `<link rel="preload"
  * as="fetch">`, `<link rel="preload" as="image">`, apps/server/src/plugins/static-web.ts), so the
  * browser fetches the page's code, data and main image with the shell instead of after running it.
+ * On a page the server renders, the code's tags wait in a template until the first paint
+ * (decision 049): the same files, loaded later, so the same first load.
  */
 export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
 

@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/db/client.ts';
@@ -211,26 +213,81 @@ describe('rendered pages shared with anonymous visitors, never with signed-in on
   });
 });
 
-describe('the CSP over server-rendered pages (decision 030)', () => {
-  it('runs no inline script: every script is our own file or a JSON data block, under script-src self', async () => {
+/** The page without its code template: what the browser fetches and runs as it parses. */
+const TEMPLATE = /<template id="skillhive-code">([\s\S]*?)<\/template>/;
+const scriptSrcOf = (csp: unknown) => (/script-src ([^;]*)/.exec(String(csp))?.[1] ?? '').split(' ');
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+describe('the CSP over server-rendered pages (decisions 030 and 049)', () => {
+  it('runs one inline script, allowed by its hash; every other script is our own file or a JSON data block', async () => {
     const hostile = await createClass(ctx, teacher, {
       title: 'Break out </script><script>alert(1)</script><!--',
     });
     const res = await ctx.app.inject(`/classes/${hostile.id}`);
     expect(res.statusCode).toBe(200);
-    const csp = String(res.headers['content-security-policy']);
-    const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? '';
-    expect(scriptSrc.split(' ')).toEqual(["'self'"]);
-    const scripts = [...res.body.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!.trim());
-    expect(scripts.length).toBeGreaterThan(1);
-    for (const attributes of scripts)
-      expect(attributes).toMatch(
-        /^(type="module" crossorigin src="\/assets\/[\w.-]+\.js"|type="application\/json" id="skillhive-state")$/,
-      );
+    const body = res.body.replace(TEMPLATE, '');
+    const scripts = [...body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].map((m) => ({
+      attributes: m[1]!.trim(),
+      text: m[2]!,
+    }));
+    // The loader (decision 049) and the data block; the app's files are named only in the template.
+    expect(scripts.map((script) => script.attributes)).toEqual([
+      'type="module"',
+      'type="application/json" id="skillhive-state"',
+    ]);
+    // The CSP allows that one inline script and no other: its hash, no 'unsafe-inline' or nonce.
+    expect(scriptSrcOf(res.headers['content-security-policy'])).toEqual(["'self'", sha256(scripts[0]!.text)]);
+    const own = [...TEMPLATE.exec(res.body)![1]!.matchAll(/<script\b([^>]*)><\/script>/g)].map((m) => m[1]!.trim());
+    expect(own).toHaveLength(1);
+    expect(own[0]).toMatch(/^type="module" crossorigin src="\/assets\/[\w.-]+\.js"$/);
     // The title cannot end the data block: its JSON escapes every "<".
     const state = /<script type="application\/json" id="skillhive-state">([\s\S]*?)<\/script>/.exec(res.body)![1]!;
     expect(state).not.toContain('<');
     expect(JSON.stringify(JSON.parse(state))).toContain('Break out </script><script>alert(1)</script><!--');
     expect(rootOf(res.body)).toContain('Break out &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;!--');
+  });
+
+  it('a page the browser renders (the dashboard) keeps its scripts in the head and the CSP without the hash', async () => {
+    const res = await ctx.app.inject('/dashboard/myEnrollClass');
+    expect(res.body).not.toMatch(TEMPLATE);
+    expect(res.body).toMatch(/<script type="module" crossorigin src="\/assets\/[\w.-]+\.js"><\/script>/);
+    expect(res.body).not.toMatch(/<script type="module">/);
+    expect(scriptSrcOf(res.headers['content-security-policy'])).toEqual(["'self'"]);
+  });
+});
+
+describe('code after the first paint (decision 049)', () => {
+  const built = JSON.parse(readFileSync(path.join(DEFAULT_WEB_ROOT, 'route-preloads.json'), 'utf8')) as Record<
+    string,
+    { modules: string[]; images: string[] }
+  >;
+  const index = readFileSync(path.join(DEFAULT_WEB_ROOT, 'index.html'), 'utf8');
+  const named = (html: string) =>
+    [
+      ...html.matchAll(
+        /<(?:script type="module" crossorigin src|link rel="modulepreload" crossorigin href)="([^"]+)"/g,
+      ),
+    ].map((m) => m[1]!);
+
+  it('names the same code as before, all of it inside the template: nothing is fetched or run before the paint', async () => {
+    for (const [url, route] of [
+      ['/', '/'],
+      ['/allClassAllowed?q=pottery', '/allClassAllowed'],
+      [`/classes/${reviewed.id}`, '/classes/:id'],
+      ['/login', '/login'],
+    ] as const) {
+      const res = await ctx.app.inject(url);
+      expect(res.statusCode, url).toBe(200);
+      const template = TEMPLATE.exec(res.body);
+      expect(template, url).not.toBeNull();
+      // The shell's entry and chunks (index.html) and the route's own, each once.
+      const expected = [...named(index), ...built[route]!.modules];
+      expect(named(template![1]!).sort(), url).toEqual([...new Set(expected)].sort());
+      expect(named(res.body.replace(TEMPLATE, '')), url).toEqual([]);
+      // What the first paint needs stays in the head: the stylesheet, and the largest image's preload.
+      expect(res.body, url).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/[\w.-]+\.css">/);
+      for (const image of built[route]!.images)
+        expect(res.body, url).toContain(`<link rel="preload" as="image" fetchpriority="high" href="${image}">`);
+    }
   });
 });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { getSessionCookie } from 'better-auth/cookies';
 import { declareAccess } from '../lib/authorize.ts';
 import type { CatalogueCache } from './catalogue-cache.ts';
+import { allowCodeLoader, withCodeAfterPaint } from './code-after-paint.ts';
 import { forwardedHeaders, inProcessFetch, type ServerRenderer } from './server-render.ts';
 
 /**
@@ -109,7 +110,11 @@ function routeOf(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
 }
 
-/** A page answer: index.html, or a public route's copy of it (without its data preloads when `rendered`). */
+/**
+ * A page answer: index.html, or a public route's copy of it. With `rendered` (the template of a
+ * page the server renders), without its data preloads and with its code started after the first
+ * paint (decision 049).
+ */
 type SpaPage = (pathname: string, search: string, rendered?: boolean) => Promise<string>;
 
 /**
@@ -122,6 +127,8 @@ type SpaPage = (pathname: string, search: string, rendered?: boolean) => Promise
  * the browser cannot discover it before the page's code has rendered the `<img>`.
  * A route with parameters (/classes/:id) has them filled into its data URLs, and the page's own
  * title, description and Open Graph tags from `pageMeta`.
+ * A page the server renders names the same code, but inside an inert template that a small inline
+ * script starts after the first paint (decision 049): the rendered page has nothing to wait for.
  * Read once at start-up, like the rest of the build, which a rebuild replaces along with a restart.
  */
 function spaPages(
@@ -132,7 +139,8 @@ function spaPages(
 ): SpaPage {
   const { pageMeta, publicUrl } = meta;
   const file = path.join(root, ROUTE_PRELOADS_FILE);
-  const plain: SpaPage = async () => indexHtml;
+  const renderedIndex = withCodeAfterPaint(indexHtml);
+  const plain: SpaPage = async (_pathname, _search, rendered = false) => (rendered ? renderedIndex : indexHtml);
   if (!existsSync(file)) return plain;
   let json: unknown;
   try {
@@ -156,7 +164,7 @@ function spaPages(
   const imageLinksOf = (images: string[]) =>
     images.map((url) => `<link rel="preload" as="image" fetchpriority="high" href="${url}">`);
 
-  const pages = new Map<string, { withData: string; withoutData: string }>();
+  const pages = new Map<string, { withData: string; withoutData: string; rendered: string }>();
   const patterns: {
     route: string;
     match: (pathname: string) => Record<string, string> | null;
@@ -171,14 +179,16 @@ function spaPages(
       patterns.push({ route, match, code, data });
       continue;
     }
+    const withoutData = withLinks(indexHtml, code);
     pages.set(routeOf(route), {
       withData: withLinks(indexHtml, [...code, ...dataLinksOf(data)]),
-      withoutData: withLinks(indexHtml, code),
+      withoutData,
+      rendered: withCodeAfterPaint(withoutData),
     });
   }
   return async (pathname, search, rendered = false) => {
     const page = pages.get(routeOf(pathname));
-    if (page) return search === '' && !rendered ? page.withData : page.withoutData;
+    if (page) return rendered ? page.rendered : search === '' ? page.withData : page.withoutData;
     for (const { route, match, code, data } of patterns) {
       const params = match(routeOf(pathname));
       if (!params) continue;
@@ -190,9 +200,9 @@ function spaPages(
       let html = withLinks(indexHtml, [...code, ...dataLinksOf(filled)]);
       const found = safe && pageMeta ? await pageMeta(route, params).catch(() => null) : null;
       if (found) html = withPageMeta(html, absoluteImage(found, publicUrl), `${publicUrl}${pathname}`);
-      return html;
+      return rendered ? withCodeAfterPaint(html) : html;
     }
-    return indexHtml;
+    return rendered ? renderedIndex : indexHtml;
   };
 }
 
@@ -303,6 +313,9 @@ export const staticWebPlugin = fp(async function staticWeb(
         return html;
       };
       reply.header('cache-control', 'no-cache');
+      // The rendered page starts its code with an inline script, allowed by its hash (decision 049).
+      const csp = reply.getHeader('content-security-policy');
+      if (typeof csp === 'string') reply.header('content-security-policy', allowCodeLoader(csp));
       try {
         // An anonymous visitor's page is the same for every anonymous visitor: shared as the
         // catalogue is, for the same TTL. A signed-in visitor's names them: rendered for them alone.
@@ -314,6 +327,7 @@ export const staticWebPlugin = fp(async function staticWeb(
         return reply.type('text/html; charset=utf-8').send(await render());
       } catch (error) {
         // The browser can still render the page from the shell, as it did before decision 030.
+        if (typeof csp === 'string') reply.header('content-security-policy', csp);
         request.log.error({ err: error, page: pathname }, 'server render failed; answering with the shell');
       }
     }

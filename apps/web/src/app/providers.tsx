@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { queryClient } from '../lib/query-client.ts';
@@ -14,8 +14,25 @@ export function AppProviders({ children, client = queryClient }: { children: Rea
     <QueryClientProvider client={client}>
       {children}
       <DeferredToaster />
+      <MarkHydrated />
     </QueryClientProvider>
   );
+}
+
+/**
+ * Marks the document once React has taken the page over: `data-hydrated="true"` on <html>, set
+ * by the first commit in the browser (never on the server, where effects do not run). A page the
+ * server renders starts its code only after its first paint (decision 049), so for a moment it is
+ * visible but not yet the app's; the end-to-end harness waits for this mark after loading a
+ * document (e2e/fixtures/hydrated.ts). It is part of the tree the server renders too: a component
+ * only the browser had would shift every `useId` after it, and the server's ids (an
+ * `aria-controls`, a label's `for`) would no longer match the browser's.
+ */
+function MarkHydrated() {
+  useEffect(() => {
+    document.documentElement.dataset['hydrated'] = 'true';
+  }, []);
+  return null;
 }
 
 /**

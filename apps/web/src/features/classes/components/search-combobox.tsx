@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
@@ -46,6 +46,19 @@ export function SearchCombobox({
   const expanded = open && options.length > 0;
   const optionId = (index: number) => `${listId}-option-${index}`;
 
+  // Text typed into the server's page before its code ran (decision 049): React keeps it in the
+  // box when it takes the page over, but does not know it. Adopted once, so the suggestions and
+  // the search follow what the person typed.
+  const input = useRef<HTMLInputElement>(null);
+  const typedEarly = useRef({ value, onValueChange });
+  useEffect(() => {
+    const element = input.current;
+    const { value: rendered, onValueChange: adopt } = typedEarly.current;
+    if (!element || element.value === rendered) return;
+    adopt(element.value);
+    if (document.activeElement === element) setOpen(true);
+  }, []);
+
   const active = choice.list === suggestions.data ? choice.index : -1;
   const setActive = (next: number | ((current: number) => number)) =>
     setChoice({ list: suggestions.data, index: typeof next === 'function' ? next(active) : next });
@@ -63,6 +76,7 @@ export function SearchCombobox({
         {label}
       </label>
       <input
+        ref={input}
         id={inputId}
         type="search"
         name={name}
