@@ -69,6 +69,7 @@ test.describe('looking (the role admin)', () => {
       'My Enrolled Classes',
       'Payment History',
       'Messages',
+      'Notifications',
       'Profile',
       'Home',
       'Classes Menu',

@@ -60,6 +60,7 @@ test.describe('student dashboard journey', () => {
       'My Enrolled Classes',
       'Payment History',
       'Messages',
+      'Notifications',
       'Profile',
       'Home',
       'Classes Menu',

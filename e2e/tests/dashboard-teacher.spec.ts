@@ -97,6 +97,7 @@ test.describe('teacher dashboard', () => {
       'My Enrolled Classes',
       'Payment History',
       'Messages',
+      'Notifications',
       'Profile',
       'Home',
       'Classes Menu',
