@@ -1,7 +1,23 @@
 import { z } from 'zod/mini';
-import { REASON_MAX, REPORT_ACTIONS, REPORT_DETAILS_MAX, REPORT_REASONS, REPORT_TARGET_TYPES } from './constants.ts';
+import {
+  REASON_MAX,
+  REPORT_ACTIONS,
+  REPORT_DETAILS_MAX,
+  REPORT_REASONS,
+  REPORT_TARGET_TYPES,
+  type ReportTargetType,
+} from './constants.ts';
 import { multiLine } from './fields.ts';
 import { REASON_MESSAGES, REPORT_MESSAGES } from './messages.ts';
+
+/** What a report was about, in the words of its mails and notifications (decision 043). */
+export const REPORTED_THING: Record<ReportTargetType, string> = {
+  class: 'a class',
+  review: 'a review',
+  user: 'a member',
+  message: 'a message',
+  reply: 'a reply to a review',
+};
 
 /** The report dialog's fields (decision 043): why, and optionally what happened. */
 export const ReportFormBody = z.object({

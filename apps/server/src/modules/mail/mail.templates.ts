@@ -1,4 +1,6 @@
+import type { ReportTargetType } from '@skillhive/shared/rules/constants';
 import { toOneLine } from '@skillhive/shared/rules/control-characters';
+import { REPORTED_THING } from '@skillhive/shared/rules/report-form';
 
 /**
  * One template per message: each gives a subject, a plain-text body
@@ -318,20 +320,11 @@ export function sessionReminderMail(input: {
   });
 }
 
-/** What a report was about, in the words of the mails of decision 043. */
-const REPORTED_THING = {
-  class: 'a class',
-  review: 'a review',
-  user: 'a member',
-  message: 'a message',
-  reply: 'a reply to a review',
-} as const;
-
 /** The reporter hears what came of their report (decision 043); the reported person is not named. */
 export function reportOutcomeMail(input: {
   publicUrl: string;
   name: string;
-  targetType: keyof typeof REPORTED_THING;
+  targetType: ReportTargetType;
   actioned: boolean;
 }): RenderedMail {
   return layout({
@@ -353,7 +346,7 @@ export function moderationNoticeMail(input: {
   publicUrl: string;
   name: string;
   action: 'warn' | 'hide' | 'suspend';
-  targetType: keyof typeof REPORTED_THING;
+  targetType: ReportTargetType;
   targetLabel: string;
   note?: string | null | undefined;
 }): RenderedMail {

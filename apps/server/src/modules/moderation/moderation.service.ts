@@ -1,7 +1,7 @@
 import type { AdminReport } from '@skillhive/shared/contracts/moderation';
 import type { ReportAction, ReportReason, ReportStatus, ReportTargetType } from '@skillhive/shared/rules/constants';
 import { REPORT_MESSAGES } from '@skillhive/shared/rules/messages';
-import type { CreateReportBody } from '@skillhive/shared/rules/report-form';
+import { type CreateReportBody, REPORTED_THING } from '@skillhive/shared/rules/report-form';
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import type { Viewer } from '../../lib/authorize.ts';
@@ -27,15 +27,6 @@ import * as repo from './moderation.repository.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LABEL_MAX = 200;
-
-/** What a report was about, as a notification names it. */
-const REPORTED_THING = {
-  class: 'a class',
-  review: 'a review',
-  user: 'a member',
-  message: 'a message',
-  reply: 'a reply to a review',
-} as const;
 
 const NOT_FOUND_NAME = { class: 'Class', review: 'Review', user: 'User', message: 'Message', reply: 'Reply' } as const;
 

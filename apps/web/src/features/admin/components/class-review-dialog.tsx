@@ -1,7 +1,6 @@
 import type { ClassItem } from '@skillhive/shared/contracts/classes';
-import { FormDialog } from '../../../components/ui/form-dialog.tsx';
 import { ListingPreview } from '../../classes/class-listing.tsx';
-import { RejectReasonField, useRejectReasonForm } from './reject-reason-field.tsx';
+import { ModerationDecisionDialog } from './moderation-decision-dialog.tsx';
 
 interface ClassReviewDialogProps {
   /** The pending class under review, or null when the dialog is closed. */
@@ -17,15 +16,16 @@ interface ClassReviewDialogProps {
  * listing itself, not on a table row's shortened description.
  */
 export function ClassReviewDialog({ item, busy, onCancel, onDecide }: ClassReviewDialogProps) {
-  const reason = useRejectReasonForm((text) => onDecide('reject', text));
   return (
-    <FormDialog
+    <ModerationDecisionDialog
       open={item !== null}
       title={item ? `Review “${item.title}”` : null}
       description={item ? `Sent by ${item.name} (${item.email}). This is how the class page will show it.` : null}
+      busy={busy}
+      approveLabel="Approve class"
+      rejectLabel="Reject class"
       onCancel={onCancel}
-      onClose={reason.reset}
-      onSubmit={reason.submit}
+      onDecide={onDecide}
       className="max-w-5xl"
     >
       {item ? (
@@ -42,18 +42,6 @@ export function ClassReviewDialog({ item, busy, onCancel, onDecide }: ClassRevie
           />
         </div>
       ) : null}
-      <RejectReasonField label="Reason if you reject (optional)" rows={2} field={reason.field} />
-      <div className="modal-action flex-wrap">
-        <button type="button" className="btn btn-ghost" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="btn btn-error btn-outline" disabled={busy}>
-          Reject class
-        </button>
-        <button type="button" className="btn btn-success" disabled={busy} onClick={() => onDecide('approve', '')}>
-          Approve class
-        </button>
-      </div>
-    </FormDialog>
+    </ModerationDecisionDialog>
   );
 }

@@ -2,10 +2,9 @@ import type { ReactNode } from 'react';
 import type { ClassFields, ClassRevision } from '@skillhive/shared/contracts/classes';
 import { CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
 import { formatPrice } from '@skillhive/shared/rules/money';
-import { FormDialog } from '../../../components/ui/form-dialog.tsx';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 import { ListingPreview } from '../../classes/class-listing.tsx';
-import { RejectReasonField, useRejectReasonForm } from './reject-reason-field.tsx';
+import { ModerationDecisionDialog } from './moderation-decision-dialog.tsx';
 import { changedFields } from './revision-fields.ts';
 
 function showValue(key: keyof ClassFields, value: ClassFields[keyof ClassFields], which: string): ReactNode {
@@ -43,14 +42,15 @@ export interface ReviewRevisionDialogProps {
  * it on the class page, with Approve and Reject (an optional reason).
  */
 export function ReviewRevisionDialog({ revision, busy, onCancel, onDecide }: ReviewRevisionDialogProps) {
-  const reason = useRejectReasonForm((text) => onDecide('reject', text));
   return (
-    <FormDialog
+    <ModerationDecisionDialog
       open={revision !== null}
       title={revision ? `Changes to “${revision.current.title}”` : null}
+      busy={busy}
+      approveLabel="Approve changes"
+      rejectLabel="Reject changes"
       onCancel={onCancel}
-      onClose={reason.reset}
-      onSubmit={reason.submit}
+      onDecide={onDecide}
       className="max-w-3xl"
     >
       {revision ? (
@@ -90,18 +90,6 @@ export function ReviewRevisionDialog({ revision, busy, onCancel, onDecide }: Rev
           </details>
         </>
       ) : null}
-      <RejectReasonField label="Reason if you reject (optional)" rows={2} field={reason.field} />
-      <div className="modal-action flex-wrap">
-        <button type="button" className="btn btn-ghost" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="btn btn-error btn-outline" disabled={busy}>
-          Reject changes
-        </button>
-        <button type="button" className="btn btn-success" disabled={busy} onClick={() => onDecide('approve', '')}>
-          Approve changes
-        </button>
-      </div>
-    </FormDialog>
+    </ModerationDecisionDialog>
   );
 }
