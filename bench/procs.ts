@@ -199,7 +199,7 @@ export interface RunningServer {
 
 /**
  * The production server: `node apps/server/dist/server.js` with NODE_ENV=production on loopback,
- * at the default log level unless told (its lines go to `logFile` through a pipe, as under a supervisor).
+ * at the default log level unless told (its lines go to `logFile`, as a supervisor's redirect sends them).
  */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const origin = `http://${HOST}:${opts.port}`;
