@@ -96,6 +96,24 @@ describe('a class in sections', () => {
     expect(await calendar(late)).not.toContain('Morning wheel');
   });
 
+  it("releases a student's share per session of the section they bought (decision 040), not of the class's others", async () => {
+    const tranchesOf = async (student: TestUser) => {
+      const rows = await ctx.db
+        .select({ sessionId: schema.earningTranches.sessionId })
+        .from(schema.earningTranches)
+        .innerJoin(schema.earningLines, eq(schema.earningLines.id, schema.earningTranches.lineId))
+        .innerJoin(schema.enrollments, eq(schema.enrollments.id, schema.earningLines.enrollmentId))
+        .where(and(eq(schema.enrollments.studentId, student.id), eq(schema.enrollments.classId, cls.id)));
+      return rows.map((r) => r.sessionId);
+    };
+    const evening = await ctx.db
+      .select({ id: schema.classSessions.id })
+      .from(schema.classSessions)
+      .where(and(eq(schema.classSessions.classId, cls.id), eq(schema.classSessions.title, 'Evening wheel')));
+    // Bought after both sections had a session: one part, at the end of its own section's session.
+    expect(await tranchesOf(late)).toEqual([evening[0]!.id]);
+  });
+
   it("reminds each student of their own section's sessions only", async () => {
     const remindersTo = async () => {
       const rows = await ctx.db

@@ -377,11 +377,12 @@ export async function claimOwedMoveNotices(
 export async function listSessionEndsOfClasses(
   db: Db,
   classIds: string[],
-): Promise<{ classId: string; sessionId: string; endsAt: Date }[]> {
+): Promise<{ classId: string; sectionId: string; sessionId: string; endsAt: Date }[]> {
   if (classIds.length === 0) return [];
   const rows = await db
     .select({
       classId: classSessions.classId,
+      sectionId: classSessions.sectionId,
       sessionId: classSessions.id,
       startsAt: classSessions.startsAt,
       durationMinutes: classSessions.durationMinutes,
@@ -391,6 +392,7 @@ export async function listSessionEndsOfClasses(
     .orderBy(asc(classSessions.startsAt), asc(classSessions.id));
   return rows.map((row) => ({
     classId: row.classId,
+    sectionId: row.sectionId,
     sessionId: row.sessionId,
     endsAt: new Date(row.startsAt.getTime() + row.durationMinutes * 60_000),
   }));

@@ -62,6 +62,7 @@ export async function recordSale(
     listSessionEndsOfClasses(tx, classIds),
   ]);
   const titleOf = new Map(titles.map((line) => [line.id, line.title]));
+  const sectionOf = new Map(titles.map((line) => [line.id, line.sectionId]));
   const couponSource = input.coupon ? (input.coupon.teacherId === null ? 'site' : 'teacher') : null;
   const basisPointsOf = (teacherId: string) => rates.get(teacherId) ?? settings.platformBasisPoints;
   const splits = splitCart(
@@ -99,7 +100,11 @@ export async function recordSale(
   for (const line of inserted) {
     // Sessions still to be held release a part each at their end; sessions over before the
     // purchase were not held for this student, and the whole share then waits for the window.
-    const ahead = sessions.filter((s) => s.classId === line.classId && s.endsAt > input.paidAt);
+    // The sessions of the section the student bought (decision 041), not of the class's others.
+    const section = sectionOf.get(line.enrollmentId) ?? null;
+    const ahead = sessions.filter(
+      (s) => s.classId === line.classId && (section === null || s.sectionId === section) && s.endsAt > input.paidAt,
+    );
     if (ahead.length === 0) {
       tranches.push({ lineId: line.id, teacherId: line.teacherId, amountCents: line.shareCents, dueAt: windowEnd });
       continue;

@@ -80,6 +80,8 @@ export async function listLinesOfPayments(
 export type PaidLine = {
   id: string;
   classId: string;
+  /** The section bought (decision 041); null for a self-paced class. */
+  sectionId: string | null;
   studentId: string | null;
   studentEmail: string;
   title: string;
@@ -95,6 +97,7 @@ export type PaidLine = {
 const paidLineColumns = {
   id: enrollments.id,
   classId: enrollments.classId,
+  sectionId: enrollments.sectionId,
   studentId: enrollments.studentId,
   studentEmail: enrollments.studentEmail,
   title: enrollments.title,
