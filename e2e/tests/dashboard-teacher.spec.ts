@@ -108,6 +108,7 @@ test.describe('teacher dashboard', () => {
     await dashboardMenu(page).getByRole('link', { name: 'Profile' }).click();
     // The page before has definition lists too: wait for the profile.
     await expect(page).toHaveURL('/dashboard/profile');
+    await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
     await expectLoaded(page);
     await expect(page.locator('dl')).toContainText('Teacher');
   });
