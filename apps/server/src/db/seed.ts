@@ -317,6 +317,8 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
           listCents: line.priceCents,
           discountCents: 0,
           paidCents: line.paidCents!,
+          title: line.title,
+          sectionId: line.sectionId ?? null,
         })),
       });
     }

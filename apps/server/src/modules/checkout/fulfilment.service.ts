@@ -147,6 +147,8 @@ export async function fulfilPayment(
           listCents: line.listCents,
           discountCents: line.discountCents,
           paidCents: line.paidCents,
+          title: line.title,
+          sectionId: line.sectionId,
         })),
       });
       if (ours) {

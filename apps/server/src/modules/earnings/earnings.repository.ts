@@ -180,6 +180,62 @@ export async function insertLines(tx: Db, rows: (typeof earningLines.$inferInser
   return tx.insert(earningLines).values(rows).onConflictDoNothing({ target: earningLines.enrollmentId }).returning();
 }
 
+/** A held part of a sale's line, named by the line's enrollment (the line's id is the database's). */
+export interface SaleTranche {
+  enrollmentId: string;
+  amountCents: number;
+  dueAt: Date;
+  sessionId: string | null;
+}
+
+/**
+ * A payment's ledger in one statement (decision 039): its lines (a line already recorded for an
+ * enrollment is skipped, with its parts and movement), their held parts, one `share` movement per
+ * line into pending, and the running balance of each teacher, upserted in teacher id order (the
+ * order every writer of balances takes, so none deadlock).
+ */
+export async function insertSale(
+  tx: Db,
+  sale: { lines: (typeof earningLines.$inferInsert & { paidAt: Date })[]; tranches: SaleTranche[] },
+): Promise<void> {
+  const [first] = sale.lines;
+  if (!first) return;
+  const at = first.paidAt;
+  const lineRows = sale.lines.map(
+    (l) =>
+      sql`(${l.enrollmentId}::uuid, ${l.paymentId}::uuid, ${l.transactionId}, ${l.teacherId}, ${l.classId}::uuid, ${l.title}, ${l.studentInitials}, ${l.currency}, ${l.listCents}::int, ${l.discountCents}::int, ${l.couponSource ?? null}, ${l.grossCents}::int, ${l.feeCents}::int, ${l.shareCents}::int, ${l.feeBasisPoints}::int, ${l.paidAt.toISOString()}::timestamptz)`,
+  );
+  const trancheRows = sale.tranches.map(
+    (t) =>
+      sql`(${t.enrollmentId}::uuid, ${t.amountCents}::int, ${t.dueAt.toISOString()}::timestamptz, ${t.sessionId}::uuid)`,
+  );
+  await tx.execute(sql`
+    with line as (
+      insert into ${earningLines} (enrollment_id, payment_id, transaction_id, teacher_id, class_id, title,
+        student_initials, currency, list_cents, discount_cents, coupon_source, gross_cents, fee_cents,
+        share_cents, fee_basis_points, paid_at)
+      values ${sql.join(lineRows, sql`, `)}
+      on conflict (enrollment_id) do nothing
+      returning id, enrollment_id, teacher_id, share_cents
+    ), part as (
+      insert into ${earningTranches} (line_id, teacher_id, amount_cents, due_at, session_id)
+      select line.id, line.teacher_id, v.amount_cents, v.due_at, v.session_id
+      from (values ${sql.join(trancheRows, sql`, `)}) as v (enrollment_id, amount_cents, due_at, session_id)
+      join line on line.enrollment_id = v.enrollment_id
+    ), entry as (
+      insert into ${ledgerEntries} (teacher_id, kind, line_id, pending_cents, created_at)
+      select teacher_id, 'share', id, share_cents, ${at.toISOString()}::timestamptz from line
+    )
+    insert into ${teacherBalances} (teacher_id, pending_cents, shares_cents, updated_at)
+    select teacher_id, sum(share_cents), sum(share_cents), ${at.toISOString()}::timestamptz
+    from line group by teacher_id order by teacher_id
+    on conflict (teacher_id) do update set
+      pending_cents = ${teacherBalances}.pending_cents + excluded.pending_cents,
+      shares_cents = ${teacherBalances}.shares_cents + excluded.shares_cents,
+      updated_at = excluded.updated_at
+  `);
+}
+
 export async function insertTranches(tx: Db, rows: (typeof earningTranches.$inferInsert)[]): Promise<void> {
   if (rows.length > 0) await tx.insert(earningTranches).values(rows);
 }

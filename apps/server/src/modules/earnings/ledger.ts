@@ -1,6 +1,5 @@
 import type { Db } from '../../db/client.ts';
 import { listSessionEndsOfClasses } from '../content/sessions.public.ts';
-import * as enrollments from '../enrollments/enrollments.service.ts';
 import { contactEmailOf } from '../users/contact.public.ts';
 import * as repo from './earnings.repository.ts';
 import { divideShare, initialsOf, splitCart } from './split.ts';
@@ -28,6 +27,9 @@ export interface SaleLine {
   listCents: number;
   discountCents: number;
   paidCents: number;
+  /** The class's title on the line, and the section bought (null: a class without sections). */
+  title: string;
+  sectionId: string | null;
 }
 
 /**
@@ -52,17 +54,11 @@ export async function recordSale(
   if (input.lines.length === 0) return;
   const teacherIds = [...new Set(input.lines.map((line) => line.teacherId))];
   const classIds = [...new Set(input.lines.map((line) => line.classId))];
-  const [rates, titles, student, sessions] = await Promise.all([
+  const [rates, student, sessions] = await Promise.all([
     repo.findFeeRates(tx, teacherIds),
-    enrollments.getLinesByIds(
-      tx,
-      input.lines.map((line) => line.id),
-    ),
     contactEmailOf(tx, input.studentId),
     listSessionEndsOfClasses(tx, classIds),
   ]);
-  const titleOf = new Map(titles.map((line) => [line.id, line.title]));
-  const sectionOf = new Map(titles.map((line) => [line.id, line.sectionId]));
   const couponSource = input.coupon ? (input.coupon.teacherId === null ? 'site' : 'teacher') : null;
   const basisPointsOf = (teacherId: string) => rates.get(teacherId) ?? settings.platformBasisPoints;
   const splits = splitCart(
@@ -74,15 +70,38 @@ export async function recordSale(
     })),
   );
   const initials = initialsOf(student?.name);
-  const inserted = await repo.insertLines(
-    tx,
-    input.lines.map((line, i) => ({
+  const windowEnd = new Date(input.paidAt.getTime() + settings.refundWindowDays * 86_400_000);
+  const tranches: repo.SaleTranche[] = [];
+  input.lines.forEach((line, i) => {
+    const shareCents = splits[i]!.shareCents;
+    // Sessions still to be held release a part each at their end; sessions over before the
+    // purchase were not held for this student, and the whole share then waits for the window.
+    // The sessions of the section the student bought (decision 041), not of the class's others.
+    const ahead = sessions.filter(
+      (s) =>
+        s.classId === line.classId &&
+        (line.sectionId === null || s.sectionId === line.sectionId) &&
+        s.endsAt > input.paidAt,
+    );
+    if (ahead.length === 0) {
+      tranches.push({ enrollmentId: line.id, amountCents: shareCents, dueAt: windowEnd, sessionId: null });
+      return;
+    }
+    divideShare(shareCents, ahead.length).forEach((amountCents, j) => {
+      const session = ahead[j]!;
+      tranches.push({ enrollmentId: line.id, amountCents, dueAt: session.endsAt, sessionId: session.sessionId });
+    });
+  });
+  // The lines, their held parts, their `share` movements and the teachers' balances in one
+  // statement: the fulfilment's transaction holds its locks for as few round trips as can be.
+  await repo.insertSale(tx, {
+    lines: input.lines.map((line, i) => ({
       enrollmentId: line.id,
       paymentId: input.paymentId,
       transactionId: input.transactionId,
       teacherId: line.teacherId,
       classId: line.classId,
-      title: titleOf.get(line.id) ?? '',
+      title: line.title,
       studentInitials: initials,
       currency: input.currency,
       listCents: line.listCents,
@@ -94,43 +113,8 @@ export async function recordSale(
       feeBasisPoints: basisPointsOf(line.teacherId),
       paidAt: input.paidAt,
     })),
-  );
-  const windowEnd = new Date(input.paidAt.getTime() + settings.refundWindowDays * 86_400_000);
-  const tranches: Parameters<typeof repo.insertTranches>[1] = [];
-  for (const line of inserted) {
-    // Sessions still to be held release a part each at their end; sessions over before the
-    // purchase were not held for this student, and the whole share then waits for the window.
-    // The sessions of the section the student bought (decision 041), not of the class's others.
-    const section = sectionOf.get(line.enrollmentId) ?? null;
-    const ahead = sessions.filter(
-      (s) => s.classId === line.classId && (section === null || s.sectionId === section) && s.endsAt > input.paidAt,
-    );
-    if (ahead.length === 0) {
-      tranches.push({ lineId: line.id, teacherId: line.teacherId, amountCents: line.shareCents, dueAt: windowEnd });
-      continue;
-    }
-    divideShare(line.shareCents, ahead.length).forEach((amountCents, i) => {
-      const session = ahead[i]!;
-      tranches.push({
-        lineId: line.id,
-        teacherId: line.teacherId,
-        amountCents,
-        dueAt: session.endsAt,
-        sessionId: session.sessionId,
-      });
-    });
-  }
-  await repo.insertTranches(tx, tranches);
-  await repo.applyMovements(
-    tx,
-    inserted.map((line) => ({
-      teacherId: line.teacherId,
-      kind: 'share' as const,
-      lineId: line.id,
-      pendingCents: line.shareCents,
-    })),
-    input.paidAt,
-  );
+    tranches,
+  });
 }
 
 /** What is left of a line's share, by bucket: held parts, and released parts (in available, or frozen). */

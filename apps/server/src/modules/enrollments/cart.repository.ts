@@ -19,6 +19,8 @@ export type CartLine = {
   currentPriceCents: number;
   /** The section of a live class the line is for (decision 041); null for a self-paced class. */
   sectionId: string | null;
+  /** The class's title as the line recorded it (the receipt's and the ledger's). */
+  title: string;
   /** Until when the line holds a seat of its section (decision 042). */
   seatHeldUntil: Date | null;
 };
@@ -33,6 +35,7 @@ const cartColumns = {
   teacherId: classJoin.teacherId,
   currentPriceCents: classJoin.priceCents,
   sectionId: enrollments.sectionId,
+  title: enrollments.title,
   seatHeldUntil: enrollments.seatHeldUntil,
 };
 
