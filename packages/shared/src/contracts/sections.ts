@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RESCHEDULE_ANSWERS, SECTION_CANCEL_REASONS, SECTION_STATUSES } from '../rules/sections.ts';
+import { RESCHEDULE_ANSWERS, SECTION_STATUSES } from '../rules/sections.ts';
 
 /** Sections of a live class (decision 041). Request bodies are `rules/section-forms.ts`; these are the answers. */
 
@@ -19,9 +19,12 @@ export const TeacherSection = z.object({
   localEnrollOpensAt: z.string(),
   localEnrollClosesAt: z.string(),
   status: SectionStatus,
-  /** When and why it was cancelled (decision 052); null while it runs. */
+  /**
+   * When and why it was cancelled (decision 052): `teacher` or `minimum_not_met` (one of
+   * SECTION_CANCEL_REASONS; a plain string because the document's nullable enum would refuse null).
+   */
   cancelledAt: z.string().nullable(),
-  cancelReason: z.enum(SECTION_CANCEL_REASONS).nullable(),
+  cancelReason: z.string().nullable(),
   /** Students whose enrolment in this section is paid. */
   enrolled: z.number().int(),
   sessionCount: z.number().int(),

@@ -3,7 +3,15 @@
  * which is not built yet; `announcement` is for a message from the platform to its people;
  * `schedule` for a section cancelled or rescheduled (decision 052).
  */
-export const NOTIFICATION_KINDS = ['message', 'announcement', 'moderation', 'refund', 'reminder', 'offer', 'schedule'] as const;
+export const NOTIFICATION_KINDS = [
+  'message',
+  'announcement',
+  'moderation',
+  'refund',
+  'reminder',
+  'offer',
+  'schedule',
+] as const;
 export type NotificationKindName = (typeof NOTIFICATION_KINDS)[number];
 
 /** How each kind is named in the profile's settings. */

@@ -54,7 +54,9 @@ export type SectionFormInput = z.input<typeof SectionFormBody>;
 
 /** The teacher's optional words to the students of a cancelled or rescheduled section (decision 052). */
 const noticeMessage = z._default(
-  z.string({ error: SECTION_MESSAGES.messageTooLong }).check(z.maxLength(SECTION_NOTICE_MAX, SECTION_MESSAGES.messageTooLong)),
+  z
+    .string({ error: SECTION_MESSAGES.messageTooLong })
+    .check(z.maxLength(SECTION_NOTICE_MAX, SECTION_MESSAGES.messageTooLong)),
   '',
 );
 

@@ -87,7 +87,11 @@ export async function releaseSeatHoldsOfSection(db: Db, sectionId: string): Prom
     .select({ id: enrollments.id })
     .from(enrollments)
     .where(
-      and(eq(enrollments.sectionId, sectionId), eq(enrollments.status, 'pending'), isNotNull(enrollments.seatHeldUntil)),
+      and(
+        eq(enrollments.sectionId, sectionId),
+        eq(enrollments.status, 'pending'),
+        isNotNull(enrollments.seatHeldUntil),
+      ),
     )
     .for('update', { skipLocked: true });
   await db.update(enrollments).set({ seatHeldUntil: null }).where(inArray(enrollments.id, held));
