@@ -46,6 +46,7 @@ import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
 import { sectionsRoutes } from './modules/sections/sections.routes.ts';
 import type { createSessionReminders } from './modules/content/session-reminders.ts';
+import type { createSectionCancellationJob } from './modules/sections/cancellation-job.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { classesRoutes } from './modules/classes/classes.routes.ts';
 import { teacherRequestsRoutes } from './modules/teacher-requests/teacher-requests.routes.ts';
@@ -104,6 +105,8 @@ export interface App {
   payoutJob: PayoutJob;
   /** Queues reminders of sessions starting soon (decision 021); tests call runOnce(). */
   sessionReminders: ReturnType<typeof createSessionReminders>;
+  /** Cancels sections under their minimum at their deadline (decision 052); tests call runOnce(). */
+  sectionCancellations: ReturnType<typeof createSectionCancellationJob>;
   lifecycle: Lifecycle;
 }
 
@@ -333,7 +336,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       }),
     },
   });
-  await app.register(sectionsRoutes, { deps: { db, now } });
+  await app.register(sectionsRoutes, {
+    deps: { db, now },
+    changes: {
+      db,
+      gateway,
+      now,
+      publicUrl: env.publicUrl,
+      notifications: live,
+      refundWindowDays: env.REFUND_WINDOW_DAYS,
+    },
+  });
   await app.register(usersRoutes, { db, now, passwordFailures: loginFailures });
   await app.register(moderationRoutes, {
     db,
@@ -392,7 +405,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       route === '/classes/:id' && params.id ? getClassPageMeta(db, deps.storage, params.id) : null,
   });
 
-  const { reconciler, sessionReminders, payoutJob } = registerJobs(app, {
+  const { reconciler, sessionReminders, payoutJob, sectionCancellations } = registerJobs(app, {
     env,
     db,
     storage: deps.storage,
@@ -401,5 +414,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ledger,
     notifications: live,
   });
-  return { app, auth, reconciler, payoutJob, sessionReminders, lifecycle };
+  return { app, auth, reconciler, payoutJob, sessionReminders, sectionCancellations, lifecycle };
 }

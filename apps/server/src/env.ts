@@ -184,6 +184,11 @@ const EnvSchema = z
      * seat (decision 042); an expired hold is a free seat again.
      */
     SEAT_HOLD_MINUTES: z.coerce.number().int().min(1).max(1_440).default(15),
+    /**
+     * How often the job cancels sections whose enrollment deadline passed below their minimum, and
+     * refunds their students (decision 052); 0 disables it.
+     */
+    SECTION_CANCEL_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
 
     /** How often the payment reconciler re-reads unsettled intents from the gateway; 0 disables it (decision 010). */
     RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),

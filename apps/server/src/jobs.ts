@@ -9,6 +9,7 @@ import { createReconciler } from './modules/checkout/reconciler.ts';
 import { createPayoutJob } from './modules/earnings/payout-job.ts';
 import type { LedgerSettings } from './modules/earnings/earnings.public.ts';
 import type { NotificationPublisher } from './modules/notifications/notifications.public.ts';
+import { createSectionCancellationJob } from './modules/sections/cancellation-job.ts';
 import { createImageCollector } from './modules/uploads/image-collector.ts';
 import type { ImageStorage } from './modules/uploads/storage.public.ts';
 
@@ -86,11 +87,22 @@ export function registerJobs(
     intervalSeconds: env.PAYOUT_JOB_INTERVAL_SECONDS,
   });
   jobs.push(payoutJob);
+  // Cancels and refunds sections under their minimum at their deadline (decision 052).
+  const sectionCancellations = createSectionCancellationJob({
+    db,
+    gateway: deps.gateway,
+    now,
+    log,
+    publicUrl: env.publicUrl,
+    notifications: deps.notifications,
+    intervalMs: env.SECTION_CANCEL_INTERVAL_SECONDS * 1000,
+  });
+  jobs.push(sectionCancellations);
   app.addHook('onReady', async () => {
     for (const job of jobs) job.start();
   });
   app.addHook('onClose', async () => {
     for (const job of jobs) await job.stop();
   });
-  return { reconciler, sessionReminders, payoutJob };
+  return { reconciler, sessionReminders, payoutJob, sectionCancellations };
 }

@@ -60,5 +60,6 @@ export const InAppPreferences = z.object({
   refund: z.boolean(),
   reminder: z.boolean(),
   offer: z.boolean(),
+  schedule: z.boolean(),
 } satisfies Record<(typeof NOTIFICATION_KINDS)[number], z.ZodBoolean>);
 export type InAppPreferences = z.infer<typeof InAppPreferences>;

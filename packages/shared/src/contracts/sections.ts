@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SECTION_STATUSES } from '../rules/sections.ts';
+import { RESCHEDULE_ANSWERS, SECTION_STATUSES } from '../rules/sections.ts';
 
 /** Sections of a live class (decision 041). Request bodies are `rules/section-forms.ts`; these are the answers. */
 
@@ -19,6 +19,12 @@ export const TeacherSection = z.object({
   localEnrollOpensAt: z.string(),
   localEnrollClosesAt: z.string(),
   status: SectionStatus,
+  /**
+   * When and why it was cancelled (decision 052): `teacher` or `minimum_not_met` (one of
+   * SECTION_CANCEL_REASONS; a plain string because the document's nullable enum would refuse null).
+   */
+  cancelledAt: z.string().nullable(),
+  cancelReason: z.string().nullable(),
   /** Students whose enrolment in this section is paid. */
   enrolled: z.number().int(),
   sessionCount: z.number().int(),
@@ -54,3 +60,43 @@ export const PublicSection = z.object({
   sessions: z.array(ScheduleSession),
 });
 export type PublicSection = z.infer<typeof PublicSection>;
+
+/** The answer to a teacher's cancellation (decision 052). */
+export const SectionCancelled = z.object({
+  success: z.literal(true),
+  /** Paid students refunded in full (their refunds finish at the gateway after the answer). */
+  refunded: z.number().int(),
+});
+export type SectionCancelled = z.infer<typeof SectionCancelled>;
+
+/** The answer to a reschedule (decision 052). */
+export const SectionRescheduled = z.object({
+  /** Sessions moved. */
+  modifiedCount: z.number().int(),
+  /** The first session's new start (ISO 8601). */
+  firstSessionAt: z.string(),
+  /** Paid students offered a refund until then. */
+  offered: z.number().int(),
+});
+export type SectionRescheduled = z.infer<typeof SectionRescheduled>;
+
+/** A paid student's open choice after their section moved (decision 052). */
+export const RescheduleOffer = z.object({
+  enrollmentId: z.string(),
+  classId: z.string(),
+  title: z.string(),
+  /** Until when "refund me" is offered (ISO 8601): the new first session. */
+  openUntil: z.string(),
+  /** What a refund gives back, in cents. */
+  amountCents: z.number().int(),
+  sessions: z.array(ScheduleSession),
+});
+export type RescheduleOffer = z.infer<typeof RescheduleOffer>;
+
+export const RescheduleAnswered = z.object({
+  answer: z.enum(RESCHEDULE_ANSWERS),
+  /** For `refund`: cents refunded, and whether the refund is still finishing at the gateway. */
+  refundedCents: z.number().int(),
+  pending: z.boolean(),
+});
+export type RescheduleAnswered = z.infer<typeof RescheduleAnswered>;

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { SECTION_CAPACITY_MAX, SECTION_MESSAGES } from './sections.ts';
+import { RESCHEDULE_ANSWERS, SECTION_CAPACITY_MAX, SECTION_MESSAGES, SECTION_NOTICE_MAX } from './sections.ts';
 import { CONTENT_MESSAGES } from './content.ts';
 import { isTimeZone, LOCAL_DATE_TIME } from './time-zones.ts';
 
@@ -51,3 +51,33 @@ export const SectionFormBody = z
 export type SectionFormBody = z.infer<typeof SectionFormBody>;
 /** What the form holds before validation (numbers typed as text). */
 export type SectionFormInput = z.input<typeof SectionFormBody>;
+
+/** The teacher's optional words to the students of a cancelled or rescheduled section (decision 052). */
+const noticeMessage = z._default(
+  z
+    .string({ error: SECTION_MESSAGES.messageTooLong })
+    .check(z.maxLength(SECTION_NOTICE_MAX, SECTION_MESSAGES.messageTooLong)),
+  '',
+);
+
+/** POST /api/sections/:id/cancel (decision 052). */
+export const CancelSectionBody = z.object({ message: noticeMessage });
+export type CancelSectionBody = z.infer<typeof CancelSectionBody>;
+
+/**
+ * POST /api/sections/:id/reschedule (decision 052): the first session's new start as a wall-clock
+ * time (`YYYY-MM-DDTHH:mm`) in the section's zone; every session of the section moves by as much.
+ */
+export const RescheduleSectionBody = z.object({
+  firstStartsAt: z
+    .string({ error: SECTION_MESSAGES.firstStartsAtInvalid })
+    .check(z.refine((v: string) => LOCAL_DATE_TIME.test(v), SECTION_MESSAGES.firstStartsAtInvalid)),
+  message: noticeMessage,
+});
+export type RescheduleSectionBody = z.infer<typeof RescheduleSectionBody>;
+
+/** POST /api/reschedule-offers/:id: keep the seat, or be refunded in full (decision 052). */
+export const RescheduleAnswerBody = z.object({
+  answer: z.enum(RESCHEDULE_ANSWERS, { error: SECTION_MESSAGES.answerInvalid }),
+});
+export type RescheduleAnswerBody = z.infer<typeof RescheduleAnswerBody>;

@@ -1,6 +1,6 @@
 // Owned by modules/refunds (decision 015): only that module's repository code imports this file.
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { REFUND_REQUEST_STATUSES, REFUND_STATUSES } from '@skillhive/shared/rules/constants';
 import { payments } from './checkout.ts';
 import { createdAt } from './columns.ts';
@@ -34,6 +34,11 @@ export const refunds = pgTable(
     requestId: uuid('request_id'),
     gatewayRefundId: text('gateway_refund_id').unique(),
     status: text('status', { enum: REFUND_STATUSES }).notNull().default('pending'),
+    /**
+     * The student was already told of this refund (a cancelled section's mail names it, decision
+     * 052): settling it sends no second mail or notification.
+     */
+    studentTold: boolean('student_told').notNull().default(false),
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     /**

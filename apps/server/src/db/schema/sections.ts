@@ -1,7 +1,7 @@
 // Owned by modules/sections (decision 015): only that module's repository code imports this file.
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { SECTION_STATUSES } from '@skillhive/shared/rules/sections';
+import { RESCHEDULE_ANSWERS, SECTION_CANCEL_REASONS, SECTION_STATUSES } from '@skillhive/shared/rules/sections';
 import { classes } from './classes.ts';
 import { createdAt, updatedAt } from './columns.ts';
 
@@ -26,19 +26,63 @@ export const sections = pgTable(
     enrollOpensAt: timestamp('enroll_opens_at', { withTimezone: true }),
     enrollClosesAt: timestamp('enroll_closes_at', { withTimezone: true }),
     status: sectionStatusEnum('status').notNull().default('active'),
+    /** When it was cancelled and why (decision 052): by its teacher, or under its minimum at its deadline. */
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    cancelReason: text('cancel_reason', { enum: SECTION_CANCEL_REASONS }),
+    /** The teacher's words to the students, quoted in their mail. */
+    cancelMessage: text('cancel_message'),
+    /**
+     * When the cancellation job found it at or above its minimum after its deadline (decision 052):
+     * it runs from then on, whatever refunds come later, and the job looks at it no more.
+     */
+    minimumMetAt: timestamp('minimum_met_at', { withTimezone: true }),
+    /** When its teacher last moved its sessions (decision 052). */
+    rescheduledAt: timestamp('rescheduled_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('sections_class_idx').on(t.classId, t.createdAt),
+    // The cancellation job's question (decision 052): running sections with a minimum not yet met.
+    index('sections_minimum_due_idx')
+      .on(t.enrollClosesAt)
+      .where(sql`${t.status} = 'active' and ${t.minimum} is not null and ${t.minimumMetAt} is null`),
     check('sections_capacity', sql`${t.capacity} is null or ${t.capacity} between 1 and 10000`),
     check(
       'sections_minimum',
       sql`${t.minimum} is null or (${t.minimum} >= 1 and ${t.minimum} <= coalesce(${t.capacity}, 10000))`,
     ),
     check(
+      'sections_cancelled',
+      sql`(${t.status} = 'cancelled') = (${t.cancelledAt} is not null and ${t.cancelReason} is not null)`,
+    ),
+    check(
       'sections_window',
       sql`${t.enrollOpensAt} is null or ${t.enrollClosesAt} is null or ${t.enrollOpensAt} < ${t.enrollClosesAt}`,
     ),
+  ],
+);
+
+/**
+ * A paid student's choice after their section was rescheduled (decision 052): keep the seat or
+ * be refunded in full without an admin, until `open_until` (the new first session). One row per
+ * paid line; a second reschedule opens it again.
+ */
+export const rescheduleOffers = pgTable(
+  'reschedule_offers',
+  {
+    enrollmentId: uuid('enrollment_id').primaryKey(),
+    sectionId: uuid('section_id')
+      .notNull()
+      .references(() => sections.id, { onDelete: 'cascade' }),
+    studentId: text('student_id').notNull(),
+    offeredAt: timestamp('offered_at', { withTimezone: true }).notNull(),
+    openUntil: timestamp('open_until', { withTimezone: true }).notNull(),
+    answer: text('answer', { enum: RESCHEDULE_ANSWERS }),
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('reschedule_offers_student_idx').on(t.studentId, t.openUntil),
+    index('reschedule_offers_section_idx').on(t.sectionId),
   ],
 );

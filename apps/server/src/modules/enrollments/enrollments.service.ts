@@ -313,6 +313,11 @@ export function getLinesOfPayments(db: Db, paymentIds: string[]): Promise<lines.
   return lines.findLinesOfPayments(db, paymentIds);
 }
 
+/** The paid lines of a section (decision 052: a cancelled section refunds each). */
+export function getPaidLinesOfSection(db: Db, sectionId: string): Promise<lines.PaidLine[]> {
+  return lines.findPaidLinesOfSection(db, sectionId);
+}
+
 /** Lines by id (unknown ids and non-uuids are left out). */
 export function getLinesByIds(db: Db, ids: string[]): Promise<lines.PaidLine[]> {
   return lines.findLinesByIds(db, ids.filter(isUuid));
@@ -336,5 +341,6 @@ export {
   attachEnrollmentsToSection,
   paidCountOfSection,
   paidCountsOfSections,
+  releaseSeatHoldsOfSection,
   seatsTakenOfSections,
 } from './section-enrollments.repository.ts';

@@ -145,3 +145,12 @@ export async function markEnrollmentsRefunded(
     .where(and(inArray(enrollments.id, options.ids), eq(enrollments.status, 'paid')))
     .returning({ id: enrollments.id, classId: enrollments.classId });
 }
+
+/** The paid lines of one section, oldest first (a cancelled section refunds them, decision 052). */
+export async function findPaidLinesOfSection(db: Db, sectionId: string): Promise<PaidLine[]> {
+  return db
+    .select(paidLineColumns)
+    .from(enrollments)
+    .where(and(eq(enrollments.sectionId, sectionId), eq(enrollments.status, 'paid')))
+    .orderBy(asc(enrollments.paidAt), asc(enrollments.id));
+}

@@ -66,6 +66,9 @@ async function assertSeats(
     const section = options.lock
       ? await sections.lockSection(tx, sectionId)
       : await sections.findSectionById(tx, sectionId);
+    // A cancelled section sells nothing (decision 052): a line carted before is refused here, and
+    // a charge already made for it is refunded in full by the fulfilment.
+    if (section?.status === 'cancelled') throw conflict(options.message);
     const capacity = section?.capacity ?? null;
     if (capacity === null) continue;
     for (const line of lines.filter((l) => l.sectionId === sectionId)) {

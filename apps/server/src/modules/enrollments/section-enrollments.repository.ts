@@ -76,3 +76,23 @@ export async function setSeatHolds(db: Db, studentId: string, ids: string[], unt
     .set({ seatHeldUntil: until })
     .where(and(eq(enrollments.studentId, studentId), inArray(enrollments.id, ids), eq(enrollments.status, 'pending')));
 }
+
+/**
+ * Releases the seat holds of a cancelled section's pending lines (decision 052). A line a payment
+ * has locked right now is skipped, not waited for: that payment locks the section next, finds it
+ * cancelled and is refused (seat-holds.ts), so waiting here could only deadlock with it.
+ */
+export async function releaseSeatHoldsOfSection(db: Db, sectionId: string): Promise<void> {
+  const held = db
+    .select({ id: enrollments.id })
+    .from(enrollments)
+    .where(
+      and(
+        eq(enrollments.sectionId, sectionId),
+        eq(enrollments.status, 'pending'),
+        isNotNull(enrollments.seatHeldUntil),
+      ),
+    )
+    .for('update', { skipLocked: true });
+  await db.update(enrollments).set({ seatHeldUntil: null }).where(inArray(enrollments.id, held));
+}

@@ -426,3 +426,100 @@ export function announcementMail(input: {
     action: { label: 'Open the class', url: `${input.publicUrl}/dashboard/myEnrollClass/${input.classId}` },
   });
 }
+
+function moneyOf(cents: number, currency: string): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+}
+
+/** The teacher's own words, quoted; none when they wrote nothing. */
+function teacherWords(message: string | null): string[] {
+  return message ? [`Your teacher wrote: "${message}"`] : [];
+}
+
+/**
+ * A section was cancelled (decision 052): its paid student is told once, with the refund the same
+ * transaction decided (the refund's own mail is not sent as well).
+ */
+export function sectionCancelledMail(input: {
+  publicUrl: string;
+  name: string;
+  classTitle: string;
+  reason: 'teacher' | 'minimum_not_met';
+  refundedCents: number;
+  currency: string;
+  message: string | null;
+}): RenderedMail {
+  return layout({
+    kind: 'section-cancelled',
+    subject: `"${input.classTitle}" is cancelled`,
+    greeting: `Hello ${input.name},`,
+    paragraphs: [
+      input.reason === 'minimum_not_met'
+        ? `The section of ${input.classTitle} you enrolled in did not reach its minimum number of students by its enrollment deadline, so it is cancelled.`
+        : `The teacher of ${input.classTitle} cancelled the section you enrolled in.`,
+      ...teacherWords(input.message),
+      input.refundedCents > 0
+        ? `We are refunding the ${moneyOf(input.refundedCents, input.currency)} you paid, in full. Your bank may take a few days to show it.`
+        : 'You paid nothing for it, so there is nothing to refund.',
+    ],
+    action: { label: 'See your payments', url: `${input.publicUrl}/dashboard/paymentHistory` },
+  });
+}
+
+/** The teacher hears that a section was cancelled, and is offered to propose another date (decision 052). */
+export function sectionCancelledTeacherMail(input: {
+  publicUrl: string;
+  name: string;
+  classId: string;
+  classTitle: string;
+  reason: 'teacher' | 'minimum_not_met';
+  enrolled: number;
+  minimum: number | null;
+}): RenderedMail {
+  return layout({
+    kind: 'section-cancelled-teacher',
+    subject: `A section of "${input.classTitle}" is cancelled`,
+    greeting: `Hello ${input.name},`,
+    paragraphs: [
+      input.reason === 'minimum_not_met'
+        ? `A section of ${input.classTitle} had ${input.enrolled} paid student${input.enrolled === 1 ? '' : 's'} at its enrollment deadline, below its minimum of ${input.minimum ?? 0}, so it is cancelled.`
+        : `A section of ${input.classTitle} is cancelled.`,
+      `Its ${input.enrolled} paid student${input.enrolled === 1 ? ' is' : 's are'} refunded in full and told.`,
+      'You can propose another date by adding a new section.',
+    ],
+    action: { label: 'Add a new section', url: `${input.publicUrl}/dashboard/my-class/${input.classId}` },
+  });
+}
+
+/**
+ * A section's sessions moved (decision 052): each paid student gets one mail with every new time
+ * and, while it is open, the choice to keep the seat or be refunded in full.
+ */
+export function sectionRescheduledMail(input: {
+  publicUrl: string;
+  name: string;
+  classTitle: string;
+  sessions: { title: string; startsAt: Date; timeZone: string }[];
+  openUntil: Date;
+  timeZone: string;
+  refundCents: number;
+  currency: string;
+  message: string | null;
+}): RenderedMail {
+  return layout({
+    kind: 'section-rescheduled',
+    subject: `New dates for "${input.classTitle}"`,
+    greeting: `Hello ${input.name},`,
+    paragraphs: [
+      `The teacher of ${input.classTitle} moved the sessions of your section.`,
+      ...teacherWords(input.message),
+      ['The new times:', ...input.sessions.map((s) => `• ${s.title}: ${sessionWhen(s.startsAt, s.timeZone)}`)].join(
+        '\n',
+      ),
+      input.refundCents > 0
+        ? `If the new dates do not suit you, you can keep your seat or be refunded the ${moneyOf(input.refundCents, input.currency)} you paid, in full, until ${sessionWhen(input.openUntil, input.timeZone)}.`
+        : 'Your class page shows the new times in your own time zone.',
+    ],
+    action: { label: 'Keep my seat or refund me', url: `${input.publicUrl}/dashboard/myEnrollClass` },
+  });
+}

@@ -119,6 +119,8 @@ async function applyRefund(
       },
     });
   }
+  // A cancelled section's mail already told the student of this refund (decision 052).
+  if (refund.studentTold) return;
   await tellStudentOfRefund(tx, deps, {
     studentId: payment.studentId,
     titles: input.lines.map((line) => line.title),
@@ -288,6 +290,60 @@ export async function planRefund(
     if (request && inserted[0]) await repo.setRequestRefund(tx, request.id, inserted[0].id);
     return { payment, rows: [...pending, ...inserted] };
   });
+}
+
+/**
+ * Full refunds of some paid lines, decided inside the caller's transaction (a cancelled section,
+ * decision 052): each line's payment is locked (in id order, the lock order of every refund), then
+ * its lines, and a pending refund row per line still paid for money is written, its id the
+ * idempotency key; a line already refunded or being refunded is left as it is. Nothing is asked of
+ * the gateway: the caller does that after its commit (`askGateway`), or the reconciler does after
+ * the grace (decision 031). Answers the plans, one per payment. A payment of another gateway cannot
+ * be refunded by this one and is left to an operator, logged.
+ */
+export async function planLineRefundsIn(
+  tx: Db,
+  deps: Pick<RefundsDeps, 'gateway' | 'now' | 'log'>,
+  lines: readonly Pick<enrollments.PaidLine, 'id' | 'paymentId'>[],
+  input: { reason: string; actorId: string | null; studentTold: boolean },
+): Promise<RefundPlan[]> {
+  const byPayment = new Map<string, Set<string>>();
+  for (const line of lines) {
+    if (!line.paymentId) continue;
+    const ids = byPayment.get(line.paymentId) ?? new Set<string>();
+    ids.add(line.id);
+    byPayment.set(line.paymentId, ids);
+  }
+  const plans: RefundPlan[] = [];
+  for (const paymentId of [...byPayment.keys()].sort()) {
+    const payment = await checkout.findPaymentForUpdate(tx, paymentId);
+    if (!payment) continue;
+    if (payment.gateway !== deps.gateway.name) {
+      deps.log.warn({ paymentId }, 'a line to refund was paid through another gateway: left for an operator');
+      continue;
+    }
+    const wanted = byPayment.get(paymentId)!;
+    const paid = (await enrollments.getLinesOfPayment(tx, paymentId, { lock: true })).filter(
+      (line) => wanted.has(line.id) && line.status === 'paid' && line.paidCents > 0,
+    );
+    const known = await repo.listRefundsOfPayments(tx, [paymentId]);
+    const fresh = paid.filter((line) => !known.some((row) => row.enrollmentId === line.id));
+    const inserted = await repo.insertPendingRefunds(
+      tx,
+      fresh.map((line) => ({
+        paymentId,
+        enrollmentId: line.id,
+        amountCents: line.paidCents,
+        currency: payment.currency,
+        reason: input.reason,
+        refundedBy: input.actorId,
+        studentTold: input.studentTold,
+        nextCheckAt: new Date(deps.now().getTime() + REFUND_GRACE_MS),
+      })),
+    );
+    if (inserted.length > 0) plans.push({ payment, rows: inserted });
+  }
+  return plans;
 }
 
 /**

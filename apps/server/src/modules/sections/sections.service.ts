@@ -38,6 +38,8 @@ function toTeacherSection(row: repo.SectionRow, enrolled: number, span: Span | u
     localEnrollOpensAt: local(row.enrollOpensAt),
     localEnrollClosesAt: local(row.enrollClosesAt),
     status: row.status,
+    cancelledAt: row.cancelledAt?.toISOString() ?? null,
+    cancelReason: row.cancelReason,
     enrolled,
     sessionCount: span?.n ?? 0,
     firstSessionAt: span?.firstStartsAt?.toISOString() ?? null,

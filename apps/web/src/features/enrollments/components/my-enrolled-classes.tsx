@@ -18,6 +18,7 @@ import { ReviewFormLoader } from './review-form-loader.tsx';
 import { RefundRequestControl } from './refund-request-control.tsx';
 import { ENROLLMENT_STATUS } from '../../../components/ui/enrollment-status.ts';
 import { ClassCardGrid, ClassImageCard } from '../../../components/ui/class-image-card.tsx';
+import { RescheduleOffers } from './reschedule-offers.tsx';
 
 /** myEnrollClass (spec §2): the total, and a card per enrollment; pending ones can be paid. */
 export function MyEnrolledClasses() {
@@ -35,6 +36,7 @@ export function MyEnrolledClasses() {
           Total enrolled: <strong>{paidCount.data ?? '…'}</strong>
         </p>
       </div>
+      <RescheduleOffers />
       {query.isPending ? (
         <LoadingState />
       ) : query.isError ? (

@@ -1,7 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SectionFormBody } from '@skillhive/shared/rules/section-forms';
+import type { CancelSectionBody, RescheduleSectionBody, SectionFormBody } from '@skillhive/shared/rules/section-forms';
+import type { RescheduleAnswer } from '@skillhive/shared/rules/sections';
 import { apiClient } from '../../../lib/api-client.ts';
-import type { UserScope } from '../../../lib/query-client.ts';
+import { type UserScope, userScopeKey } from '../../../lib/query-client.ts';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { contentKeys } from '../../content/api/content.ts';
 
@@ -53,4 +54,40 @@ export function useUpdateSection(classId: string) {
 /** "Section 2": the teacher's order, oldest first, as the sections and session editors name them. */
 export function sectionLabel(index: number): string {
   return `Section ${index + 1}`;
+}
+
+export function useCancelSection(classId: string) {
+  return useSectionMutation(classId, ({ id, body }: { id: string; body: CancelSectionBody }) =>
+    apiClient.post('/sections/{id}/cancel', body, { path: { id }, secured: true }),
+  );
+}
+
+export function useRescheduleSection(classId: string) {
+  return useSectionMutation(classId, ({ id, body }: { id: string; body: RescheduleSectionBody }) =>
+    apiClient.post('/sections/{id}/reschedule', body, { path: { id }, secured: true }),
+  );
+}
+
+/** A student's open choices after a section they paid for moved (decision 052). */
+export const rescheduleOfferKeys = {
+  all: (userId: string) => [...userScopeKey(userId), 'reschedule-offers'] as const,
+};
+
+/** GET /api/reschedule-offers (the signed-in student's own). */
+export const rescheduleOffersQueryOptions = (user: UserScope | null) =>
+  queryOptions({
+    queryKey: rescheduleOfferKeys.all(user?.id ?? ''),
+    queryFn: ({ signal }) => apiClient.get('/reschedule-offers', { secured: true, signal }),
+    enabled: user !== null,
+  });
+
+/** Keep the seat, or be refunded in full: the offers, enrollments and payments refetch. */
+export function useAnswerRescheduleOffer() {
+  const queryClient = useQueryClient();
+  const userId = useUserScope()?.id ?? '';
+  return useMutation({
+    mutationFn: ({ enrollmentId, answer }: { enrollmentId: string; answer: RescheduleAnswer }) =>
+      apiClient.post('/reschedule-offers/{id}', { answer }, { path: { id: enrollmentId }, secured: true }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userScopeKey(userId) }),
+  });
 }

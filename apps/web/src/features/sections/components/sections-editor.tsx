@@ -13,6 +13,7 @@ import { TimeZoneField, defaultTimeZone } from '../../../components/ui/time-zone
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useUserScope } from '../../auth/api/use-user-scope.ts';
 import { formatSessionStart } from '../../../lib/session-time.ts';
+import { SectionChanges } from './section-changes.tsx';
 import { classSectionsQueryOptions, sectionLabel, useCreateSection, useUpdateSection } from '../api/sections.ts';
 
 /**
@@ -58,7 +59,12 @@ function SectionList({ classId, sections }: { classId: string; sections: Teacher
             {editing === section._id ? (
               <SectionForm classId={classId} section={section} onDone={() => setEditing(null)} />
             ) : (
-              <SectionSummary section={section} label={sectionLabel(index)} onEdit={() => setEditing(section._id)} />
+              <SectionSummary
+                classId={classId}
+                section={section}
+                label={sectionLabel(index)}
+                onEdit={() => setEditing(section._id)}
+              />
             )}
           </li>
         ))}
@@ -73,7 +79,17 @@ function SectionList({ classId, sections }: { classId: string; sections: Teacher
   );
 }
 
-function SectionSummary({ section, label, onEdit }: { section: TeacherSection; label: string; onEdit: () => void }) {
+function SectionSummary({
+  classId,
+  section,
+  label,
+  onEdit,
+}: {
+  classId: string;
+  section: TeacherSection;
+  label: string;
+  onEdit: () => void;
+}) {
   const seats = section.capacity === null ? 'no seat limit' : `${section.enrolled} of ${section.capacity} seats taken`;
   return (
     <div className="flex flex-col gap-2">
@@ -103,15 +119,19 @@ function SectionSummary({ section, label, onEdit }: { section: TeacherSection; l
         </dd>
       </dl>
       {section.status === 'active' ? (
-        <button
-          type="button"
-          className="btn btn-sm btn-outline self-start"
-          onClick={onEdit}
-          aria-label={`Edit ${label}`}
-        >
-          Edit
-        </button>
-      ) : null}
+        <div className="flex flex-wrap gap-2">
+          <button type="button" className="btn btn-sm btn-outline" onClick={onEdit} aria-label={`Edit ${label}`}>
+            Edit
+          </button>
+          <SectionChanges classId={classId} section={section} label={label} />
+        </div>
+      ) : (
+        <p className="text-sm text-muted">
+          {section.cancelReason === 'minimum_not_met'
+            ? 'Cancelled: it had fewer students than its minimum at its deadline. Its students were refunded; add a new section to propose another date.'
+            : 'Cancelled. Its students were refunded; add a new section to propose another date.'}
+        </p>
+      )}
     </div>
   );
 }
