@@ -147,6 +147,8 @@ export interface TestContext {
   sessionReminders: App['sessionReminders'];
   /** The app's money-out job (releases, in-flight payouts, scheduled runs): tests call runOnce(). */
   payoutJob: App['payoutJob'];
+  /** The app's waitlist job (decision 051): tests call runOnce() with their clock. */
+  waitlistJob: App['waitlistJob'];
   close(): Promise<void>;
 }
 
@@ -165,13 +167,15 @@ export async function createTestApp(
     RECONCILE_INTERVAL_SECONDS: '0',
     // Suites call ctx.payoutJob.runOnce() with their clock.
     PAYOUT_JOB_INTERVAL_SECONDS: '0',
+    // Suites call ctx.waitlistJob.runOnce() with their clock.
+    WAITLIST_INTERVAL_SECONDS: '0',
     // Suites read their own writes at once; catalogue-cache.test.ts turns the shared catalogue on.
     CATALOGUE_CACHE_TTL_SECONDS: '0',
     ...envOverrides,
   });
   const database = await createTestDatabase();
   const storage = deps.storage ?? createLocalStorage(env.uploadDir);
-  const { app, reconciler, sessionReminders, payoutJob } = await buildApp({
+  const { app, reconciler, sessionReminders, payoutJob, waitlistJob } = await buildApp({
     env,
     database,
     storage,
@@ -192,6 +196,7 @@ export async function createTestApp(
     reconciler,
     sessionReminders,
     payoutJob,
+    waitlistJob,
     close: async () => {
       await app.close();
       await database.close();
