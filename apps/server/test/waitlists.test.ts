@@ -78,8 +78,7 @@ const call = (user: Who, method: 'GET' | 'POST' | 'DELETE', url: string, payload
 
 const join = (user: Who, sectionId: string) => call(user, 'POST', `/api/sections/${sectionId}/waitlist`);
 const leave = (user: Who, sectionId: string) => call(user, 'DELETE', `/api/sections/${sectionId}/waitlist`);
-const enrollIn = (user: Who, sectionId: string) =>
-  call(user, 'POST', '/api/enrolled', { enrollId: cls.id, sectionId });
+const enrollIn = (user: Who, sectionId: string) => call(user, 'POST', '/api/enrolled', { enrollId: cls.id, sectionId });
 
 async function joinOk(user: Who, sectionId: string) {
   const res = await join(user, sectionId);
@@ -129,9 +128,13 @@ async function offerNotificationsOf(userId: string) {
 }
 
 const schedule = async (sectionId: string) =>
-  ((await call(null, 'GET', `/api/classes/${cls.id}/schedule`)).json() as { _id: string; seatsLeft: number; full: boolean }[]).find(
-    (s) => s._id === sectionId,
-  );
+  (
+    (await call(null, 'GET', `/api/classes/${cls.id}/schedule`)).json() as {
+      _id: string;
+      seatsLeft: number;
+      full: boolean;
+    }[]
+  ).find((s) => s._id === sectionId);
 
 describe('joining and leaving', () => {
   it('a full section takes people in joining order; each refusal is a clear 4xx', async () => {
@@ -142,7 +145,7 @@ describe('joining and leaving', () => {
     expect(early.statusCode).toBe(409);
     expect(early.json().error.message).toBe(WAITLIST_MESSAGES.notFull);
     expect((await enrollIn(a, section)).statusCode).toBe(201);
-    expect((await schedule(section))).toMatchObject({ seatsLeft: 0, full: true });
+    expect(await schedule(section)).toMatchObject({ seatsLeft: 0, full: true });
     // The buyer holding the seat has the class in their cart.
     expect((await join(a, section)).json().error.message).toBe(WAITLIST_MESSAGES.inCart);
     expect(await joinOk(b, section)).toMatchObject({ position: 1, status: 'waiting' });
@@ -162,7 +165,13 @@ describe('joining and leaving', () => {
     // Mine, with positions; leaving moves the next one up.
     const mine = (await call(c, 'GET', '/api/waitlist')).json();
     expect(mine).toEqual([
-      expect.objectContaining({ sectionId: section, classId: cls.id, classTitle: cls.title, position: 2, offerExpiresAt: null }),
+      expect.objectContaining({
+        sectionId: section,
+        classId: cls.id,
+        classTitle: cls.title,
+        position: 2,
+        offerExpiresAt: null,
+      }),
     ]);
     expect((await leave(b, section)).json()).toEqual({ deletedCount: 1 });
     expect((await leave(b, section)).statusCode).toBe(404);
@@ -198,7 +207,12 @@ describe('joining and leaving', () => {
 describe('offers', () => {
   it('a refund offers the seat to the first person waiting, by e-mail and notification, who claims it and pays', async () => {
     const section = await createSection(1);
-    const [a, b, c, d] = await Promise.all([createCaller(ctx), createCaller(ctx), createCaller(ctx), createCaller(ctx)]);
+    const [a, b, c, d] = await Promise.all([
+      createCaller(ctx),
+      createCaller(ctx),
+      createCaller(ctx),
+      createCaller(ctx),
+    ]);
     const paymentId = await buySeat(a, section);
     await joinOk(b, section);
     await joinOk(c, section);
@@ -342,7 +356,9 @@ describe('permission matrix of the waitlist endpoints', () => {
     expect(queue.map((q) => q.position)).toEqual([1, 2, 3]);
     expect(queue.map((q) => q.studentName)).toEqual([otherTeacher.name, admin.name, student.name]);
     expect(res.body).not.toContain('@');
-    expect((await call(admin, 'GET', '/api/sections/00000000-0000-4000-8000-000000000000/waitlist')).statusCode).toBe(404);
+    expect((await call(admin, 'GET', '/api/sections/00000000-0000-4000-8000-000000000000/waitlist')).statusCode).toBe(
+      404,
+    );
   });
 
   it('DELETE /api/sections/:id/waitlist: anonymous → 401, someone not waiting → 404, the person waiting → 200', async () => {

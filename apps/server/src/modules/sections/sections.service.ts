@@ -178,7 +178,8 @@ export async function publicSchedule(deps: SectionsDeps, classId: string): Promi
         ? own.some((session) => session.startsAt.getTime() > now.getTime())
         : !row.enrollClosesAt || row.enrollClosesAt.getTime() > now.getTime();
     if (!upcoming) return [];
-    const seatsLeft = row.capacity === null ? null : Math.max(0, row.capacity - (taken.get(row.id) ?? 0) - (queued.get(row.id) ?? 0));
+    const seatsLeft =
+      row.capacity === null ? null : Math.max(0, row.capacity - (taken.get(row.id) ?? 0) - (queued.get(row.id) ?? 0));
     const full = seatsLeft === 0;
     return [
       {

@@ -79,9 +79,10 @@ export async function reservedSeats(
   const ahead = own?.status === 'waiting' ? own.seq : null;
   const [row] = await db
     .select({
-      offers: sql<number>`count(*) filter (where ${waitlistEntries.status} = 'offered' and ${waitlistEntries.offerExpiresAt} > ${now})`.mapWith(
-        Number,
-      ),
+      offers:
+        sql<number>`count(*) filter (where ${waitlistEntries.status} = 'offered' and ${waitlistEntries.offerExpiresAt} > ${now})`.mapWith(
+          Number,
+        ),
       waiting: sql<number>`count(*) filter (where ${waitlistEntries.status} = 'waiting'${
         ahead === null ? sql`` : sql` and ${waitlistEntries.seq} < ${ahead}`
       })`.mapWith(Number),

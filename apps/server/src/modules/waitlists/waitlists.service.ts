@@ -122,7 +122,8 @@ export async function listMyEntries(deps: WaitlistDeps, viewer: Viewer): Promise
     const cls = section ? await findClassForEnrollment(deps.db, section.classId) : null;
     if (!section || !cls) continue;
     // An offer that ran out is shown as such before the job marks it.
-    const status = row.status === 'offered' && row.offerExpiresAt && row.offerExpiresAt <= deps.now() ? 'expired' : row.status;
+    const status =
+      row.status === 'offered' && row.offerExpiresAt && row.offerExpiresAt <= deps.now() ? 'expired' : row.status;
     items.push(await toMyEntry(deps.db, { ...row, status }, cls.title, cls.id));
   }
   return items;
@@ -135,7 +136,8 @@ export async function listMyEntries(deps: WaitlistDeps, viewer: Viewer): Promise
  */
 export async function listQueue(deps: WaitlistDeps, viewer: Viewer, sectionId: string): Promise<WaitlistQueueEntry[]> {
   const { section, cls } = await loadSection(deps.db, sectionId);
-  if (cls.teacherId !== viewer.id && !viewer.isAdmin) throw forbidden('Only the teacher of this class can see its waiting list');
+  if (cls.teacherId !== viewer.id && !viewer.isAdmin)
+    throw forbidden('Only the teacher of this class can see its waiting list');
   const rows = await repo.listQueue(deps.db, section.id, WAITLIST_PAGE_MAX);
   let position = 0;
   return rows.map((row) => ({
@@ -218,12 +220,7 @@ export async function offerSeatsOfSection(
  * The section was cancelled: everyone waiting or offered a seat leaves its queue (`cancelled`) and
  * hears of it by e-mail and in the notification centre. Call in the cancellation's transaction.
  */
-export async function tellWaitlistOfCancellation(
-  tx: Db,
-  deps: Teller,
-  sectionId: string,
-  now: Date,
-): Promise<number> {
+export async function tellWaitlistOfCancellation(tx: Db, deps: Teller, sectionId: string, now: Date): Promise<number> {
   const closed = await repo.closeLiveEntries(tx, sectionId, 'cancelled', now);
   if (closed.length === 0) return 0;
   const section = await sections.findSectionById(tx, sectionId);
