@@ -1,6 +1,6 @@
 /**
- * What a notification can be about (decision 047). `offer` is for a seat offered from a waitlist,
- * which is not built yet; `announcement` is for a message from the platform to its people.
+ * What a notification can be about (decision 047). `offer` is for a seat offered from a waitlist
+ * (decision 051); `announcement` is for a message from the platform to its people.
  */
 export const NOTIFICATION_KINDS = ['message', 'announcement', 'moderation', 'refund', 'reminder', 'offer'] as const;
 export type NotificationKindName = (typeof NOTIFICATION_KINDS)[number];
