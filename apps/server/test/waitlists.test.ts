@@ -309,6 +309,34 @@ describe('offers', () => {
   });
 });
 
+describe('a cancelled section', () => {
+  it('closes its waiting list and tells everyone waiting or offered a seat, once', async () => {
+    const section = await createSection(1);
+    const [a, b, c] = await Promise.all([createCaller(ctx), createCaller(ctx), createCaller(ctx)]);
+    const paymentId = await buySeat(a, section);
+    await joinOk(b, section);
+    await joinOk(c, section);
+    await refund(paymentId);
+    expect(await statusesOf(section)).toMatchObject({ [b.id]: 'offered', [c.id]: 'waiting' });
+    // Cancelled as the sections module will (decision 041): the job meets it and closes its queue.
+    await ctx.db.update(schema.sections).set({ status: 'cancelled' }).where(eq(schema.sections.id, section));
+    await ctx.waitlistJob.runOnce();
+    await ctx.waitlistJob.runOnce();
+    expect(await statusesOf(section)).toMatchObject({ [b.id]: 'cancelled', [c.id]: 'cancelled' });
+    for (const person of [b, c]) {
+      const mails = await ctx.db
+        .select({ id: schema.mailOutbox.id })
+        .from(schema.mailOutbox)
+        .where(
+          and(eq(schema.mailOutbox.to, person.email.toLowerCase()), eq(schema.mailOutbox.kind, 'waitlist-cancelled')),
+        );
+      expect(mails).toHaveLength(1);
+      expect((await offerNotificationsOf(person.id)).map((n) => n.title)).toContain(`Section cancelled: ${cls.title}`);
+    }
+    expect((await call(c, 'GET', '/api/waitlist')).json()).toEqual([]);
+  });
+});
+
 describe('permission matrix of the waitlist endpoints', () => {
   let section = '';
   beforeAll(async () => {
