@@ -1,5 +1,5 @@
 import { expect, test, uniqueStamp } from '../fixtures/arrange.ts';
-import { expectLoaded } from '../fixtures/dashboard.ts';
+import { expectLoaded, expectNoAxeViolationsInBothThemes } from '../fixtures/dashboard.ts';
 
 /**
  * Waitlists (decision 051): a full section on the class page offers its waiting list; a student
@@ -53,6 +53,7 @@ test('a student joins a full section’s waiting list, is offered the seat that 
   await waitlist.getByRole('button', { name: 'Full — join the waitlist of Section 1' }).click();
   await expect(waitlist.getByRole('status')).toHaveText('You are on the waiting list (position 1).');
   await expect(waitlist.getByRole('button', { name: 'Leave the waiting list of Section 1' })).toBeVisible();
+  await expectNoAxeViolationsInBothThemes(page);
 
   // The teacher sees who waits, by name.
   const teacherContext = await browser.newContext({ baseURL, reducedMotion: 'reduce' });
@@ -65,6 +66,7 @@ test('a student joins a full section’s waiting list, is offered the seat that 
     await expect(queue.getByRole('heading', { name: 'Waiting list of Section 1' })).toBeVisible();
     await expect(queue.getByRole('row').nth(1)).toContainText(student.name);
     await expect(queue).not.toContainText(student.email);
+    await expectNoAxeViolationsInBothThemes(teacherPage);
   } finally {
     await teacherContext.close();
   }
@@ -74,6 +76,7 @@ test('a student joins a full section’s waiting list, is offered the seat that 
   expect(removed.status(), await removed.text()).toBe(200);
   await page.reload();
   await expect(waitlist.getByRole('status')).toContainText('A seat is held for you until');
+  await expectNoAxeViolationsInBothThemes(page);
   // Others still see the section full.
   const other = await arrange.user();
   expect((await other.api.post('/api/enrolled', { data: { enrollId: item.id, sectionId } })).status()).toBe(409);
