@@ -45,6 +45,9 @@ import { refundsRoutes } from './modules/refunds/refunds.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
 import { sectionsRoutes } from './modules/sections/sections.routes.ts';
+import { waitlistsRoutes } from './modules/waitlists/waitlists.routes.ts';
+import { seatsFreedBy } from './modules/waitlists/waitlists.service.ts';
+import type { createWaitlistJob } from './modules/waitlists/offer-job.ts';
 import type { createSessionReminders } from './modules/content/session-reminders.ts';
 import type { createSectionCancellationJob } from './modules/sections/cancellation-job.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
@@ -107,6 +110,8 @@ export interface App {
   sessionReminders: ReturnType<typeof createSessionReminders>;
   /** Cancels sections under their minimum at their deadline (decision 052); tests call runOnce(). */
   sectionCancellations: ReturnType<typeof createSectionCancellationJob>;
+  /** Offers free seats to waiting lists and expires unclaimed offers (decision 051); tests call runOnce(). */
+  waitlistJob: ReturnType<typeof createWaitlistJob>;
   lifecycle: Lifecycle;
 }
 
@@ -150,6 +155,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     platformBasisPoints: percentToBasisPoints(env.PLATFORM_FEE_PERCENT),
     refundWindowDays: env.REFUND_WINDOW_DAYS,
   };
+  // Waitlists of full sections (decision 051): seats freed by a refund or a removed cart line are
+  // offered at once; the job (jobs.ts) offers the rest and passes unclaimed offers on.
+  const waitlistDeps = {
+    db,
+    now,
+    publicUrl: env.publicUrl,
+    notifications: live,
+    offerMinutes: env.WAITLIST_OFFER_MINUTES,
+  };
+  const seatsFreed = seatsFreedBy(waitlistDeps, app.log);
   // Without SMTP, mail waits in the outbox; outside production admins can read it there.
   const mailboxEnabled = !env.SMTP_URL && env.NODE_ENV !== 'production';
   const isStripe = gateway.name === 'stripe';
@@ -245,7 +260,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   // Feature modules (STYLE.md: modules/<feature>/<feature>.routes.ts) register here.
-  await app.register(enrollmentsRoutes, { db, storage: deps.storage, now, seatHoldMinutes: env.SEAT_HOLD_MINUTES });
+  await app.register(enrollmentsRoutes, {
+    db,
+    storage: deps.storage,
+    now,
+    seatHoldMinutes: env.SEAT_HOLD_MINUTES,
+    seatsFreed,
+  });
   // Unusable coupon codes at checkout, per account and per client address: codes cannot be
   // guessed by the thousand, and every unusable code answers alike (coupons.service.ts).
   const couponFailure = (name: string, points: number) =>
@@ -278,6 +299,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       publicUrl: env.publicUrl,
       notifications: live,
       refundWindowDays: env.REFUND_WINDOW_DAYS,
+      seatsFreed,
     },
   });
   await app.register(paymentHistoryRoutes, { db });
@@ -347,6 +369,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       refundWindowDays: env.REFUND_WINDOW_DAYS,
     },
   });
+  await app.register(waitlistsRoutes, { deps: waitlistDeps });
   await app.register(usersRoutes, { db, now, passwordFailures: loginFailures });
   await app.register(moderationRoutes, {
     db,
@@ -405,14 +428,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       route === '/classes/:id' && params.id ? getClassPageMeta(db, deps.storage, params.id) : null,
   });
 
-  const { reconciler, sessionReminders, payoutJob, sectionCancellations } = registerJobs(app, {
+  const { reconciler, sessionReminders, payoutJob, sectionCancellations, waitlistJob } = registerJobs(app, {
     env,
     db,
+    waitlist: waitlistDeps,
     storage: deps.storage,
     gateway,
     now,
     ledger,
     notifications: live,
   });
-  return { app, auth, reconciler, payoutJob, sessionReminders, sectionCancellations, lifecycle };
+  return { app, auth, reconciler, payoutJob, sessionReminders, sectionCancellations, waitlistJob, lifecycle };
 }

@@ -189,6 +189,13 @@ const EnvSchema = z
      * refunds their students (decision 052); 0 disables it.
      */
     SECTION_CANCEL_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
+    /**
+     * How long a seat offered to the first person on a full section's waiting list is held for
+     * them (decision 051); unclaimed, it passes to the next.
+     */
+    WAITLIST_OFFER_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+    /** How often the waitlist job offers free seats and expires unclaimed offers; 0 disables it. */
+    WAITLIST_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
 
     /** How often the payment reconciler re-reads unsettled intents from the gateway; 0 disables it (decision 010). */
     RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),

@@ -12,6 +12,8 @@ import type { NotificationPublisher } from './modules/notifications/notification
 import { createSectionCancellationJob } from './modules/sections/cancellation-job.ts';
 import { createImageCollector } from './modules/uploads/image-collector.ts';
 import type { ImageStorage } from './modules/uploads/storage.public.ts';
+import { createWaitlistJob } from './modules/waitlists/offer-job.ts';
+import type { WaitlistDeps } from './modules/waitlists/waitlists.service.ts';
 
 /**
  * Every interval job of the server, in one place: each starts when the app is ready and is
@@ -27,6 +29,7 @@ export function registerJobs(
     now: () => Date;
     ledger: LedgerSettings;
     notifications: NotificationPublisher;
+    waitlist: WaitlistDeps;
   },
 ) {
   const { env, db, now } = deps;
@@ -98,11 +101,18 @@ export function registerJobs(
     intervalMs: env.SECTION_CANCEL_INTERVAL_SECONDS * 1000,
   });
   jobs.push(sectionCancellations);
+  // Offers free seats of full sections to the people waiting, in order; expires unclaimed offers (decision 051).
+  const waitlistJob = createWaitlistJob({
+    ...deps.waitlist,
+    intervalMs: env.WAITLIST_INTERVAL_SECONDS * 1000,
+    log,
+  });
+  jobs.push(waitlistJob);
   app.addHook('onReady', async () => {
     for (const job of jobs) job.start();
   });
   app.addHook('onClose', async () => {
     for (const job of jobs) await job.stop();
   });
-  return { reconciler, sessionReminders, payoutJob, sectionCancellations };
+  return { reconciler, sessionReminders, payoutJob, sectionCancellations, waitlistJob };
 }

@@ -149,6 +149,8 @@ export interface TestContext {
   payoutJob: App['payoutJob'];
   /** The job cancelling sections under their minimum at their deadline: tests call runOnce(). */
   sectionCancellations: App['sectionCancellations'];
+  /** The app's waitlist job (decision 051): tests call runOnce() with their clock. */
+  waitlistJob: App['waitlistJob'];
   close(): Promise<void>;
 }
 
@@ -169,13 +171,15 @@ export async function createTestApp(
     PAYOUT_JOB_INTERVAL_SECONDS: '0',
     // Suites call ctx.sectionCancellations.runOnce() with their clock.
     SECTION_CANCEL_INTERVAL_SECONDS: '0',
+    // Suites call ctx.waitlistJob.runOnce() with their clock.
+    WAITLIST_INTERVAL_SECONDS: '0',
     // Suites read their own writes at once; catalogue-cache.test.ts turns the shared catalogue on.
     CATALOGUE_CACHE_TTL_SECONDS: '0',
     ...envOverrides,
   });
   const database = await createTestDatabase();
   const storage = deps.storage ?? createLocalStorage(env.uploadDir);
-  const { app, reconciler, sessionReminders, payoutJob, sectionCancellations } = await buildApp({
+  const { app, reconciler, sessionReminders, payoutJob, sectionCancellations, waitlistJob } = await buildApp({
     env,
     database,
     storage,
@@ -197,6 +201,7 @@ export async function createTestApp(
     sessionReminders,
     payoutJob,
     sectionCancellations,
+    waitlistJob,
     close: async () => {
       await app.close();
       await database.close();

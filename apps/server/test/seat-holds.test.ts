@@ -407,6 +407,59 @@ describe('60 buyers racing for 10 seats', () => {
         .from(schema.enrollments)
         .where(and(eq(schema.enrollments.status, 'paid'), isNotNull(schema.enrollments.seatHeldUntil)));
       expect(heldOnPaid).toEqual([]);
+
+      // The section is full: latecomers join its waiting list, all at once (decision 051).
+      pastHolds();
+      const latecomers = await Promise.all(Array.from({ length: 12 }, () => createCaller(ctx)));
+      const joined = await Promise.all(
+        latecomers.map((person) =>
+          ctx.app.inject({ method: 'POST', url: `/api/sections/${section}/waitlist`, headers: person.headers }),
+        ),
+      );
+      for (const res of joined) expect(res.statusCode, res.body).toBe(201);
+      const positions = joined.map((res) => (res.json() as { position: number }).position);
+      expect([...positions].sort((a, b) => a - b)).toEqual(latecomers.map((_, i) => i + 1));
+      // The order they joined in, as the database recorded it.
+      const order = await rawRows<{ user_id: string }>(
+        ctx.db,
+        sql`select user_id from waitlist_entries where section_id = ${section} order by seq`,
+      );
+      // Three paid seats are refunded at once, while the job runs twice: three offers, to the first three.
+      const paidLines = await rawRows<{ payment_id: string; id: string }>(
+        ctx.db,
+        sql`select payment_id, id from enrollments where section_id = ${section} and status = 'paid' limit 3`,
+      );
+      const admin = await createUser(ctx, 'admin');
+      const refunds = await Promise.all([
+        ...paidLines.map((line) =>
+          ctx.app.inject({
+            method: 'POST',
+            url: `/api/admin/payments/${line.payment_id}/refunds`,
+            headers: admin.headers,
+            payload: { enrollmentId: line.id, reason: 'Cannot attend' },
+          }),
+        ),
+        ctx.waitlistJob.runOnce(),
+        ctx.waitlistJob.runOnce(),
+      ]);
+      for (const res of refunds.slice(0, 3)) expect((res as { statusCode: number }).statusCode).toBe(200);
+      await ctx.waitlistJob.runOnce();
+      const offered = await rawRows<{ user_id: string }>(
+        ctx.db,
+        sql`select user_id from waitlist_entries where section_id = ${section} and status = 'offered' order by seq`,
+      );
+      expect(offered.map((row) => row.user_id)).toEqual(order.slice(0, 3).map((row) => row.user_id));
+      const offerMails = await rawRows<{ n: number }>(
+        ctx.db,
+        sql`select count(*)::int as n from mail_outbox where kind = 'waitlist-offer' and to_address in (${sql.join(
+          latecomers.map((person) => sql`${person.email.toLowerCase()}`),
+          sql`, `,
+        )})`,
+      );
+      expect(offerMails[0]?.n).toBe(3);
+      // The fourth in line, and anyone else, still finds the section full.
+      const fourth = latecomers.find((person) => person.id === order[3]!.user_id)!;
+      expect((await enrollIn(fourth, section)).statusCode).toBe(409);
     },
     240_000,
   );

@@ -1,7 +1,7 @@
 /**
- * What a notification can be about (decision 047). `offer` is for a seat offered from a waitlist,
- * which is not built yet; `announcement` is for a message from the platform to its people;
- * `schedule` for a section cancelled or rescheduled (decision 052).
+ * What a notification can be about (decision 047). `offer` is for a seat offered from a waitlist
+ * (decision 051); `announcement` is for a message from the platform to its people; `schedule` for a
+ * section cancelled or rescheduled (decision 052).
  */
 export const NOTIFICATION_KINDS = [
   'message',

@@ -19,3 +19,4 @@ export * from './sections.ts';
 export * from './teacher-requests.ts';
 export * from './uploads.ts';
 export * from './users.ts';
+export * from './waitlists.ts';

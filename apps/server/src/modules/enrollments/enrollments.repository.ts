@@ -108,11 +108,14 @@ export async function findEnrollmentForUpdate(
 }
 
 /** Deletes only while pending; null when it was paid (or removed) meanwhile. */
-export async function deletePendingEnrollment(db: Db, id: string): Promise<{ classId: string } | null> {
+export async function deletePendingEnrollment(
+  db: Db,
+  id: string,
+): Promise<{ classId: string; sectionId: string | null } | null> {
   const [row] = await db
     .delete(enrollments)
     .where(and(eq(enrollments.id, id), eq(enrollments.status, 'pending')))
-    .returning({ classId: enrollments.classId });
+    .returning({ classId: enrollments.classId, sectionId: enrollments.sectionId });
   return row ?? null;
 }
 

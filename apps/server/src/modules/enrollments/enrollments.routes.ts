@@ -11,6 +11,7 @@ import {
   EnrollmentListQuery,
 } from '@skillhive/shared/contracts/enrollments';
 import type { Db } from '../../db/client.ts';
+import type { SeatsFreed } from '../waitlists/waitlists.public.ts';
 import { viewerOf } from '../../lib/authorize.ts';
 import { replyWithPage } from '../../lib/paging.ts';
 import type { ImageStorage } from '../uploads/storage.public.ts';
@@ -19,7 +20,14 @@ import * as enrollments from './enrollments.service.ts';
 /** Enrollment records of spec §3/§7: the student's cart (pending) and classes taken (paid). */
 export async function enrollmentsRoutes(
   app: FastifyInstance,
-  opts: { db: Db; storage: ImageStorage; now: () => Date; seatHoldMinutes: number },
+  opts: {
+    db: Db;
+    storage: ImageStorage;
+    now: () => Date;
+    seatHoldMinutes: number;
+    /** Offers seats that freed to the people waiting (decision 051); never throws. */
+    seatsFreed?: SeatsFreed;
+  },
 ) {
   const { db, storage, now, seatHoldMinutes } = opts;
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -102,6 +110,11 @@ export async function enrollmentsRoutes(
         response: { 200: DeletedCountResponse },
       },
     },
-    async (request) => enrollments.removeEnrollment(db, viewerOf(request), request.params.id),
+    async (request) => {
+      const { deletedCount, sectionId } = await enrollments.removeEnrollment(db, viewerOf(request), request.params.id);
+      // A held seat may have freed: the first person waiting is offered it now (decision 051).
+      if (sectionId && opts.seatsFreed) await opts.seatsFreed([sectionId]);
+      return { deletedCount };
+    },
   );
 }

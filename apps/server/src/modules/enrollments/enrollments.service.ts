@@ -92,7 +92,13 @@ export async function enroll(
     // A live class is bought per section (decision 041); a self-paced class has none.
     const section = await sections.sectionForEnrollment(tx, classId, options.sectionId, options.now);
     // Carting a class of a section with seats holds one (decision 042); a full section is a 409.
-    const seatHeldUntil = await holdSeatForNewLine(tx, section?.id ?? null, options.now, options.seatHoldMinutes);
+    const seatHeldUntil = await holdSeatForNewLine(
+      tx,
+      section?.id ?? null,
+      viewer.id,
+      options.now,
+      options.seatHoldMinutes,
+    );
     const inserted = await repo.insertEnrollment(tx, {
       ...pendingEnrollmentOf(cls, viewer),
       sectionId: section?.id ?? null,
@@ -159,8 +165,16 @@ export async function listRosterOfClass(
   return { items, total };
 }
 
-/** Removes a pending enrollment from its student's cart (DESIGN §4: pending → removed by its student). */
-export async function removeEnrollment(db: Db, viewer: Viewer, id: string): Promise<{ deletedCount: number }> {
+/**
+ * Removes a pending enrollment from its student's cart (DESIGN §4: pending → removed by its
+ * student). `sectionId` names the section whose seat it may have freed (the route tells the
+ * waitlist, decision 051).
+ */
+export async function removeEnrollment(
+  db: Db,
+  viewer: Viewer,
+  id: string,
+): Promise<{ deletedCount: number; sectionId: string | null }> {
   if (!isUuid(id)) throw notFound('Enrollment');
   return db.transaction(async (tx) => {
     const row = await repo.findEnrollmentForUpdate(tx, id);
@@ -169,7 +183,7 @@ export async function removeEnrollment(db: Db, viewer: Viewer, id: string): Prom
     if (row.status !== 'pending') throw conflict(ENROLLMENT_MESSAGES.alreadyPaid);
     const deleted = await repo.deletePendingEnrollment(tx, id);
     if (!deleted) throw conflict(ENROLLMENT_MESSAGES.alreadyPaid);
-    return { deletedCount: 1 };
+    return { deletedCount: 1, sectionId: deleted.sectionId };
   });
 }
 
@@ -229,6 +243,15 @@ export async function markPaid(
   const flipped = await lines.markEnrollmentsPaid(db, options);
   for (const line of flipped) await classes.adjustClassCounters(db, line.classId, { enrollments: 1 });
   return flipped.length;
+}
+
+/** The student's live (pending or paid) enrollment of a class, if any. */
+export function findLiveEnrollmentFor(
+  db: Db,
+  studentId: string,
+  classId: string,
+): Promise<{ id: string; status: EnrollmentStatus } | null> {
+  return repo.findEnrollmentOfStudentForClass(db, studentId, classId);
 }
 
 export function hasPaidFor(db: Db, studentId: string, classId: string): Promise<boolean> {
@@ -342,5 +365,6 @@ export {
   paidCountOfSection,
   paidCountsOfSections,
   releaseSeatHoldsOfSection,
+  seatsTakenOfSection,
   seatsTakenOfSections,
 } from './section-enrollments.repository.ts';

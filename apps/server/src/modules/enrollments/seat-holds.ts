@@ -4,6 +4,8 @@ import type { Db } from '../../db/client.ts';
 import { conflict } from '../../lib/app-error.ts';
 import { lockClassesKeyShare } from '../classes/classes.public.ts';
 import * as sections from '../sections/sections.public.ts';
+import * as waitlists from '../waitlists/waitlists.public.ts';
+import { WAITLIST_MESSAGES } from '@skillhive/shared/rules/waitlists';
 import { type CartLine, findEnrollmentsOfStudent, listClassIdsOfLines } from './cart.repository.ts';
 import { seatsTakenOfSection, setSeatHolds } from './section-enrollments.repository.ts';
 
@@ -27,20 +29,33 @@ function holds(line: Pick<CartLine, 'seatHeldUntil'>, now: Date): boolean {
 
 /**
  * A new cart line's seat (POST /api/enrolled): null for a section without a limit (or no section),
- * else the end of its hold; 409 when every seat is paid or held. Call in the enrollment's
- * transaction after its class is locked.
+ * else the end of its hold; 409 when every seat is paid, held, offered to someone waiting or kept
+ * for the people waiting (decision 051). A student offered a seat takes it here even though the
+ * section shows as full to others: carting consumes the offer, whose seat becomes the line's hold;
+ * one whose offer ran out hears so. Call in the enrollment's transaction after its class is locked.
  */
 export async function holdSeatForNewLine(
   tx: Db,
   sectionId: string | null,
+  studentId: string,
   now: Date,
   holdMinutes: number,
 ): Promise<Date | null> {
   if (!sectionId) return null;
   const section = await sections.lockSection(tx, sectionId);
   if (!section || section.capacity === null) return null;
+  const entry = await waitlists.lockLiveEntry(tx, sectionId, studentId);
   const taken = await seatsTakenOfSection(tx, sectionId, now);
-  if (taken.paid + taken.held >= section.capacity) throw conflict(SECTION_MESSAGES.full);
+  const reserved = await waitlists.reservedSeatsOfSection(tx, sectionId, now, studentId);
+  // An offer is a seat already counted as taken: only a capacity lowered since could take it away.
+  const offered = entry !== null && waitlists.isLiveOffer(entry, now);
+  const used = taken.paid + taken.held + reserved.offers + (offered ? 0 : reserved.waiting);
+  if (used >= section.capacity) {
+    if (await waitlists.hasExpiredOffer(tx, sectionId, studentId, now)) throw conflict(WAITLIST_MESSAGES.offerExpired);
+    throw conflict(SECTION_MESSAGES.full);
+  }
+  // Whoever waited and now has a seat leaves the queue with it.
+  if (entry) await waitlists.markClaimed(tx, entry.id, now);
   return holdUntil(now, holdMinutes);
 }
 
@@ -73,7 +88,10 @@ async function assertSeats(
     if (capacity === null) continue;
     for (const line of lines.filter((l) => l.sectionId === sectionId)) {
       const taken = await seatsTakenOfSection(tx, sectionId, now, line.id);
-      const full = taken.paid >= capacity || (!holds(line, now) && taken.paid + taken.held >= capacity);
+      // A lapsed hold takes a seat again only if nobody holds, is offered or waits for it (decision 051).
+      const queue = holds(line, now) ? null : await waitlists.reservedSeatsOfSection(tx, sectionId, now, null);
+      const kept = queue ? queue.offers + queue.waiting : 0;
+      const full = taken.paid >= capacity || (!holds(line, now) && taken.paid + taken.held + kept >= capacity);
       if (full) throw conflict(options.message);
       limited.push(line);
     }

@@ -523,3 +523,46 @@ export function sectionRescheduledMail(input: {
     action: { label: 'Keep my seat or refund me', url: `${input.publicUrl}/dashboard/myEnrollClass` },
   });
 }
+
+/**
+ * A seat of a full section is held for the first person waiting (decision 051): always sent, like
+ * a receipt, since the offer runs out.
+ */
+export function waitlistOfferMail(input: {
+  publicUrl: string;
+  name: string;
+  classId: string;
+  classTitle: string;
+  until: Date;
+  timeZone: string;
+}): RenderedMail {
+  return layout({
+    kind: 'waitlist-offer',
+    subject: `A seat is yours: "${input.classTitle}"`,
+    greeting: greetingFor(input.name),
+    paragraphs: [
+      `A seat of ${input.classTitle} freed up and you were next on its waiting list. It is held for you until ${sessionWhen(input.until, input.timeZone)}.`,
+      'Enroll and pay before then; after that the seat passes to the next person waiting.',
+    ],
+    action: { label: 'Enroll now', url: `${input.publicUrl}/classes/${input.classId}` },
+  });
+}
+
+/** The section a person waited for was cancelled (decision 051): they leave its waiting list. */
+export function waitlistCancelledMail(input: {
+  publicUrl: string;
+  name: string;
+  classId: string;
+  classTitle: string;
+}): RenderedMail {
+  return layout({
+    kind: 'waitlist-cancelled',
+    subject: `Section cancelled: "${input.classTitle}"`,
+    greeting: greetingFor(input.name),
+    paragraphs: [
+      `The section of ${input.classTitle} you were waiting for was cancelled, so its waiting list is closed. Nothing was charged.`,
+      'Another section of the class may still have seats.',
+    ],
+    action: { label: 'See the class', url: `${input.publicUrl}/classes/${input.classId}` },
+  });
+}

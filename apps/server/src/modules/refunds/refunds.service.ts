@@ -12,6 +12,7 @@ import { contactEmailOf } from '../users/contact.public.ts';
 import * as reviews from '../reviews/reviews.service.ts';
 import * as checkout from '../checkout/payments.public.ts';
 import type { GatewayRefund, PaymentGateway } from '../gateways/gateway.public.ts';
+import type { SeatsFreed } from '../waitlists/waitlists.public.ts';
 import { tellStudentOfRefund } from './refund-notice.ts';
 import * as repo from './refunds.repository.ts';
 
@@ -35,6 +36,8 @@ export interface RefundsDeps {
   notifications: NotificationPublisher;
   /** REFUND_WINDOW_DAYS: how long after paying a student may request a refund. */
   refundWindowDays: number;
+  /** Offers a refunded line's seat to the section's waiting list at once (decision 051). */
+  seatsFreed?: SeatsFreed | undefined;
 }
 
 type Actor = Pick<Viewer, 'id' | 'email'>;
@@ -140,7 +143,8 @@ async function completeRefund(
   refundId: string,
   answer: GatewayRefund,
 ): Promise<repo.RefundRow> {
-  return deps.db.transaction(async (tx) => {
+  const freed: string[] = [];
+  const settled = await deps.db.transaction(async (tx) => {
     const seen = await repo.findRefund(tx, refundId);
     if (!seen) throw notFound('Refund');
     // Lock order of every refund: the payment, then the refund and the lines.
@@ -164,9 +168,13 @@ async function completeRefund(
         refund,
         actor: actor && refund.refundedBy ? { id: refund.refundedBy, email: actor.email } : null,
       });
+      freed.push(...lines.flatMap((line) => (line.sectionId ? [line.sectionId] : [])));
     }
     return refund;
   });
+  // The refunded seat goes to the first person waiting, after the refund committed (decision 051).
+  if (freed.length > 0) await deps.seatsFreed?.(freed);
+  return settled;
 }
 
 /**

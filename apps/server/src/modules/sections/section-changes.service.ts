@@ -28,6 +28,7 @@ import { askGateway, planLineRefundsIn, planRefund, type RefundPlan } from '../r
 import { contactEmailOf } from '../users/contact.public.ts';
 import { assertStartsAfterDeadline } from './sections.public.ts';
 import * as repo from './sections.repository.ts';
+import { tellWaitlistOfCancellation } from '../waitlists/waitlists.service.ts';
 
 /**
  * A section cancelled or rescheduled (decision 052). A cancellation is one transaction: the
@@ -126,7 +127,8 @@ async function cancelInTransaction(
         currency: refund?.currency ?? CURRENCY,
       });
     }
-    await tellWaitlist(tx, section);
+    // Whoever waited for a seat is told the section is gone (decision 051).
+    await tellWaitlistOfCancellation(tx, deps, section.id, now);
     if (cls?.teacherId) {
       await tellTeacherOfCancellation(tx, deps, {
         teacherId: cls.teacherId,
@@ -140,8 +142,6 @@ async function cancelInTransaction(
     return { section, refunded: lines.length, plans };
   });
 }
-
-async function tellWaitlist(_tx: Db, _section: repo.SectionRow): Promise<void> {}
 
 async function tellStudentOfCancellation(
   tx: Db,

@@ -12,6 +12,7 @@ import { publishedSessionTimesOfClass, sessionSpansOfClass } from '../content/co
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { findSectionOfClass, isEnrollmentOpen, lockClassSections } from './sections.public.ts';
 import * as repo from './sections.repository.ts';
+import { reservedSeatsOfSections } from '../waitlists/waitlists.public.ts';
 
 /**
  * Sections of a live class (decision 041): its teacher makes and edits them. Reviews, revisions and
@@ -150,7 +151,8 @@ export async function updateSection(
 /**
  * GET /api/classes/:id/schedule (public, decision 042): an accepted class's upcoming sections —
  * running, with a published session still to start, or none published yet while enrollment has
- * not closed — with their published session times, seats left (paid and held seats taken) and
+ * not closed — with their published session times, seats left (paid, held, offered and waited-for
+ * seats taken, decision 051) and
  * deadline. No meeting link or material: those stay with paid students. A class that is not
  * accepted is a 404, as its public page is.
  */
@@ -164,6 +166,12 @@ export async function publicSchedule(deps: SectionsDeps, classId: string): Promi
     enrollments.seatsTakenOfSections(deps.db, classId, now),
     publishedSessionTimesOfClass(deps.db, classId),
   ]);
+  // Live offers and people waiting keep seats too (decision 051): the waiting come first.
+  const queued = await reservedSeatsOfSections(
+    deps.db,
+    rows.map((row) => row.id),
+    now,
+  );
   return rows.flatMap((row) => {
     if (row.status !== 'active') return [];
     const own = sessions.filter((session) => session.sectionId === row.id);
@@ -172,7 +180,8 @@ export async function publicSchedule(deps: SectionsDeps, classId: string): Promi
         ? own.some((session) => session.startsAt.getTime() > now.getTime())
         : !row.enrollClosesAt || row.enrollClosesAt.getTime() > now.getTime();
     if (!upcoming) return [];
-    const seatsLeft = row.capacity === null ? null : Math.max(0, row.capacity - (taken.get(row.id) ?? 0));
+    const seatsLeft =
+      row.capacity === null ? null : Math.max(0, row.capacity - (taken.get(row.id) ?? 0) - (queued.get(row.id) ?? 0));
     const full = seatsLeft === 0;
     return [
       {

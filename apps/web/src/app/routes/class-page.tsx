@@ -6,6 +6,7 @@ import { ClassSchedule, useSectionChoice } from '../../features/sections/compone
 import { VerifyEmailNotice } from '../../features/auth/components/verify-email-notice.tsx';
 import { MessageTeacherButton } from '../../features/messages/components/message-teacher-button.tsx';
 import { ReportButton } from '../../features/moderation/components/report-button.tsx';
+import { SectionWaitlist } from '../../features/waitlists/components/section-waitlist.tsx';
 import { loadRouteData, routeDataTarget, type PageLoaderArgs } from '../route-data.ts';
 
 /**
@@ -25,7 +26,8 @@ export async function loader(args: PageLoaderArgs) {
 
 /**
  * /classes/:id: the public page of an accepted class, linked from every class card. A live class
- * shows its schedule, and Pay Now enrolls in the section picked there (decision 042).
+ * shows its schedule, and Pay Now enrolls in the section picked there (decision 042); a full section
+ * offers its waiting list (decision 051).
  */
 function ClassPageRoute() {
   const id = useParams()['id'] ?? '';
@@ -39,7 +41,12 @@ function ClassPageOf({ id }: { id: string }) {
       classId={id}
       actions={(cls) => (
         <>
-          <ClassSchedule classId={id} selected={choice.sectionId} onSelect={choice.onSelect} />
+          <ClassSchedule
+            classId={id}
+            selected={choice.sectionId}
+            onSelect={choice.onSelect}
+            renderFull={(section, name) => <SectionWaitlist classId={id} sectionId={section._id} sectionName={name} />}
+          />
           <ClassPurchase
             classId={id}
             teacherId={cls.teacher._id}

@@ -3,6 +3,7 @@ import { ClassProgressPanel } from '../../../features/content/components/class-p
 import { LeaveGuard } from '../../../components/ui/leave-guard.tsx';
 import { ContentEditor } from '../../../features/content/components/content-editor.tsx';
 import { SectionsEditor } from '../../../features/sections/components/sections-editor.tsx';
+import { SectionQueue } from '../../../features/waitlists/components/section-queue.tsx';
 import { ClassReviewReplies } from '../../../features/teacher/components/class-review-replies.tsx';
 import { ClassOverview } from '../../../features/teacher/components/class-overview.tsx';
 import { ClassRoster } from '../../../features/teacher/components/class-roster.tsx';
@@ -30,7 +31,10 @@ function MyClassDetailsRoute() {
           {/* One guard for both editors: the router keeps one blocker at a time. */}
           <LeaveGuard>
             <ContentEditor classId={id} />
-            <SectionsEditor classId={id} />
+            <SectionsEditor
+              classId={id}
+              renderQueue={(sectionId, label) => <SectionQueue sectionId={sectionId} label={label} />}
+            />
           </LeaveGuard>
         </>
       )}

@@ -3,6 +3,7 @@ import { paths } from '../../../config/paths.ts';
 import { LeaveGuard } from '../../../components/ui/leave-guard.tsx';
 import { ContentEditor } from '../../../features/content/components/content-editor.tsx';
 import { SectionsEditor } from '../../../features/sections/components/sections-editor.tsx';
+import { SectionQueue } from '../../../features/waitlists/components/section-queue.tsx';
 import { ClassOverview } from '../../../features/teacher/components/class-overview.tsx';
 import { ReviewStatusNote } from '../../../features/teacher/components/review-status-note.tsx';
 import { useIdParam } from './use-id-param.ts';
@@ -29,7 +30,10 @@ function PrepareClassRoute() {
           {/* One guard for both editors: the router keeps one blocker at a time. */}
           <LeaveGuard>
             <ContentEditor classId={id} />
-            <SectionsEditor classId={id} />
+            <SectionsEditor
+              classId={id}
+              renderQueue={(sectionId, label) => <SectionQueue sectionId={sectionId} label={label} />}
+            />
           </LeaveGuard>
         </>
       )}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { PublicSection } from '@skillhive/shared/contracts/sections';
 import { formatDuration, formatSessionStart, viewerTimeZone } from '../../../lib/session-time.ts';
@@ -39,10 +39,13 @@ export function ClassSchedule({
   classId,
   selected,
   onSelect,
+  renderFull,
 }: {
   classId: string;
   selected: string | null;
   onSelect: (sectionId: string | null, canBuy: boolean) => void;
+  /** Under a full section: its waiting list (the waitlists feature, decision 051). */
+  renderFull?: ((section: PublicSection, name: string) => ReactNode) | undefined;
 }) {
   const query = useQuery(classScheduleQueryOptions(classId));
   const sections = query.data;
@@ -66,48 +69,51 @@ export function ClassSchedule({
         </p>
       )}
       {sections.map((section, index) => (
-        <label
-          key={section._id}
-          className={`flex cursor-pointer gap-3 rounded-box border p-3 ${
-            section._id === selected ? 'border-primary' : 'border-base-300'
-          } ${section.open ? '' : 'cursor-not-allowed opacity-80'}`}
-          data-testid="schedule-section"
-        >
-          <input
-            type="radio"
-            name={`section-${classId}`}
-            className="radio radio-primary mt-1"
-            value={section._id}
-            checked={section._id === selected}
-            disabled={!section.open}
-            onChange={() => onSelect(section._id, true)}
-          />
-          <span className="flex min-w-0 flex-col gap-1">
-            <span className="font-medium">
-              Section {index + 1}
-              {section.full ? <span className="badge badge-warning ml-2">Full</span> : null}
+        <div key={section._id} className="flex flex-col gap-1">
+          <label
+            className={`flex cursor-pointer gap-3 rounded-box border p-3 ${
+              section._id === selected ? 'border-primary' : 'border-base-300'
+            } ${section.open ? '' : 'cursor-not-allowed opacity-80'}`}
+            data-testid="schedule-section"
+          >
+            <input
+              type="radio"
+              name={`section-${classId}`}
+              className="radio radio-primary mt-1"
+              value={section._id}
+              checked={section._id === selected}
+              disabled={!section.open}
+              onChange={() => onSelect(section._id, true)}
+            />
+            <span className="flex min-w-0 flex-col gap-1">
+              <span className="font-medium">
+                Section {index + 1}
+                {section.full ? <span className="badge badge-warning ml-2">Full</span> : null}
+              </span>
+              {section.sessions.length > 0 ? (
+                <ul className="text-sm">
+                  {section.sessions.map((session) => (
+                    <li key={session.startsAt + session.title}>
+                      {formatSessionStart(session.startsAt)} · {formatDuration(session.durationMinutes)} —{' '}
+                      {session.title}
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <span className="text-sm text-muted">Session times to be announced</span>
+              )}
+              <span className="text-sm text-muted">
+                {section.seatsLeft === null
+                  ? 'Seats available'
+                  : section.full
+                    ? 'No seats left'
+                    : `${plural(section.seatsLeft, 'seat', 'seats')} left`}
+                {section.enrollClosesAt ? ` · Enroll by ${formatSessionStart(section.enrollClosesAt)}` : ''}
+              </span>
             </span>
-            {section.sessions.length > 0 ? (
-              <ul className="text-sm">
-                {section.sessions.map((session) => (
-                  <li key={session.startsAt + session.title}>
-                    {formatSessionStart(session.startsAt)} · {formatDuration(session.durationMinutes)} — {session.title}
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <span className="text-sm text-muted">Session times to be announced</span>
-            )}
-            <span className="text-sm text-muted">
-              {section.seatsLeft === null
-                ? 'Seats available'
-                : section.full
-                  ? 'No seats left'
-                  : `${plural(section.seatsLeft, 'seat', 'seats')} left`}
-              {section.enrollClosesAt ? ` · Enroll by ${formatSessionStart(section.enrollClosesAt)}` : ''}
-            </span>
-          </span>
-        </label>
+          </label>
+          {section.full && renderFull ? renderFull(section, `Section ${index + 1}`) : null}
+        </div>
       ))}
     </fieldset>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -20,7 +20,14 @@ import { classSectionsQueryOptions, sectionLabel, useCreateSection, useUpdateSec
  * The teacher's "Sections" editor on my-class/:id (decision 041): each run of the class with its
  * time zone, seats and enrollment window. A class's first session makes its first section.
  */
-export function SectionsEditor({ classId }: { classId: string }) {
+export function SectionsEditor({
+  classId,
+  renderQueue,
+}: {
+  classId: string;
+  /** Under each section with a seat limit: its waiting list (the waitlists feature, decision 051). */
+  renderQueue?: ((sectionId: string, label: string) => ReactNode) | undefined;
+}) {
   const query = useQuery(classSectionsQueryOptions(useUserScope(), classId));
   return (
     <section aria-labelledby="sections-editor-heading" className="flex flex-col gap-4">
@@ -34,7 +41,7 @@ export function SectionsEditor({ classId }: { classId: string }) {
       <QueryState query={query} what="the sections">
         {(sections) => (
           <LeaveGuard>
-            <SectionList classId={classId} sections={sections} />
+            <SectionList classId={classId} sections={sections} renderQueue={renderQueue} />
           </LeaveGuard>
         )}
       </QueryState>
@@ -42,7 +49,15 @@ export function SectionsEditor({ classId }: { classId: string }) {
   );
 }
 
-function SectionList({ classId, sections }: { classId: string; sections: TeacherSection[] }) {
+function SectionList({
+  classId,
+  sections,
+  renderQueue,
+}: {
+  classId: string;
+  sections: TeacherSection[];
+  renderQueue?: ((sectionId: string, label: string) => ReactNode) | undefined;
+}) {
   const [editing, setEditing] = useState<string | null>(null);
   return (
     <div className="flex flex-col gap-3">
@@ -66,6 +81,7 @@ function SectionList({ classId, sections }: { classId: string; sections: Teacher
                 onEdit={() => setEditing(section._id)}
               />
             )}
+            {section.capacity !== null && renderQueue ? renderQueue(section._id, sectionLabel(index)) : null}
           </li>
         ))}
       </ol>
