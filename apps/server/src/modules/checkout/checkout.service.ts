@@ -88,13 +88,17 @@ export async function createPaymentIntent(
     if (coupon && amountCents < PRICE_MIN_CENTS) throw couponRefusal(COUPON_MESSAGES.belowMinimum);
     const couponId = coupon?.id ?? null;
     // Every line of a section with seats holds one for another SEAT_HOLD_MINUTES, or nothing is
-    // charged (decision 042); the same cart's intent answered again renews its holds too.
-    await enrollments.holdSeatsForCart(deps.db, {
-      studentId: viewer.id,
-      ids,
-      now: deps.now(),
-      holdMinutes: deps.seatHoldMinutes,
-    });
+    // charged (decision 042); the same cart's intent answered again renews its holds too. A cart of
+    // classes without sections has no seat to hold, and skips the transaction (the fulfilment
+    // checks seats again under its locks).
+    if (cart.some((line) => line.sectionId !== null)) {
+      await enrollments.holdSeatsForCart(deps.db, {
+        studentId: viewer.id,
+        ids,
+        now: deps.now(),
+        holdMinutes: deps.seatHoldMinutes,
+      });
+    }
 
     const open = await repo.listOpenIntentsOfStudent(deps.db, viewer.id);
     const same = open.find(
