@@ -306,7 +306,7 @@ export async function seed(db: Db, storage: ImageStorage, adminEmails: readonly 
       await recordSale(tx, ledger, {
         paymentId: payment.id!,
         transactionId: payment.transactionId,
-        studentId: payment.studentId!,
+        studentName: students.find((student) => student.id === payment.studentId)?.name ?? null,
         currency: 'usd',
         paidAt: payment.data as Date,
         coupon: null,

@@ -53,6 +53,8 @@ export async function fulfilPayment(
   input: {
     studentId: string;
     email: string;
+    /** The student's name, for the ledger's initials (decision 039). */
+    name: string | null;
     transactionId: string;
     cartIds?: readonly string[] | undefined;
     /** The intent as just read from the gateway, when the caller has it (the webhook). */
@@ -136,7 +138,7 @@ export async function fulfilPayment(
       await recordSale(tx, deps.ledger, {
         paymentId,
         transactionId: intent.id,
-        studentId: input.studentId,
+        studentName: input.name,
         currency: intent.currency,
         paidAt,
         coupon: coupon ? { teacherId: coupon.teacherId } : null,
@@ -155,14 +157,17 @@ export async function fulfilPayment(
         await repo.setIntentStatus(tx, intent.id, ['open', 'canceled'], 'succeeded', { paymentId, now: paidAt });
         await enrollments.releaseLines(tx, intent.id);
       }
-      // The receipt commits with the payment, so every payment gets one.
-      const paidLines = await enrollments.listLinesOfPayments(tx, [paymentId]);
+      // The receipt commits with the payment, so every payment gets one: its lines by title, as
+      // the payment history lists them.
+      const receiptLines = priced.lines
+        .map((line) => ({ id: line.id, title: line.title, priceCents: line.paidCents }))
+        .sort((a, b) => (a.title === b.title ? (a.id < b.id ? -1 : 1) : a.title < b.title ? -1 : 1));
       await queueMail(
         tx,
         input.email,
         paymentReceiptMail({
           publicUrl: deps.publicUrl,
-          lines: paidLines.map((line) => ({ title: line.title, priceCents: line.paidCents })),
+          lines: receiptLines.map(({ title, priceCents }) => ({ title, priceCents })),
           totalCents: intent.amountCents,
           currency: intent.currency,
           transactionId: intent.id,
@@ -234,12 +239,13 @@ export type Settlement =
 export async function settleCharge(deps: PaymentsDeps, intent: GatewayIntent): Promise<Settlement> {
   if (intent.status !== 'succeeded') return { outcome: 'ignored', reason: `intent is ${intent.status}` };
   const contact = await contactEmailOf(deps.db, intent.customerRef);
-  const student = contact ? { id: intent.customerRef, email: contact.email } : null;
+  const student = contact ? { id: intent.customerRef, email: contact.email, name: contact.name } : null;
   try {
     if (!student) throw conflict(PAYMENT_MESSAGES.cartChanged);
     const result = await fulfilPayment(deps, {
       studentId: student.id,
       email: student.email,
+      name: student.name,
       transactionId: intent.id,
       intent,
     });
@@ -303,6 +309,7 @@ export async function recordPaymentOfViewer(
     return await fulfilPayment(deps, {
       studentId: viewer.id,
       email: viewer.email,
+      name: viewer.name,
       transactionId: body.transactionId,
       cartIds: body.cartIds,
     });

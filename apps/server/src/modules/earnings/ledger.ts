@@ -1,6 +1,5 @@
 import type { Db } from '../../db/client.ts';
 import { listSessionEndsOfClasses } from '../content/sessions.public.ts';
-import { contactEmailOf } from '../users/contact.public.ts';
 import * as repo from './earnings.repository.ts';
 import { divideShare, initialsOf, splitCart } from './split.ts';
 
@@ -43,7 +42,8 @@ export async function recordSale(
   input: {
     paymentId: string;
     transactionId: string;
-    studentId: string;
+    /** The student's name (only their initials are kept on the lines). */
+    studentName: string | null;
     currency: string;
     paidAt: Date;
     /** The coupon applied: whose it is (a teacher's id, or null for a site-wide one). */
@@ -54,9 +54,8 @@ export async function recordSale(
   if (input.lines.length === 0) return;
   const teacherIds = [...new Set(input.lines.map((line) => line.teacherId))];
   const classIds = [...new Set(input.lines.map((line) => line.classId))];
-  const [rates, student, sessions] = await Promise.all([
+  const [rates, sessions] = await Promise.all([
     repo.findFeeRates(tx, teacherIds),
-    contactEmailOf(tx, input.studentId),
     listSessionEndsOfClasses(tx, classIds),
   ]);
   const couponSource = input.coupon ? (input.coupon.teacherId === null ? 'site' : 'teacher') : null;
@@ -69,7 +68,7 @@ export async function recordSale(
       couponSource: line.discountCents > 0 ? couponSource : null,
     })),
   );
-  const initials = initialsOf(student?.name);
+  const initials = initialsOf(input.studentName);
   const windowEnd = new Date(input.paidAt.getTime() + settings.refundWindowDays * 86_400_000);
   const tranches: repo.SaleTranche[] = [];
   input.lines.forEach((line, i) => {
