@@ -54,9 +54,12 @@ export async function recordSale(
   if (input.lines.length === 0) return;
   const teacherIds = [...new Set(input.lines.map((line) => line.teacherId))];
   const classIds = [...new Set(input.lines.map((line) => line.classId))];
+  // A line names no section only for a class without sessions (a class's first session makes its
+  // first section and moves its lines into it, decision 041): such a cart has no session to ask about.
+  const live = input.lines.some((line) => line.sectionId !== null);
   const [rates, sessions] = await Promise.all([
     repo.findFeeRates(tx, teacherIds),
-    listSessionEndsOfClasses(tx, classIds),
+    live ? listSessionEndsOfClasses(tx, classIds) : [],
   ]);
   const couponSource = input.coupon ? (input.coupon.teacherId === null ? 'site' : 'teacher') : null;
   const basisPointsOf = (teacherId: string) => rates.get(teacherId) ?? settings.platformBasisPoints;
