@@ -260,8 +260,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('60 buyers racing for 10 seats o
 
     // --- Round 2: the ten pay while the fifty try again; A is frozen and killed once three card
     // confirmations were answered (the four holders paying by the form make sure there are three),
-    // while the fifty are carting and starting to pay on both. Holders 0 and 1 close their tab: they are charged at the gateway
-    // while A is frozen and their recording, sent to A, dies with it.
+    // while the fifty are carting and starting to pay on both. Holders 0 and 1 close their tab:
+    // they are charged at the gateway while A is frozen, and their recording, sent to A, dies with it.
     const closedTab = holders.slice(0, 2).map((h) => ({ ...h, via: 'a' as const }));
     const payers = holders.slice(2).map((h, i) => ({ ...h, via: i < 4 ? ('a' as const) : ('b' as const) }));
     let crashed!: Promise<void>;
@@ -302,6 +302,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('60 buyers racing for 10 seats o
       ...waiting.map((buyer, i) => attempt(buyer, i % 2 === 0 ? 'a' : 'b')),
     ]);
     await crashed;
+    expect(aDown).toBe(true);
     expect(await Promise.all(closedTabOutcomes)).toEqual(['cut short', 'cut short']);
 
     // The two charges are taken at the gateway and not settled: nobody came back, and B does not reconcile.
