@@ -319,6 +319,10 @@ export async function recordPaymentOfViewer(
     if (intent?.customerRef !== viewer.id) throw error;
     const settled = await settleCharge(deps, intent);
     if (settled.outcome === 'refunded') throw conflict(refundedMessage(settled.reason));
+    // Paid after all: a seat freed between the two attempts (decision 042 §5), or a concurrent
+    // settlement (the reconciler, the card form) recorded it first. The charge is this student's
+    // payment, as a repeated call answers it; a 409 would tell them it failed.
+    if (settled.outcome === 'paid') return { insertedId: settled.paymentId, created: false };
     throw error;
   }
 }
