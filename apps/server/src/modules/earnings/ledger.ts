@@ -30,6 +30,11 @@ export interface SaleLine {
   /** The class's title on the line, and the section bought (null: a class without sections). */
   title: string;
   sectionId: string | null;
+  /**
+   * A line of the cart refunded before the ledger existed (decision 039 §10): it takes its part in
+   * the cart's rounding, as it did when it was sold, but it is no sale any more and is not recorded.
+   */
+  refundedBeforeLedger?: boolean;
 }
 
 /**
@@ -43,7 +48,8 @@ export async function recordSale(
   input: {
     paymentId: string;
     transactionId: string;
-    studentId: string;
+    /** Null once the student's account is deleted (a sale recorded later, decision 039 §10). */
+    studentId: string | null;
     currency: string;
     paidAt: Date;
     /** The coupon applied: whose it is (a teacher's id, or null for a site-wide one). */
@@ -56,7 +62,7 @@ export async function recordSale(
   const classIds = [...new Set(input.lines.map((line) => line.classId))];
   const [rates, student, sessions] = await Promise.all([
     repo.findFeeRates(tx, teacherIds),
-    contactEmailOf(tx, input.studentId),
+    input.studentId === null ? null : contactEmailOf(tx, input.studentId),
     listSessionEndsOfClasses(tx, classIds),
   ]);
   const couponSource = input.coupon ? (input.coupon.teacherId === null ? 'site' : 'teacher') : null;
@@ -73,6 +79,7 @@ export async function recordSale(
   const windowEnd = new Date(input.paidAt.getTime() + settings.refundWindowDays * 86_400_000);
   const tranches: repo.SaleTranche[] = [];
   input.lines.forEach((line, i) => {
+    if (line.refundedBeforeLedger) return;
     const shareCents = splits[i]!.shareCents;
     // Sessions still to be held release a part each at their end; sessions over before the
     // purchase were not held for this student, and the whole share then waits for the window.
@@ -95,7 +102,7 @@ export async function recordSale(
   // The lines, their held parts, their `share` movements and the teachers' balances in one
   // statement: the fulfilment's transaction holds its locks for as few round trips as can be.
   await repo.insertSale(tx, {
-    lines: input.lines.map((line, i) => ({
+    lines: input.lines.flatMap((line, i) => (line.refundedBeforeLedger ? [] : [{
       enrollmentId: line.id,
       paymentId: input.paymentId,
       transactionId: input.transactionId,
@@ -112,7 +119,7 @@ export async function recordSale(
       shareCents: splits[i]!.shareCents,
       feeBasisPoints: basisPointsOf(line.teacherId),
       paidAt: input.paidAt,
-    })),
+    }])),
     tranches,
   });
 }
