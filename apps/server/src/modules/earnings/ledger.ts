@@ -102,24 +102,30 @@ export async function recordSale(
   // The lines, their held parts, their `share` movements and the teachers' balances in one
   // statement: the fulfilment's transaction holds its locks for as few round trips as can be.
   await repo.insertSale(tx, {
-    lines: input.lines.flatMap((line, i) => (line.refundedBeforeLedger ? [] : [{
-      enrollmentId: line.id,
-      paymentId: input.paymentId,
-      transactionId: input.transactionId,
-      teacherId: line.teacherId,
-      classId: line.classId,
-      title: line.title,
-      studentInitials: initials,
-      currency: input.currency,
-      listCents: line.listCents,
-      discountCents: line.discountCents,
-      couponSource: line.discountCents > 0 ? couponSource : null,
-      grossCents: line.paidCents,
-      feeCents: splits[i]!.feeCents,
-      shareCents: splits[i]!.shareCents,
-      feeBasisPoints: basisPointsOf(line.teacherId),
-      paidAt: input.paidAt,
-    }])),
+    lines: input.lines.flatMap((line, i) =>
+      line.refundedBeforeLedger
+        ? []
+        : [
+            {
+              enrollmentId: line.id,
+              paymentId: input.paymentId,
+              transactionId: input.transactionId,
+              teacherId: line.teacherId,
+              classId: line.classId,
+              title: line.title,
+              studentInitials: initials,
+              currency: input.currency,
+              listCents: line.listCents,
+              discountCents: line.discountCents,
+              couponSource: line.discountCents > 0 ? couponSource : null,
+              grossCents: line.paidCents,
+              feeCents: splits[i]!.feeCents,
+              shareCents: splits[i]!.shareCents,
+              feeBasisPoints: basisPointsOf(line.teacherId),
+              paidAt: input.paidAt,
+            },
+          ],
+    ),
     tranches,
   });
 }
