@@ -79,12 +79,14 @@ export function registerJobs(
     intervalSeconds: env.RECONCILE_INTERVAL_SECONDS,
   });
   jobs.push(reconciler);
-  // Releases shares, settles payouts in flight, runs the scheduled payouts (decisions 039, 040).
+  // Records sales from before the ledger, releases shares, settles payouts in flight, runs the
+  // scheduled payouts (decisions 039, 040).
   const payoutJob = createPayoutJob({
     db,
     gateway: deps.gateway,
     now,
     log,
+    ledger: deps.ledger,
     minimumCents: env.PAYOUT_MINIMUM_CENTS,
     schedule: env.PAYOUT_SCHEDULE,
     intervalSeconds: env.PAYOUT_JOB_INTERVAL_SECONDS,

@@ -53,6 +53,12 @@ export async function findPaymentForUpdate(db: Db, id: string): Promise<PaymentR
   return row ?? null;
 }
 
+/** Several payments locked FOR UPDATE in id order (the order every batch takes them in), as a refund locks one. */
+export async function lockPayments(db: Db, ids: string[]): Promise<PaymentRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(payments).where(inArray(payments.id, ids)).orderBy(asc(payments.id)).for('update');
+}
+
 /** Payments by exact transaction id or by the e-mail they were paid with, newest first. */
 export async function searchPayments(
   db: Db,

@@ -192,3 +192,9 @@ export async function couponOfCharge(
  * 'redeemed' exactly once per student and coupon, never past the coupon's limit.
  */
 export const redeemCoupon = repo.redeemCoupon;
+
+/** Whose coupon a payment used (a teacher's id, or null for a site-wide one); null when there is no such coupon. */
+export async function couponOwnerOf(db: Db, couponId: string): Promise<{ teacherId: string | null } | null> {
+  const row = await repo.findCouponById(db, couponId);
+  return row ? { teacherId: row.teacherId } : null;
+}

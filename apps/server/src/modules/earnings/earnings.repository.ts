@@ -240,6 +240,16 @@ export async function insertTranches(tx: Db, rows: (typeof earningTranches.$infe
   if (rows.length > 0) await tx.insert(earningTranches).values(rows);
 }
 
+/** Which of these enrollments have a line in the ledger already (decision 039 §10). */
+export async function listRecordedEnrollmentIds(db: Db, enrollmentIds: string[]): Promise<Set<string>> {
+  if (enrollmentIds.length === 0) return new Set();
+  const rows = await db
+    .select({ enrollmentId: earningLines.enrollmentId })
+    .from(earningLines)
+    .where(inArray(earningLines.enrollmentId, enrollmentIds));
+  return new Set(rows.map((r) => r.enrollmentId));
+}
+
 /** Lines of these enrollments still live (not refunded), locked for a claw-back or a freeze. */
 export async function lockLinesOfEnrollments(tx: Db, enrollmentIds: string[]): Promise<LineRow[]> {
   if (enrollmentIds.length === 0) return [];

@@ -29,6 +29,11 @@ export interface SaleLine {
   /** The class's title on the line, and the section bought (null: a class without sections). */
   title: string;
   sectionId: string | null;
+  /**
+   * A line of the cart refunded before the ledger existed (decision 039 §10): it takes its part in
+   * the cart's rounding, as it did when it was sold, but it is no sale any more and is not recorded.
+   */
+  refundedBeforeLedger?: boolean;
 }
 
 /**
@@ -42,7 +47,7 @@ export async function recordSale(
   input: {
     paymentId: string;
     transactionId: string;
-    /** The student's name (only their initials are kept on the lines). */
+    /** The student's name (only their initials are kept on the lines); null once their account is deleted. */
     studentName: string | null;
     currency: string;
     paidAt: Date;
@@ -75,6 +80,7 @@ export async function recordSale(
   const windowEnd = new Date(input.paidAt.getTime() + settings.refundWindowDays * 86_400_000);
   const tranches: repo.SaleTranche[] = [];
   input.lines.forEach((line, i) => {
+    if (line.refundedBeforeLedger) return;
     const shareCents = splits[i]!.shareCents;
     // Sessions still to be held release a part each at their end; sessions over before the
     // purchase were not held for this student, and the whole share then waits for the window.
@@ -97,24 +103,30 @@ export async function recordSale(
   // The lines, their held parts, their `share` movements and the teachers' balances in one
   // statement: the fulfilment's transaction holds its locks for as few round trips as can be.
   await repo.insertSale(tx, {
-    lines: input.lines.map((line, i) => ({
-      enrollmentId: line.id,
-      paymentId: input.paymentId,
-      transactionId: input.transactionId,
-      teacherId: line.teacherId,
-      classId: line.classId,
-      title: line.title,
-      studentInitials: initials,
-      currency: input.currency,
-      listCents: line.listCents,
-      discountCents: line.discountCents,
-      couponSource: line.discountCents > 0 ? couponSource : null,
-      grossCents: line.paidCents,
-      feeCents: splits[i]!.feeCents,
-      shareCents: splits[i]!.shareCents,
-      feeBasisPoints: basisPointsOf(line.teacherId),
-      paidAt: input.paidAt,
-    })),
+    lines: input.lines.flatMap((line, i) =>
+      line.refundedBeforeLedger
+        ? []
+        : [
+            {
+              enrollmentId: line.id,
+              paymentId: input.paymentId,
+              transactionId: input.transactionId,
+              teacherId: line.teacherId,
+              classId: line.classId,
+              title: line.title,
+              studentInitials: initials,
+              currency: input.currency,
+              listCents: line.listCents,
+              discountCents: line.discountCents,
+              couponSource: line.discountCents > 0 ? couponSource : null,
+              grossCents: line.paidCents,
+              feeCents: splits[i]!.feeCents,
+              shareCents: splits[i]!.shareCents,
+              feeBasisPoints: basisPointsOf(line.teacherId),
+              paidAt: input.paidAt,
+            },
+          ],
+    ),
     tranches,
   });
 }

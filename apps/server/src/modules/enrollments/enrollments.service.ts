@@ -289,6 +289,15 @@ export function listPaidSectionIdsOf(db: Db, studentId: string, classId: string)
   return repo.listPaidSectionIds(db, studentId, classId);
 }
 
+/** The next payments with a paid line, and every line of some payments with its teacher: the ledger's late recording (decision 039 §10). */
+export function listPaymentsWithPaidLines(db: Db, options: { after: string | null; limit: number }): Promise<string[]> {
+  return lines.listPaymentsWithPaidLines(db, options);
+}
+
+export function listSaleLinesOfPayments(db: Db, paymentIds: string[]): Promise<lines.SaleLineRow[]> {
+  return lines.listSaleLinesOfPayments(db, paymentIds);
+}
+
 export function listTitlesOfEnrollments(db: Db, ids: string[]): Promise<string[]> {
   return lines.listTitlesOfEnrollments(db, ids);
 }

@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { EnrollmentStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
 import { enrollments } from '../../db/schema/enrollments.ts';
+import { classJoin } from '../classes/classes.public.ts';
 
 /**
  * What was paid for a line: `paid_cents`, which the database requires on every paid or refunded
@@ -126,6 +127,44 @@ export async function findLinesOfPayments(db: Db, paymentIds: string[]): Promise
     .from(enrollments)
     .where(inArray(enrollments.paymentId, paymentIds))
     .orderBy(asc(enrollments.title), asc(enrollments.id));
+}
+
+/**
+ * The next payments (by id, after `after`) with at least one paid line: the ledger walks every
+ * sale with this when it records those made before it existed (decision 039 §10). The partial
+ * index on payment_id serves the ordered walk.
+ */
+export async function listPaymentsWithPaidLines(
+  db: Db,
+  options: { after: string | null; limit: number },
+): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ paymentId: enrollments.paymentId })
+    .from(enrollments)
+    .where(
+      and(
+        eq(enrollments.status, 'paid'),
+        isNotNull(enrollments.paymentId),
+        options.after === null ? undefined : gt(enrollments.paymentId, options.after),
+      ),
+    )
+    .orderBy(asc(enrollments.paymentId))
+    .limit(options.limit);
+  return rows.flatMap((r) => (r.paymentId ? [r.paymentId] : []));
+}
+
+/** A line of a payment as the ledger records it: with its class's teacher (decision 039). */
+export type SaleLineRow = PaidLine & { teacherId: string };
+
+/** Every line of these payments (paid or refunded), in the order the fulfilment priced them (by id). */
+export async function listSaleLinesOfPayments(db: Db, paymentIds: string[]): Promise<SaleLineRow[]> {
+  if (paymentIds.length === 0) return [];
+  return db
+    .select({ ...paidLineColumns, teacherId: classJoin.teacherId })
+    .from(enrollments)
+    .innerJoin(classJoin.table, eq(classJoin.id, enrollments.classId))
+    .where(inArray(enrollments.paymentId, paymentIds))
+    .orderBy(asc(enrollments.id));
 }
 
 export async function findLinesByIds(db: Db, ids: string[]): Promise<PaidLine[]> {
