@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-o
 import type { Category, ClassSort, ClassStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
 import { classes, searchTerms } from '../../db/schema/classes.ts';
+import { scheduleCondition, type ScheduleMatch } from '../sections/sections.public.ts';
 import { classColumns, type ClassRow, descNullsLast } from './classes.repository.ts';
 
 export interface CatalogueFilter {
@@ -17,6 +18,8 @@ export interface CatalogueFilter {
   maxPriceCents?: number | undefined;
   /** The lowest average rating (1–5); classes without reviews are left out when set. */
   minRating?: number | undefined;
+  /** The schedule filter (decision 053) and the instant "upcoming" is measured from. */
+  schedule?: { match: ScheduleMatch; now: Date } | undefined;
   sort: ClassSort;
   limit: number;
   offset: number;
@@ -40,6 +43,7 @@ function catalogueWhere(filter: CatalogueFilter, tier?: SearchTier): SQL | undef
     filter.minRating !== undefined
       ? sql`${classes.reviewCount} > 0 and ${classes.ratingSum} >= ${filter.minRating}::numeric * ${classes.reviewCount}`
       : undefined,
+    filter.schedule ? scheduleCondition(classes.id, filter.schedule.match, filter.schedule.now) : undefined,
   );
 }
 

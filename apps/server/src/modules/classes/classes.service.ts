@@ -24,6 +24,7 @@ import { notify, type NotificationPublisher } from '../notifications/notificatio
 import { findUserIdByEmail, wantsNotification } from '../users/contact.public.ts';
 import type { ImageStorage } from '../uploads/storage.public.ts';
 import { resolveUploadedImageKey } from '../uploads/uploads.service.ts';
+import { nextStartsOfClasses, scheduleMatchOf } from '../sections/sections.public.ts';
 import * as catalogue from './catalogue.repository.ts';
 import * as revisions from './class-revisions.repository.ts';
 import { proposeRevision } from './class-revisions.service.ts';
@@ -120,6 +121,8 @@ export async function listClasses(
   storage: ImageStorage,
   viewer: Viewer | null,
   query: ClassListQuery,
+  /** The clock "upcoming" is measured by (the catalogue's dates and schedule filter, decision 053). */
+  now: Date,
   /** Shares counts between the catalogue's pages (plugins/catalogue-cache.ts); else counts each time. */
   totals?: ShortCache<number>,
 ): Promise<CataloguePage> {
@@ -128,6 +131,7 @@ export async function listClasses(
   const tsquery = q ? await buildSearchExpression(db, q) : undefined;
   // Only separators (say "&&"): there is no word to find.
   if (tsquery === null) return { items: [], total: 0, totalCapped: false };
+  const match = scheduleMatchOf(query, now);
   const filter: catalogue.CatalogueFilter = {
     status,
     category: query.category,
@@ -135,6 +139,7 @@ export async function listClasses(
     minPriceCents: query.minPrice === undefined ? undefined : decimalToCents(query.minPrice),
     maxPriceCents: query.maxPrice === undefined ? undefined : decimalToCents(query.maxPrice),
     minRating: query.minRating,
+    schedule: match ? { match, now } : undefined,
     sort: query.sort ?? (tsquery ? 'relevance' : 'newest'),
     ...limitOffsetOf(query),
   };
@@ -145,6 +150,8 @@ export async function listClasses(
     filter.minPriceCents ?? null,
     filter.maxPriceCents ?? null,
     filter.minRating ?? null,
+    // The schedule's conditions, not the visitor's words for them: equal filters share a count.
+    match ? [match.startsFrom, match.unwantedUtcSlots, match.localSlots, match.exactBefore, match.timeZone] : null,
   ]);
   // A search counts its matches only up to one past the cap: more than that reads as "1,000+".
   let rows: repo.ClassRow[];
@@ -161,8 +168,16 @@ export async function listClasses(
     ]);
   }
   const totalCapped = counted > SEARCH_TOTAL_CAP;
+  const nextStarts = await nextStartsOfClasses(
+    db,
+    rows.map((row) => row.id),
+    now,
+  );
   return {
-    items: rows.map((row) => toClassItem(row, storage)),
+    items: rows.map((row) => ({
+      ...toClassItem(row, storage),
+      nextSessionAt: nextStarts.get(row.id)?.toISOString() ?? null,
+    })),
     total: totalCapped ? SEARCH_TOTAL_CAP : counted,
     totalCapped,
   };

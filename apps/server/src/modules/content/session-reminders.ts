@@ -9,6 +9,7 @@ import { contactEmailOf, wantsNotification } from '../users/contact.public.ts';
 import { type ContentDeps, MINUTE_MS } from './content-access.ts';
 import * as repo from './content.repository.ts';
 import { sendOwedMoveMails } from './sessions.ts';
+import { refreshPassedSchedules } from '../sections/sections.public.ts';
 
 /**
  * The reminder job buildApp starts when the app is ready (decision 021): every
@@ -30,6 +31,8 @@ export function createSessionReminders(options: {
     const reminded = await sendDueReminders(options, options.reminderMinutes);
     // Reschedule mails owed since a move within the hour of the last one (decision 027).
     await sendOwedMoveMails(options);
+    // Sessions that have started leave the sections' schedule summaries (decision 053).
+    await refreshPassedSchedules(options.db, options.now());
     return reminded;
   };
   return {

@@ -1,6 +1,7 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, min, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { sections } from '../../db/schema/sections.ts';
+import { sections, WEEK_QUARTERS } from '../../db/schema/sections.ts';
+import type { ScheduleMatch } from './schedule-match.ts';
 
 /** Sections of a live class (decision 041): Drizzle only. */
 
@@ -53,4 +54,68 @@ export async function findFirstActiveSection(db: Db, classId: string): Promise<S
     .orderBy(asc(sections.createdAt), asc(sections.id))
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * A running section whose enrollment has not closed and which has a published session still to
+ * start, by its schedule summary (decision 053): the sections a catalogue card dates and the
+ * schedule filter looks at.
+ */
+function upcomingSection(now: Date): SQL {
+  return sql`${sections.status} = 'active' and ${sections.nextStartsAt} > ${now}
+    and (${sections.enrollClosesAt} is null or ${sections.enrollClosesAt} > ${now})`;
+}
+
+/**
+ * The catalogue's condition "one of the class's sections fits the schedule filter" (decision 053),
+ * for a class id column of the caller's query. The summary decides alone while the visitor's zone
+ * keeps its offset; a section with a start past its next change also has each of its sessions
+ * checked on the visitor's clock (only those sections: the summary has already ruled out every
+ * section with a start that fits at no offset).
+ */
+export function scheduleCondition(classId: SQL | AnyColumn, match: ScheduleMatch, now: Date): SQL {
+  const parts: SQL[] = [sql`${sections.classId} = ${classId}`, upcomingSection(now)];
+  if (match.startsFrom) parts.push(sql`${sections.nextStartsAt} >= ${match.startsFrom}`);
+  if (match.unwantedUtcSlots && match.localSlots) {
+    const zeros = '0'.repeat(WEEK_QUARTERS);
+    parts.push(
+      sql`(${sections.startSlots} & ${match.unwantedUtcSlots}::bit(${sql.raw(String(WEEK_QUARTERS))})) = ${zeros}::bit(${sql.raw(String(WEEK_QUARTERS))})`,
+    );
+    if (match.exactBefore) {
+      // On the visitor's clock: the quarter of the week each start falls in, looked up in the wanted slots.
+      const local = sql`(cs.starts_at at time zone ${match.timeZone})`;
+      parts.push(sql`(${sections.lastStartsAt} < ${match.exactBefore} or not exists (
+        select 1 from class_sessions cs
+        where cs.section_id = ${sections.id} and cs.published_at is not null and cs.starts_at > ${now}
+          and get_bit(${match.localSlots}::bit(${sql.raw(String(WEEK_QUARTERS))}),
+            (extract(isodow from ${local})::int - 1) * 96 + extract(hour from ${local})::int * 4
+              + floor(extract(minute from ${local}) / 15)::int) = 0
+      ))`);
+    }
+  }
+  return sql`exists (select 1 from ${sections} where ${and(...parts)})`;
+}
+
+/** The next start of each class's upcoming sections (decision 053), for a page of catalogue cards. */
+export async function nextStartsOfClasses(db: Db, classIds: string[], now: Date): Promise<Map<string, Date>> {
+  if (classIds.length === 0) return new Map();
+  const rows = await db
+    .select({ classId: sections.classId, next: min(sections.nextStartsAt) })
+    .from(sections)
+    .where(and(inArray(sections.classId, classIds), upcomingSection(now)))
+    .groupBy(sections.classId);
+  return new Map(rows.flatMap((row) => (row.next ? [[row.classId, new Date(row.next)] as const] : [])));
+}
+
+/**
+ * Recomputes the schedule summary of the sections whose next start is at or before `now` (the
+ * triggers keep it on writes; time passing is this job's, decision 053). Answers how many changed.
+ */
+export async function refreshPassedSchedules(db: Db, now: Date): Promise<number> {
+  const result = (await db.execute(sql`
+    select refresh_section_schedules(array(
+      select ${sections.id} from ${sections} where ${sections.nextStartsAt} <= ${now}
+    ), ${now}) as changed
+  `)) as unknown as { rows: { changed: number }[] };
+  return Number(result.rows[0]?.changed ?? 0);
 }
