@@ -72,11 +72,10 @@ async function summaryOf(sectionId: string) {
   return row!;
 }
 
-/** The UTC quarter hours of the week a summary's bits name, as "isodow hh:mm". */
-function slotNames(slots: string): string[] {
+/** The UTC quarter hours of the week a summary lists, as "isodow hh:mm". */
+function slotNames(slots: number[]): string[] {
   const names: string[] = [];
-  for (let q = 0; q < slots.length; q++) {
-    if (slots[q] !== '1') continue;
+  for (const q of slots) {
     const day = Math.floor(q / 96) + 1;
     const minutes = (q % 96) * 15;
     names.push(`${day} ${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`);
@@ -202,7 +201,7 @@ describe('the schedule summary', () => {
     expect(draft.statusCode, draft.body).toBe(201);
     const session = draft.json() as ClassSession;
     // A draft is nobody's schedule yet.
-    expect(await summaryOf(sectionId)).toEqual({ next: null, last: null, slots: '0'.repeat(672) });
+    expect(await summaryOf(sectionId)).toEqual({ next: null, last: null, slots: [] });
 
     const publish = (published: boolean) =>
       call(teacher, 'POST', `/api/class-sessions/${session._id}/publish`, { published });
@@ -258,7 +257,7 @@ describe('the schedule summary', () => {
     expect(await titles('tz=UTC&days=wed&q=summary')).toEqual([cls.title]);
 
     expect((await call(teacher, 'DELETE', `/api/class-sessions/${session._id}`)).statusCode).toBe(200);
-    expect(await summaryOf(otherId)).toEqual({ next: null, last: null, slots: '0'.repeat(672) });
+    expect(await summaryOf(otherId)).toEqual({ next: null, last: null, slots: [] });
   });
 
   it('drops the sessions that have started when the job refreshes it', async () => {

@@ -100,6 +100,7 @@ const DECLARED: Record<string, string> = {
   'DELETE /api/users/:id': 'admin not-self-not-last-admin',
   'GET /api/users/me/notifications': 'signed-in own',
   'PUT /api/users/me/notifications': 'signed-in own',
+  'PUT /api/users/me/time-zone': 'signed-in own',
   'GET /api/users/me/sessions': 'signed-in own',
   'DELETE /api/users/me/sessions/:id': 'signed-in own-session',
   'DELETE /api/users/me': 'signed-in own-account-confirmed',

@@ -1,8 +1,9 @@
 ALTER TABLE "sections" ADD COLUMN "next_starts_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "sections" ADD COLUMN "last_starts_at" timestamp with time zone;--> statement-breakpoint
-ALTER TABLE "sections" ADD COLUMN "start_slots" bit(672) DEFAULT repeat('0', 672)::bit(672) NOT NULL;--> statement-breakpoint
+ALTER TABLE "sections" ADD COLUMN "start_slots" smallint[] DEFAULT '{}'::smallint[] NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "time_zone" text;--> statement-breakpoint
 CREATE INDEX "sections_class_next_start_idx" ON "sections" USING btree ("class_id","next_starts_at") WHERE "sections"."status" = 'active' and "sections"."next_starts_at" is not null;--> statement-breakpoint
+CREATE INDEX "sections_start_slots_idx" ON "sections" USING gin ("start_slots") WHERE "sections"."status" = 'active' and "sections"."next_starts_at" is not null;--> statement-breakpoint
 CREATE INDEX "sections_next_start_idx" ON "sections" USING btree ("next_starts_at") WHERE "sections"."next_starts_at" is not null;--> statement-breakpoint
 -- Hand-written (decision 053): the schedule summary of a section, from its published sessions that
 -- start after `as_of`. Kept by statement triggers on every write of class_sessions (insert, edit,
@@ -21,8 +22,8 @@ CREATE FUNCTION refresh_section_schedules(ids uuid[], as_of timestamptz) RETURNS
       SELECT x.id,
         min(cs.starts_at) AS next_starts_at,
         max(cs.starts_at) AS last_starts_at,
-        coalesce(bit_or(set_bit(repeat('0', 672)::bit(672), section_start_slot(cs.starts_at), 1)),
-          repeat('0', 672)::bit(672)) AS start_slots
+        coalesce(array_agg(DISTINCT section_start_slot(cs.starts_at)::smallint
+          ORDER BY section_start_slot(cs.starts_at)::smallint) FILTER (WHERE cs.id IS NOT NULL), '{}') AS start_slots
       FROM unnest(ids) AS x(id)
       LEFT JOIN class_sessions cs
         ON cs.section_id = x.id AND cs.published_at IS NOT NULL AND cs.starts_at > as_of

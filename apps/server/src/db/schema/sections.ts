@@ -1,17 +1,9 @@
 // Owned by modules/sections (decision 015): only that module's repository code imports this file.
 import { sql } from 'drizzle-orm';
-import { check, customType, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgEnum, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { SECTION_STATUSES } from '@skillhive/shared/rules/sections';
 import { classes } from './classes.ts';
 import { createdAt, updatedAt } from './columns.ts';
-
-/** The quarter hours of a week (Monday 00:00 UTC first): the schedule summary's bit positions (decision 053). */
-export const WEEK_QUARTERS = 672;
-
-/** A fixed-length bit string (PostgreSQL `bit(n)`), read and written as its '0'/'1' text. */
-const bitString = customType<{ data: string; driverData: string; config: { length: number } }>({
-  dataType: (config) => `bit(${config?.length ?? 1})`,
-});
 
 export const sectionStatusEnum = pgEnum('section_status', SECTION_STATUSES);
 
@@ -37,14 +29,13 @@ export const sections = pgTable(
     /**
      * The schedule summary (decision 053), kept by the `class_sessions` triggers of migration
      * catalogue_schedule from the section's published sessions still to start: the first and last
-     * of their starts, and the UTC quarter hours of the week they start in (bit q = Monday 00:00 UTC
-     * + 15 q minutes). The catalogue's date and schedule filters read these, never the sessions.
+     * of their starts, and the UTC quarter hours of the week they start in, ascending (q = Monday
+     * 00:00 UTC + 15 q minutes, 0–671). The catalogue's date and schedule filters read these, never
+     * the sessions.
      */
     nextStartsAt: timestamp('next_starts_at', { withTimezone: true }),
     lastStartsAt: timestamp('last_starts_at', { withTimezone: true }),
-    startSlots: bitString('start_slots', { length: WEEK_QUARTERS })
-      .notNull()
-      .default(sql.raw(`repeat('0', ${WEEK_QUARTERS})::bit(${WEEK_QUARTERS})`)),
+    startSlots: smallint('start_slots').array().notNull().default(sql`'{}'::smallint[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -53,6 +44,10 @@ export const sections = pgTable(
     // The catalogue's schedule filters (decision 053): a class's running sections with a start to come.
     index('sections_class_next_start_idx')
       .on(t.classId, t.nextStartsAt)
+      .where(sql`${t.status} = 'active' and ${t.nextStartsAt} is not null`),
+    // "Has a start in one of these quarter hours" (&&): finds the few sections a narrow filter fits.
+    index('sections_start_slots_idx')
+      .using('gin', t.startSlots)
       .where(sql`${t.status} = 'active' and ${t.nextStartsAt} is not null`),
     // The reminder job's refresh of the summaries whose next start has passed.
     index('sections_next_start_idx')

@@ -20,6 +20,8 @@ export interface CatalogueFilter {
   minRating?: number | undefined;
   /** The schedule filter (decision 053) and the instant "upcoming" is measured from. */
   schedule?: { match: ScheduleMatch; now: Date } | undefined;
+  /** Only these classes (the few a schedule filter fits, found first by scheduleFitsAtMost). */
+  classIds?: string[] | undefined;
   sort: ClassSort;
   limit: number;
   offset: number;
@@ -43,7 +45,8 @@ function catalogueWhere(filter: CatalogueFilter, tier?: SearchTier): SQL | undef
     filter.minRating !== undefined
       ? sql`${classes.reviewCount} > 0 and ${classes.ratingSum} >= ${filter.minRating}::numeric * ${classes.reviewCount}`
       : undefined,
-    filter.schedule ? scheduleCondition(classes.id, filter.schedule.match, filter.schedule.now) : undefined,
+    filter.classIds ? inArray(classes.id, filter.classIds) : undefined,
+    filter.schedule ? scheduleCondition(classes.id, filter.schedule.match, filter.schedule.now, 'probe') : undefined,
   );
 }
 
@@ -303,6 +306,23 @@ export async function countAtMost(db: Db, filter: CatalogueFilter, cap: number):
     .as('matches');
   const [row] = await db.select({ n: count() }).from(matches);
   return row?.n ?? 0;
+}
+
+/**
+ * The classes a schedule filter fits, at most `cap` of them, in no order (decision 053): the
+ * fitting sections first — through their GIN index of start quarter hours when few have a start in
+ * a wanted one — then their classes by a hash, never a walk of every class. Answers `cap` ids when
+ * at least that many fit: the caller then walks the classes' order instead (catalogueQuery), which
+ * finds a page quickly when that many fit.
+ */
+export async function scheduleFitsAtMost(db: Db, filter: CatalogueFilter, cap: number): Promise<string[]> {
+  const { match, now } = filter.schedule!;
+  const rows = await db
+    .select({ id: classes.id })
+    .from(classes)
+    .where(and(catalogueWhere({ ...filter, schedule: undefined }), scheduleCondition(classes.id, match, now, 'set')))
+    .limit(cap);
+  return rows.map((row) => row.id);
 }
 
 /** How close a known word must be to a misspelled one to be tried instead (pg_trgm similarity, 0–1). */

@@ -150,13 +150,23 @@ export async function listClasses(
     filter.minPriceCents ?? null,
     filter.maxPriceCents ?? null,
     filter.minRating ?? null,
-    // The schedule's conditions, not the visitor's words for them: equal filters share a count.
-    match ? [match.startsFrom, match.unwantedUtcSlots, match.localSlots, match.exactBefore, match.timeZone] : null,
   ]);
   // A search counts its matches only up to one past the cap: more than that reads as "1,000+".
   let rows: repo.ClassRow[];
   let counted: number;
-  if (tsquery && filter.sort === 'relevance') {
+  if (match) {
+    // A schedule filter (decision 053) finds the classes it fits first, up to one past the cap:
+    // up to the cap, the page is ordered from exactly those; past it, a walk in the page's order
+    // finds the page, and the total reads "1,000+" as a search's does.
+    const fits = await catalogue.scheduleFitsAtMost(db, filter, SEARCH_TOTAL_CAP + 1);
+    counted = fits.length;
+    if (counted === 0) return { items: [], total: 0, totalCapped: false };
+    const narrowed = counted <= SEARCH_TOTAL_CAP ? { ...filter, schedule: undefined, classIds: fits } : filter;
+    rows =
+      tsquery && filter.sort === 'relevance'
+        ? (await catalogue.searchPage(db, narrowed, SEARCH_TOTAL_CAP)).rows
+        : await catalogue.catalogueQuery(db, narrowed);
+  } else if (tsquery && filter.sort === 'relevance') {
     // Its first read counts the matches and, when there are at most the cap, orders the page too.
     ({ rows, matches: counted } = await catalogue.searchPage(db, filter, SEARCH_TOTAL_CAP));
   } else {

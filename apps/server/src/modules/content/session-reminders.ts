@@ -75,6 +75,8 @@ export async function sendDueReminders(
       for (const studentId of claimed) {
         const contact = await contactEmailOf(tx, studentId);
         if (!contact) continue;
+        // The student's own zone when their browser has told us it, else the session's (decision 053).
+        const timeZone = contact.timeZone ?? session.timeZone;
         await notify(
           tx,
           deps.notifications,
@@ -83,10 +85,10 @@ export async function sendDueReminders(
             kind: 'reminder',
             title: `${session.title} starts soon`,
             body: `${cls.title}, ${session.startsAt.toLocaleString('en-US', {
-              timeZone: session.timeZone,
+              timeZone,
               dateStyle: 'medium',
               timeStyle: 'short',
-            })} (${session.timeZone})`,
+            })} (${timeZone})`,
             link: `/dashboard/myEnrollClass/${session.classId}`,
           },
           now,
@@ -104,7 +106,7 @@ export async function sendDueReminders(
             classTitle: cls.title,
             sessionTitle: session.title,
             startsAt: session.startsAt,
-            timeZone: session.timeZone,
+            timeZone,
             location: session.location,
           }),
         );

@@ -29,10 +29,10 @@ export interface ScheduleMatch {
    */
   localSlots: string | null;
   /**
-   * The UTC quarter hours of the week that can never fit (the complement of the wanted ones at every
-   * offset the zone has within the horizon): a section with a start in one is out.
+   * The UTC quarter hours of the week (0–671, ascending) that fit at one offset or another the zone
+   * has within the horizon: a section with a start outside them is out.
    */
-  unwantedUtcSlots: string | null;
+  wantedUtcSlots: number[] | null;
   /**
    * Until this instant the zone keeps today's offset: a section whose last start is before it is
    * decided by the summary alone; one past it also has its sessions checked on the visitor's clock
@@ -94,7 +94,7 @@ export function scheduleMatchOf(query: ScheduleFilterQuery, now: Date): Schedule
       fromLocalDateTime(`${query.startsAfter}T01:00`, timeZone))
     : null;
   const wantsSlots = Boolean(query.days || query.times || query.fromHour !== undefined || query.toHour !== undefined);
-  if (!wantsSlots) return { timeZone, startsFrom, localSlots: null, unwantedUtcSlots: null, exactBefore: null };
+  if (!wantsSlots) return { timeZone, startsFrom, localSlots: null, wantedUtcSlots: null, exactBefore: null };
   const localSlots = localWantedSlots(query);
   const { offsets, exactBefore } = offsetsAhead(timeZone, now);
   const union = Array.from({ length: WEEK_QUARTERS }, () => false);
@@ -102,6 +102,6 @@ export function scheduleMatchOf(query: ScheduleFilterQuery, now: Date): Schedule
     const utc = utcSlotsAtOffset(localSlots, offset);
     for (let i = 0; i < WEEK_QUARTERS; i++) if (utc[i] === '1') union[i] = true;
   }
-  const unwantedUtcSlots = union.map((wanted) => (wanted ? '0' : '1')).join('');
-  return { timeZone, startsFrom, localSlots, unwantedUtcSlots, exactBefore };
+  const wantedUtcSlots = union.flatMap((wanted, slot) => (wanted ? [slot] : []));
+  return { timeZone, startsFrom, localSlots, wantedUtcSlots, exactBefore };
 }

@@ -1,6 +1,8 @@
 import { and, asc, count, eq, inArray, min, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { sections, WEEK_QUARTERS } from '../../db/schema/sections.ts';
+import { sections } from '../../db/schema/sections.ts';
+
+const WEEK_QUARTERS = 672;
 import type { ScheduleMatch } from './schedule-match.ts';
 
 /** Sections of a live class (decision 041): Drizzle only. */
@@ -68,19 +70,26 @@ function upcomingSection(now: Date): SQL {
 
 /**
  * The catalogue's condition "one of the class's sections fits the schedule filter" (decision 053),
- * for a class id column of the caller's query. The summary decides alone while the visitor's zone
- * keeps its offset; a section with a start past its next change also has each of its sessions
- * checked on the visitor's clock (only those sections: the summary has already ruled out every
- * section with a start that fits at no offset).
+ * for a class id column of the caller's query. The
+ * summary decides alone while the visitor's zone keeps its offset; a section with a start past its
+ * next change also has each of its sessions checked on the visitor's clock (only those sections:
+ * the summary has already ruled out every section with a start that fits at no offset).
  */
-export function scheduleCondition(classId: SQL | AnyColumn, match: ScheduleMatch, now: Date): SQL {
-  const parts: SQL[] = [sql`${sections.classId} = ${classId}`, upcomingSection(now)];
+export function scheduleCondition(
+  classId: SQL | AnyColumn,
+  match: ScheduleMatch,
+  now: Date,
+  /**
+   * `set`: the class is among the fitting sections' classes (a narrow filter's few, found first);
+   * `probe`: each class's own sections are looked up (a walk of the classes' order, when many fit).
+   */
+  form: 'set' | 'probe',
+): SQL {
+  const parts: SQL[] = [upcomingSection(now)];
   if (match.startsFrom) parts.push(sql`${sections.nextStartsAt} >= ${match.startsFrom}`);
-  if (match.unwantedUtcSlots && match.localSlots) {
-    const zeros = '0'.repeat(WEEK_QUARTERS);
-    parts.push(
-      sql`(${sections.startSlots} & ${match.unwantedUtcSlots}::bit(${sql.raw(String(WEEK_QUARTERS))})) = ${zeros}::bit(${sql.raw(String(WEEK_QUARTERS))})`,
-    );
+  if (match.wantedUtcSlots && match.localSlots) {
+    const wanted = sql`${`{${match.wantedUtcSlots.join(',')}}`}::smallint[]`;
+    parts.push(sql`${sections.startSlots} && ${wanted} and ${sections.startSlots} <@ ${wanted}`);
     if (match.exactBefore) {
       // On the visitor's clock: the quarter of the week each start falls in, looked up in the wanted slots.
       const local = sql`(cs.starts_at at time zone ${match.timeZone})`;
@@ -93,7 +102,10 @@ export function scheduleCondition(classId: SQL | AnyColumn, match: ScheduleMatch
       ))`);
     }
   }
-  return sql`exists (select 1 from ${sections} where ${and(...parts)})`;
+  if (form === 'probe') {
+    return sql`exists (select 1 from ${sections} where ${sections.classId} = ${classId} and ${and(...parts)})`;
+  }
+  return sql`${classId} in (select ${sections.classId} from ${sections} where ${and(...parts)})`;
 }
 
 /** The next start of each class's upcoming sections (decision 053), for a page of catalogue cards. */
