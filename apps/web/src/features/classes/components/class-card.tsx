@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
 import { formatPrice } from '@skillhive/shared/rules/money';
@@ -6,6 +6,28 @@ import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import { paths } from '../../../config/paths.ts';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { formatSessionStart, viewerTimeZone } from '../../../lib/session-time.ts';
+
+/**
+ * A live class's next start (decision 053), in the visitor's own zone, the zone named. Written after
+ * hydration only — the server does not know the visitor's zone — into a line whose height is kept
+ * from the first paint, so nothing moves.
+ */
+function NextStart({ iso }: { iso: string }) {
+  const [shown, setShown] = useState<{ when: string; zone: string } | null>(null);
+  useEffect(() => setShown({ when: formatSessionStart(iso), zone: viewerTimeZone() }), [iso]);
+  return (
+    <p className="min-h-5 text-sm" data-testid="next-start">
+      {shown ? (
+        <>
+          Next start: <time dateTime={iso}>{shown.when}</time> <span className="text-muted">({shown.zone})</span>
+        </>
+      ) : (
+        ' '
+      )}
+    </p>
+  );
+}
 
 export function ClassCard({ item, eager = false }: { item: ClassItem; eager?: boolean }) {
   const titleId = useId();
@@ -52,6 +74,7 @@ export function ClassCard({ item, eager = false }: { item: ClassItem; eager?: bo
         <p className="text-sm text-muted">
           {enrolled} {enrolled === 1 ? 'student' : 'students'} enrolled
         </p>
+        {item.nextSessionAt ? <NextStart iso={item.nextSessionAt} /> : null}
         <div className="mt-auto flex items-center justify-between gap-3 pt-2">
           <p className="text-xl font-bold" data-testid="class-price">
             <span className="sr-only">Price: </span>
