@@ -1397,7 +1397,13 @@ async function main() {
       )
     : undefined;
 
-  const partial = { databases, schedule, lighthouse: web.lighthouse, firstLoadJs: web.firstLoadJs, startup: web.startup };
+  const partial = {
+    databases,
+    schedule,
+    lighthouse: web.lighthouse,
+    firstLoadJs: web.firstLoadJs,
+    startup: web.startup,
+  };
   const targets = evaluateTargets(partial);
   const results = {
     meta: {

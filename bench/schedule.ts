@@ -172,7 +172,7 @@ export async function benchSchedule(
         await database.db.transaction(async (tx) => {
           const run = (text: string) => tx.execute(sql.raw(text));
           await run('set local session_replication_role = replica');
-            // Six weekly sessions per section, on its own local weekday and hour (or half hour), from
+          // Six weekly sessions per section, on its own local weekday and hour (or half hour), from
           // the next two months: local wall-clock times made instants in the section's zone.
           await run(`insert into class_sessions (class_id, section_id, position, title, starts_at, time_zone,
               duration_minutes, meeting_url, published_at)

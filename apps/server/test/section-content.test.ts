@@ -229,7 +229,10 @@ describe("reminders in the student's own zone (decision 053)", () => {
     expect(mail?.text).toContain('(Asia/Tokyo time)');
     // The calendar file carries UTC instants (no TZID), which every calendar shows on its own clock.
     const ics = (await call(late, 'GET', `/api/classes/${cls.id}/calendar.ics`)).body;
-    const utc = starts.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    const utc = starts
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
     expect(ics).toContain(`DTSTART:${utc}`);
     expect(ics).not.toContain('TZID');
     // The early student told us no zone: their earlier reminder named the session's (UTC).

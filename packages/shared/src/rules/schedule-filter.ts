@@ -106,7 +106,9 @@ export function checkScheduleFilter(query: ScheduleFilterQuery, ctx: z.Refinemen
 
 /** Whether the query asks for any schedule filter (a self-paced class then matches nothing). */
 export function hasScheduleFilter(query: ScheduleFilterQuery): boolean {
-  return Boolean(query.startsAfter || query.days || query.times || query.fromHour !== undefined || query.toHour !== undefined);
+  return Boolean(
+    query.startsAfter || query.days || query.times || query.fromHour !== undefined || query.toHour !== undefined,
+  );
 }
 
 /** The visitor's wanted local hour ranges [from, to), or null for any time of day. */

@@ -35,7 +35,10 @@ export const sections = pgTable(
      */
     nextStartsAt: timestamp('next_starts_at', { withTimezone: true }),
     lastStartsAt: timestamp('last_starts_at', { withTimezone: true }),
-    startSlots: smallint('start_slots').array().notNull().default(sql`'{}'::smallint[]`),
+    startSlots: smallint('start_slots')
+      .array()
+      .notNull()
+      .default(sql`'{}'::smallint[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -201,7 +201,7 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
         tags: ['users'],
         operationId: 'setOwnTimeZone',
         summary:
-          "Store the time zone the browser reports (IANA name; 400 otherwise), in which session reminder mails show times (any signed-in user, their own; decision 053)",
+          'Store the time zone the browser reports (IANA name; 400 otherwise), in which session reminder mails show times (any signed-in user, their own; decision 053)',
         body: OwnTimeZone,
         response: { 200: OwnTimeZone },
       },

@@ -310,7 +310,12 @@ export async function setNotificationPreferences(
  * PUT /api/users/me/time-zone (decision 053): stored under the zone's current IANA name, as
  * sessions' zones are, so a mail names it as the person's clock does.
  */
-export async function setOwnTimeZone(db: Db, viewer: Viewer, timeZone: string, now: Date): Promise<{ timeZone: string }> {
+export async function setOwnTimeZone(
+  db: Db,
+  viewer: Viewer,
+  timeZone: string,
+  now: Date,
+): Promise<{ timeZone: string }> {
   const canonical = canonicalTimeZone(timeZone);
   if (!(await repo.updateTimeZone(db, viewer.id, canonical, now))) throw notFound('User');
   return { timeZone: canonical };

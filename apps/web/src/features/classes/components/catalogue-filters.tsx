@@ -138,10 +138,7 @@ function ScheduleFilter({ params, onChange }: CatalogueFiltersProps) {
     all.filter((value) => (value === item ? on : list.includes(value)));
   const apply = (patch: Partial<CatalogueParams>) => onChange({ ...patch, tz: viewerTimeZone(), page: 1 });
   return (
-    <fieldset
-      className="flex flex-col gap-3 sm:col-span-2 lg:col-span-3 xl:col-span-5"
-      data-testid="schedule-filter"
-    >
+    <fieldset className="flex flex-col gap-3 sm:col-span-2 lg:col-span-3 xl:col-span-5" data-testid="schedule-filter">
       <legend className="mb-1 font-medium">When (your time zone)</legend>
       <div className="flex flex-wrap items-end gap-x-6 gap-y-3">
         <div className="flex flex-col gap-1">

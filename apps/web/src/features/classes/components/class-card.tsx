@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import { Link } from 'react-router';
 import { CATEGORY_LABELS } from '@skillhive/shared/rules/constants';
 import { formatPrice } from '@skillhive/shared/rules/money';
@@ -7,6 +7,7 @@ import { paths } from '../../../config/paths.ts';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
 import { formatSessionStart, viewerTimeZone } from '../../../lib/session-time.ts';
+import { useHydrated } from '../../../lib/use-hydrated.ts';
 
 /**
  * A live class's next start (decision 053), in the visitor's own zone, the zone named. Written after
@@ -14,17 +15,15 @@ import { formatSessionStart, viewerTimeZone } from '../../../lib/session-time.ts
  * from the first paint, so nothing moves.
  */
 function NextStart({ iso }: { iso: string }) {
-  const [shown, setShown] = useState<{ when: string; zone: string } | null>(null);
-  useEffect(() => setShown({ when: formatSessionStart(iso), zone: viewerTimeZone() }), [iso]);
+  const hydrated = useHydrated();
   return (
     <p className="min-h-5 text-sm" data-testid="next-start">
-      {shown ? (
+      {hydrated ? (
         <>
-          Next start: <time dateTime={iso}>{shown.when}</time> <span className="text-muted">({shown.zone})</span>
+          Next start: <time dateTime={iso}>{formatSessionStart(iso)}</time>{' '}
+          <span className="text-muted">({viewerTimeZone()})</span>
         </>
-      ) : (
-        ' '
-      )}
+      ) : null}
     </p>
   );
 }
