@@ -116,4 +116,9 @@ export async function sectionForEnrollment(
 }
 
 export { scheduleMatchOf, type ScheduleMatch } from './schedule-match.ts';
-export { nextStartsOfClasses, refreshPassedSchedules, scheduleCondition } from './sections.repository.ts';
+export {
+  fittingSections,
+  nextStartsOfClasses,
+  refreshPassedSchedules,
+  scheduleCondition,
+} from './sections.repository.ts';

@@ -85,6 +85,19 @@ export function scheduleCondition(
    */
   form: 'set' | 'probe',
 ): SQL {
+  const fits = and(...fitParts(match, now));
+  return form === 'probe'
+    ? sql`exists (select 1 from ${sections} where ${sections.classId} = ${classId} and ${fits})`
+    : sql`${classId} in (select ${sections.classId} from ${sections} where ${fits})`;
+}
+
+/** The fitting sections' class ids as a subquery (`class_id`), to drive a join from (decision 053). */
+export function fittingSections(match: ScheduleMatch, now: Date): SQL {
+  return sql`(select ${sections.classId} as class_id from ${sections} where ${and(...fitParts(match, now))})`;
+}
+
+/** What makes one section fit the schedule filter. */
+function fitParts(match: ScheduleMatch, now: Date): SQL[] {
   const parts: SQL[] = [upcomingSection(now)];
   if (match.startsFrom) parts.push(sql`${sections.nextStartsAt} >= ${match.startsFrom}`);
   if (match.wantedUtcSlots && match.localSlots) {
@@ -102,10 +115,7 @@ export function scheduleCondition(
       ))`);
     }
   }
-  if (form === 'probe') {
-    return sql`exists (select 1 from ${sections} where ${sections.classId} = ${classId} and ${and(...parts)})`;
-  }
-  return sql`${classId} in (select ${sections.classId} from ${sections} where ${and(...parts)})`;
+  return parts;
 }
 
 /** The next start of each class's upcoming sections (decision 053), for a page of catalogue cards. */
