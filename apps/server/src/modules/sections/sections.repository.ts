@@ -3,6 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { sections } from '../../db/schema/sections.ts';
 
 const WEEK_QUARTERS = 672;
+/** Past a quarter of the week's quarter hours, a filter is read by a scan, not the GIN index (decision 053). */
+const WIDE_FILTER_SLOTS = WEEK_QUARTERS / 4;
 import type { ScheduleMatch } from './schedule-match.ts';
 
 /** Sections of a live class (decision 041): Drizzle only. */
@@ -102,7 +104,14 @@ function fitParts(match: ScheduleMatch, now: Date): SQL[] {
   if (match.startsFrom) parts.push(sql`${sections.nextStartsAt} >= ${match.startsFrom}`);
   if (match.wantedUtcSlots && match.localSlots) {
     const wanted = sql`${`{${match.wantedUtcSlots.join(',')}}`}::smallint[]`;
-    parts.push(sql`${sections.startSlots} && ${wanted} and ${sections.startSlots} <@ ${wanted}`);
+    // A narrow filter finds its few sections through the GIN index (`&&`). A wide one fits most
+    // sections: an index would list nearly all of them before the first row, whereas a scan whose
+    // LIMIT stops it reads about as many as it needs; the coalesce keeps the index out of it.
+    parts.push(
+      match.wantedUtcSlots.length <= WIDE_FILTER_SLOTS
+        ? sql`${sections.startSlots} && ${wanted} and ${sections.startSlots} <@ ${wanted}`
+        : sql`coalesce(${sections.startSlots}, '{}') <@ ${wanted}`,
+    );
     if (match.exactBefore) {
       // On the visitor's clock: the quarter of the week each start falls in, looked up in the wanted slots.
       const local = sql`(cs.starts_at at time zone ${match.timeZone})`;
