@@ -81,6 +81,7 @@ const DECLARED: Record<string, string> = {
   'POST /api/class-sessions/:id/publish': 'teacher class-teacher',
   'DELETE /api/class-sessions/:id': 'teacher class-teacher',
   'PUT /api/class-sessions/:id/attendance': 'signed-in paid-student-own-mark',
+  'PUT /api/class-sessions/:id/attendance/:studentId': 'teacher class-teacher',
   'POST /api/classes/:id/announcements': 'teacher class-teacher',
   'POST /api/classes/:id/materials': 'teacher class-teacher',
   'POST /api/classes/:id/materials/file': 'teacher class-teacher',

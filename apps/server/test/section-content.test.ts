@@ -24,6 +24,9 @@ let teacher: TestUser;
 let admin: TestUser;
 let early: TestUser;
 let late: TestUser;
+/** Paid for nothing; and a teacher of no class here. */
+let stranger: TestUser;
+let otherTeacher: TestUser;
 let cls: TestClass;
 
 type Method = 'GET' | 'POST';
@@ -49,11 +52,13 @@ async function publishedSession(sectionId: string | undefined, title: string, st
 
 beforeAll(async () => {
   ctx = await createTestApp({ ...FAST_SIGNUP_ENV, SESSION_REMINDER_INTERVAL_SECONDS: '0' }, { now: () => clock });
-  [teacher, admin, early, late] = await Promise.all([
+  [teacher, admin, early, late, stranger, otherTeacher] = await Promise.all([
     createUser(ctx, 'teacher'),
     createUser(ctx, 'admin'),
     createUser(ctx, 'student'),
     createUser(ctx, 'student'),
+    createUser(ctx, 'student'),
+    createUser(ctx, 'teacher'),
   ]);
   cls = await createClass(ctx, teacher, { title: 'Live pottery' });
   // The first session makes the first section; the early student's line goes into it.
@@ -156,13 +161,33 @@ describe('a class in sections', () => {
     expect(refused.json().error.message).toBe(CONTENT_MESSAGES.otherSection);
     expect((await mark(early, 'Morning wheel', true)).statusCode).toBe(200);
 
+    // The teacher marks a student: only in the student's own section, only a paid student.
+    const teacherMark = async (user: TestUser | null, title: string, studentId: string) =>
+      ctx.app.inject({
+        method: 'PUT',
+        url: `/api/class-sessions/${await sessionId(title)}/attendance/${studentId}`,
+        headers: user?.headers ?? {},
+        payload: { done: true },
+      });
+    const otherSection = await teacherMark(teacher, 'Morning wheel', late.id);
+    expect(otherSection.statusCode, otherSection.body).toBe(409);
+    expect(otherSection.json().error.message).toBe(CONTENT_MESSAGES.studentOtherSection);
+    const unpaid = await teacherMark(teacher, 'Evening wheel', stranger.id);
+    expect(unpaid.statusCode, unpaid.body).toBe(409);
+    expect(unpaid.json().error.message).toBe(CONTENT_MESSAGES.studentNotPaid);
+    expect((await teacherMark(null, 'Evening wheel', late.id)).statusCode).toBe(401);
+    expect((await teacherMark(early, 'Evening wheel', late.id)).statusCode).toBe(403);
+    expect((await teacherMark(otherTeacher, 'Evening wheel', late.id)).statusCode).toBe(403);
+    const marked = await teacherMark(teacher, 'Evening wheel', late.id);
+    expect(marked.statusCode, marked.body).toBe(200);
+
     const progress = await call(teacher, 'GET', `/api/classes/${cls.id}/progress`);
     expect(progress.statusCode, progress.body).toBe(200);
     const rows = (progress.json() as ClassProgress).students;
     const byId = new Map(rows.map((row) => [row.studentId, row]));
-    // One session in each student's section: the early student attended theirs (1 of 1, not 1 of 2).
+    // One session in each student's section, each attended: 1 of 1 (not 1 of 2, every section's).
     expect(byId.get(early.id)).toMatchObject({ attendedSessions: 1, completion: 1 });
-    expect(byId.get(late.id)).toMatchObject({ attendedSessions: 0, completion: 0 });
+    expect(byId.get(late.id)).toMatchObject({ attendedSessions: 1, completion: 1 });
   });
 });
 

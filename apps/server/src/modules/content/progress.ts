@@ -7,7 +7,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { contactEmailOf } from '../users/contact.public.ts';
-import { type ContentDeps, loadItem } from './content-access.ts';
+import { type ContentDeps, loadItem, loadOwnedSession } from './content-access.ts';
 import * as repo from './content.repository.ts';
 
 /** Students' own marks (attendance, completion) and the class's progress figures. */
@@ -51,6 +51,28 @@ export async function markAttendance(
   if (done && !isOwnSession(own, session.sectionId)) throw conflict(CONTENT_MESSAGES.otherSection);
   if (done && deps.now().getTime() < session.startsAt.getTime()) throw conflict(CONTENT_MESSAGES.notStarted);
   await repo.markAttendance(deps.db, sessionId, viewer.id, done);
+  return { done };
+}
+
+/**
+ * PUT /api/class-sessions/:id/attendance/:studentId: the class's teacher marks a student
+ * (decision 053). The student must have paid for the class (409) and be in the session's section
+ * (409, as their own mark); the session must be published (404) and, to mark it attended, started.
+ */
+export async function markStudentAttendance(
+  deps: ContentDeps,
+  viewer: Viewer,
+  sessionId: string,
+  studentId: string,
+  done: boolean,
+): Promise<{ done: boolean }> {
+  const session = await loadOwnedSession(deps.db, viewer, sessionId);
+  if (!session.publishedAt) throw notFound('Session');
+  const own = (await enrollments.paidSectionsByStudent(deps.db, session.classId)).get(studentId);
+  if (!own) throw conflict(CONTENT_MESSAGES.studentNotPaid);
+  if (done && !isOwnSession(own, session.sectionId)) throw conflict(CONTENT_MESSAGES.studentOtherSection);
+  if (done && deps.now().getTime() < session.startsAt.getTime()) throw conflict(CONTENT_MESSAGES.notStarted);
+  await repo.markAttendance(deps.db, sessionId, studentId, done);
   return { done };
 }
 
