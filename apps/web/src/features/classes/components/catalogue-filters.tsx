@@ -132,11 +132,25 @@ const TIME_OF_DAY_NAMES = Object.keys(TIMES_OF_DAY) as TimeOfDay[];
  * Each change also writes the browser's zone into the URL, so the server reads the hours as the
  * visitor means them (and a server render of the link does too).
  */
-function ScheduleFilter({ params, onChange }: CatalogueFiltersProps) {
+function ScheduleFilter({ params: current, onChange }: CatalogueFiltersProps) {
   const dateId = useId();
+  // Shown at once, as clicked: the URL (and so `current`) changes only when the catalogue has loaded
+  // what was ticked, in a transition, and a checkbox left unticked until then reads as a missed click.
+  const fromUrl = { startsAfter: current.startsAfter, days: current.days, times: current.times };
+  const urlKey = JSON.stringify(fromUrl);
+  const [seen, setSeen] = useState(urlKey);
+  const [params, setParams] = useState(fromUrl);
+  // Follow the URL when it changes from elsewhere (back button, "clear filters"), during render.
+  if (seen !== urlKey) {
+    setSeen(urlKey);
+    setParams(fromUrl);
+  }
   const toggle = <T extends string>(list: readonly T[], all: readonly T[], item: T, on: boolean): T[] =>
     all.filter((value) => (value === item ? on : list.includes(value)));
-  const apply = (patch: Partial<CatalogueParams>) => onChange({ ...patch, tz: viewerTimeZone(), page: 1 });
+  const apply = (patch: Partial<typeof fromUrl>) => {
+    setParams((old) => ({ ...old, ...patch }));
+    onChange({ ...patch, tz: viewerTimeZone(), page: 1 });
+  };
   return (
     <fieldset className="flex flex-col gap-3 sm:col-span-2 lg:col-span-3 xl:col-span-5" data-testid="schedule-filter">
       <legend className="mb-1 font-medium">When (your time zone)</legend>
