@@ -2,7 +2,7 @@ ALTER TABLE "sections" ADD COLUMN "next_starts_at" timestamp with time zone;--> 
 ALTER TABLE "sections" ADD COLUMN "last_starts_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "sections" ADD COLUMN "start_slots" smallint[] DEFAULT '{}'::smallint[] NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "time_zone" text;--> statement-breakpoint
-CREATE INDEX "sections_class_next_start_idx" ON "sections" USING btree ("class_id","next_starts_at") WHERE "sections"."status" = 'active' and "sections"."next_starts_at" is not null;--> statement-breakpoint
+CREATE INDEX "sections_class_next_start_idx" ON "sections" USING btree ("class_id","next_starts_at","enroll_closes_at","last_starts_at","start_slots","id") WHERE "sections"."status" = 'active' and "sections"."next_starts_at" is not null;--> statement-breakpoint
 CREATE INDEX "sections_start_slots_idx" ON "sections" USING gin ("start_slots") WHERE "sections"."status" = 'active' and "sections"."next_starts_at" is not null;--> statement-breakpoint
 CREATE INDEX "sections_next_start_idx" ON "sections" USING btree ("next_starts_at") WHERE "sections"."next_starts_at" is not null;--> statement-breakpoint
 -- Hand-written (decision 053): the schedule summary of a section, from its published sessions that

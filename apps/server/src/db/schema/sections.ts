@@ -44,9 +44,10 @@ export const sections = pgTable(
   },
   (t) => [
     index('sections_class_idx').on(t.classId, t.createdAt),
-    // The catalogue's schedule filters (decision 053): a class's running sections with a start to come.
+    // The catalogue's schedule filters (decision 053): a class's running sections with a start to
+    // come, with all a filter reads of them, so a walk of the classes probes the index alone.
     index('sections_class_next_start_idx')
-      .on(t.classId, t.nextStartsAt)
+      .on(t.classId, t.nextStartsAt, t.enrollClosesAt, t.lastStartsAt, t.startSlots, t.id)
       .where(sql`${t.status} = 'active' and ${t.nextStartsAt} is not null`),
     // "Has a start in one of these quarter hours" (&&): finds the few sections a narrow filter fits.
     index('sections_start_slots_idx')
