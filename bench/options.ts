@@ -26,7 +26,7 @@ export interface BenchOptions {
   chromePath: string;
 }
 
-export const PARTS = ['http', 'search', 'lighthouse', 'startup'] as const;
+export const PARTS = ['http', 'search', 'lighthouse', 'startup', 'schedule'] as const;
 export type Part = (typeof PARTS)[number];
 
 function int(name: string, fallback: number): number {

@@ -41,6 +41,7 @@ import {
 import { runLighthouse, WEB_DIST, type FirstLoadJs, type LighthousePage } from './lighthouse.ts';
 import { loadOptions, machineFacts, PARTS, type BenchOptions } from './options.ts';
 import { searchRequests, type SearchKind } from './search.ts';
+import { benchSchedule, type ScheduleBenchResult } from './schedule.ts';
 import {
   cleanupAll,
   freePort,
@@ -1046,6 +1047,7 @@ async function benchStartupAndWeb(opts: BenchOptions): Promise<{
 
 function evaluateTargets(results: {
   databases: DatabaseRun[];
+  schedule?: ScheduleBenchResult;
   lighthouse?: { pages: LighthousePage[]; skipped?: string };
   firstLoadJs?: FirstLoadJs[];
   startup?: StartupRun;
@@ -1113,6 +1115,16 @@ function evaluateTargets(results: {
       : (pgSearch?.error?.split('\n')[0] ?? 'not measured'),
     met: pgSearch?.sql ? pgSearch.sql.all.p99 <= 50 : null,
   });
+  // Decision 053: schedule-filtered catalogue pages (page and total) on their own database.
+  const schedule = results.schedule;
+  targets.push({
+    name: 'catalogue schedule filter SQL p99 on PostgreSQL (page; total up to 1 001)',
+    target: '≤ 50 ms',
+    measured: schedule
+      ? `${fmt.ms(schedule.pageP99)} ms; ${fmt.ms(schedule.countP99)} ms (${fmt.int(schedule.classes)} classes, ${fmt.int(schedule.sections)} sections)`
+      : 'not measured',
+    met: schedule ? Math.max(schedule.pageP99, schedule.countP99) <= 50 : null,
+  });
   // Judged against bare Fastify doing the same search (decision 018, "Which bare Fastify"); the
   // fixed-bytes ratio is reported beside it.
   targets.push({
@@ -1170,6 +1182,7 @@ function evaluateTargets(results: {
 
 function printReport(results: {
   databases: DatabaseRun[];
+  schedule?: ScheduleBenchResult;
   lighthouse?: { pages: LighthousePage[]; skipped?: string };
   firstLoadJs?: FirstLoadJs[];
   startup?: StartupRun;
@@ -1332,6 +1345,23 @@ function printReport(results: {
       ),
     );
   }
+  const sched = results.schedule;
+  if (sched) {
+    out.push(
+      '',
+      '## Catalogue schedule filters (PostgreSQL, decision 053)',
+      `${fmt.int(sched.classes)} classes, ${fmt.int(sched.sections)} sections, ${fmt.int(sched.sessions)} sessions (generated in ${sched.generateS} s, summaries in ${sched.summaryBackfillS} s); ${sched.requests} filters, load average ${sched.loadAverage.join(' ')}`,
+      table(
+        ['', 'p50 ms', 'p99 ms'],
+        [
+          ['fitting classes, up to 1 001 (the total)', sched.countP50, sched.countP99],
+          ['the page (from those, or walked when more fit)', sched.pageP50, sched.pageP99],
+          ['whole uncached service call (page, total, next starts)', sched.serviceP50, sched.serviceP99],
+        ],
+      ),
+      `slowest: ${sched.slowest.map((s) => `${s.label} ${s.ms} ms`).join('; ')}`,
+    );
+  }
   out.push('', '## Targets (DESIGN.md §6)', table(['', 'target', 'goal', 'measured', ''], targetRows(results.targets)));
   return out.join('\n');
 }
@@ -1359,8 +1389,21 @@ async function main() {
     for (const kind of opts.targets) databases.push(await benchDatabase(kind, opts, passwordHash));
   }
   const web = opts.parts.has('startup') || opts.parts.has('lighthouse') ? await benchStartupAndWeb(opts) : {};
+  const schedule = opts.parts.has('schedule')
+    ? await benchSchedule(
+        opts,
+        (url) => migrate({ DATABASE_URL: url }, path.join(tempDir('schedule'), 'migrate.log')),
+        log,
+      )
+    : undefined;
 
-  const partial = { databases, lighthouse: web.lighthouse, firstLoadJs: web.firstLoadJs, startup: web.startup };
+  const partial = {
+    databases,
+    schedule,
+    lighthouse: web.lighthouse,
+    firstLoadJs: web.firstLoadJs,
+    startup: web.startup,
+  };
   const targets = evaluateTargets(partial);
   const results = {
     meta: {

@@ -176,7 +176,10 @@ const EnvSchema = z
     MATERIAL_QUOTA_MB: z.coerce.number().positive().default(200),
     /** How long before a session its paid students are e-mailed a reminder. */
     SESSION_REMINDER_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
-    /** How often the reminder job looks for sessions starting soon; 0 disables it. */
+    /**
+     * How often the reminder job looks for sessions starting soon, and drops started sessions from
+     * the sections' schedule summaries (decision 053); 0 disables it.
+     */
     SESSION_REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
 
     /**

@@ -30,6 +30,14 @@ afterEach(async () => {
 
 /** The schema as it was before the sections migration, with that migration still to run. */
 async function undoSectionsMigration(db: Db): Promise<void> {
+  // A later migration's schedule summary (catalogue_schedule, decision 053) reads the sections:
+  // its triggers go too, as they did not exist then.
+  for (const event of ['insert', 'update', 'delete']) {
+    await db.execute(sql.raw(`DROP TRIGGER "class_sessions_schedule_${event}" ON "class_sessions"`));
+  }
+  await db.execute(
+    sql.raw('DROP FUNCTION class_sessions_refresh_schedules(), refresh_section_schedules(uuid[], timestamptz)'),
+  );
   await db.execute(sql.raw('DROP TABLE "sections" CASCADE'));
   await db.execute(sql.raw('ALTER TABLE "class_sessions" DROP COLUMN "section_id"'));
   await db.execute(sql.raw('ALTER TABLE "enrollments" DROP COLUMN "section_id"'));

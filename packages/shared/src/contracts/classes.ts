@@ -10,6 +10,7 @@ import {
   SUGGESTIONS_MAX,
 } from '../rules/constants.ts';
 import { RejectReasonBody } from '../rules/reject-reason.ts';
+import { checkScheduleFilter, ScheduleFilterQuery } from '../rules/schedule-filter.ts';
 import { PageQuery } from './common.ts';
 
 /**
@@ -98,6 +99,12 @@ export const ClassItem = z.object({
   rating: z.number().nullable(),
   reviewCount: z.number().int(),
   createdAt: z.string(),
+  /**
+   * The catalogue only (decision 053): the earliest start of a published session still to come in
+   * a running section whose enrollment has not closed, as an instant; null for none (a self-paced
+   * class, or no date yet). The browser shows it in the visitor's zone.
+   */
+  nextSessionAt: z.string().nullable().optional(),
   /** A pending class only: what the admin's accept or reject call carries back (decision 027). */
   version: ModerationVersion.optional(),
   /** Teacher lists only: the class's latest proposed edit, when pending or rejected (DESIGN §4). */
@@ -140,10 +147,13 @@ export const ClassListQuery = PageQuery.extend({
    * included, gets the public catalogue of accepted classes.
    */
   status: z.enum([...CLASS_STATUSES, 'all']).optional(),
-}).refine((query) => query.minPrice === undefined || query.maxPrice === undefined || query.minPrice <= query.maxPrice, {
-  path: ['maxPrice'],
-  message: 'maxPrice must not be below minPrice',
-});
+  ...ScheduleFilterQuery.shape,
+})
+  .refine((query) => query.minPrice === undefined || query.maxPrice === undefined || query.minPrice <= query.maxPrice, {
+    path: ['maxPrice'],
+    message: 'maxPrice must not be below minPrice',
+  })
+  .superRefine(checkScheduleFilter);
 export type ClassListQuery = z.infer<typeof ClassListQuery>;
 
 /** GET /api/classes/suggestions: what the search box offers while one types. */

@@ -97,6 +97,9 @@ export type ClassProgressSummary = z.infer<typeof ClassProgressSummary>;
 export const DeletedResponse = z.object({ deletedCount: z.number().int() });
 export const ProgressMarkResponse = z.object({ done: z.boolean() });
 
+/** PUT /api/class-sessions/:id/attendance/:studentId: a session and one of its class's students. */
+export const SessionStudentParams = z.object({ id: z.string().min(1).max(64), studentId: z.string().min(1).max(64) });
+
 /** A teacher's announcement to a class's paid students (decision 050), newest first in its list. */
 export const Announcement = z.object({
   _id: z.string(),

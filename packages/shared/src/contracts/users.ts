@@ -1,3 +1,4 @@
+import { isTimeZone } from '../rules/time-zones.ts';
 import { z } from 'zod';
 import { Name, Phone, PhotoUrl } from '../rules/fields.ts';
 import { ROLES } from '../rules/roles.ts';
@@ -68,6 +69,19 @@ export const NotificationPreferences = z.object({
   sessionReminders: z.boolean(),
 });
 export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
+
+/**
+ * PUT /api/users/me/time-zone (decision 053): the zone the person's browser reports
+ * (`Intl.DateTimeFormat().resolvedOptions().timeZone`), sent by the web app after signing in and
+ * on saving the profile; reminder mails show session times in it.
+ */
+export const OwnTimeZone = z.object({
+  timeZone: z
+    .string()
+    .trim()
+    .refine((value) => isTimeZone(value), 'timeZone must be an IANA time zone such as Europe/Berlin'),
+});
+export type OwnTimeZone = z.infer<typeof OwnTimeZone>;
 
 /** A signed-in device, as the profile's session list shows it (tokens never leave the server). */
 export const SessionListItem = z.object({

@@ -48,6 +48,9 @@ export const CONTENT_MESSAGES = {
   orderMismatch: 'The new order must list every item of the class exactly once',
   tooMany: `A class can hold at most ${CONTENT_ITEMS_MAX} sessions and ${CONTENT_ITEMS_MAX} materials`,
   notStarted: 'You can mark a session attended once it has started',
+  otherSection: 'This session is in another section than yours',
+  studentOtherSection: "This session is in another section than the student's",
+  studentNotPaid: 'This student has not paid for this class',
   notPaid: 'Only students who paid for this class can open its content',
   /** The same refusal to a student whose payment was refunded: a refund takes access away at once. */
   refunded: 'Your payment for this class was refunded. Enroll again to open its content.',

@@ -57,7 +57,7 @@ function wallFields(instant: number, timeZone: string) {
 }
 
 /** The zone's offset from UTC at an instant, in milliseconds (Berlin in summer: +2 h). */
-function offsetAt(instant: number, timeZone: string): number {
+export function offsetAt(instant: number, timeZone: string): number {
   const f = wallFields(instant, timeZone);
   const asUtc = Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second);
   return asUtc - Math.floor(instant / 1000) * 1000;

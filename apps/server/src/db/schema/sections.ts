@@ -1,6 +1,6 @@
 // Owned by modules/sections (decision 015): only that module's repository code imports this file.
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgEnum, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { RESCHEDULE_ANSWERS, SECTION_CANCEL_REASONS, SECTION_STATUSES } from '@skillhive/shared/rules/sections';
 import { classes } from './classes.ts';
 import { createdAt, updatedAt } from './columns.ts';
@@ -38,6 +38,19 @@ export const sections = pgTable(
     minimumMetAt: timestamp('minimum_met_at', { withTimezone: true }),
     /** When its teacher last moved its sessions (decision 052). */
     rescheduledAt: timestamp('rescheduled_at', { withTimezone: true }),
+    /**
+     * The schedule summary (decision 053), kept by the `class_sessions` triggers of migration
+     * catalogue_schedule from the section's published sessions still to start: the first and last
+     * of their starts, and the UTC quarter hours of the week they start in, ascending (q = Monday
+     * 00:00 UTC + 15 q minutes, 0–671). The catalogue's date and schedule filters read these, never
+     * the sessions.
+     */
+    nextStartsAt: timestamp('next_starts_at', { withTimezone: true }),
+    lastStartsAt: timestamp('last_starts_at', { withTimezone: true }),
+    startSlots: smallint('start_slots')
+      .array()
+      .notNull()
+      .default(sql`'{}'::smallint[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -47,6 +60,19 @@ export const sections = pgTable(
     index('sections_minimum_due_idx')
       .on(t.enrollClosesAt)
       .where(sql`${t.status} = 'active' and ${t.minimum} is not null and ${t.minimumMetAt} is null`),
+    // The catalogue's schedule filters (decision 053): a class's running sections with a start to
+    // come, with all a filter reads of them, so a walk of the classes probes the index alone.
+    index('sections_class_next_start_idx')
+      .on(t.classId, t.nextStartsAt, t.enrollClosesAt, t.lastStartsAt, t.startSlots, t.id)
+      .where(sql`${t.status} = 'active' and ${t.nextStartsAt} is not null`),
+    // "Has a start in one of these quarter hours" (&&): finds the few sections a narrow filter fits.
+    index('sections_start_slots_idx')
+      .using('gin', t.startSlots)
+      .where(sql`${t.status} = 'active' and ${t.nextStartsAt} is not null`),
+    // The reminder job's refresh of the summaries whose next start has passed.
+    index('sections_next_start_idx')
+      .on(t.nextStartsAt)
+      .where(sql`${t.nextStartsAt} is not null`),
     check('sections_capacity', sql`${t.capacity} is null or ${t.capacity} between 1 and 10000`),
     check(
       'sections_minimum',

@@ -22,6 +22,11 @@ export const users = pgTable(
     notifyNewMessages: boolean('notify_new_messages').notNull().default(true),
     notifySessionReminders: boolean('notify_session_reminders').notNull().default(true),
     /**
+     * The person's IANA time zone as their browser last reported it (decision 053): reminder mails
+     * show session times in it. Null until a browser has told us; mails then use the section's.
+     */
+    timeZone: text('time_zone'),
+    /**
      * Set while an admin has suspended the account (decision 043): no session, token or sign-in
      * works, and the person's classes and reviews are off the public lists.
      */

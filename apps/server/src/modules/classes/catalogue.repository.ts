@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-o
 import type { Category, ClassSort, ClassStatus } from '@skillhive/shared/rules/constants';
 import type { Db } from '../../db/client.ts';
 import { classes, searchTerms } from '../../db/schema/classes.ts';
+import { fittingSections, scheduleCondition, type ScheduleMatch } from '../sections/sections.public.ts';
 import { classColumns, type ClassRow, descNullsLast } from './classes.repository.ts';
 
 export interface CatalogueFilter {
@@ -17,6 +18,10 @@ export interface CatalogueFilter {
   maxPriceCents?: number | undefined;
   /** The lowest average rating (1–5); classes without reviews are left out when set. */
   minRating?: number | undefined;
+  /** The schedule filter (decision 053) and the instant "upcoming" is measured from. */
+  schedule?: { match: ScheduleMatch; now: Date } | undefined;
+  /** Only these classes (the few a schedule filter fits, found first by scheduleFitsAtMost). */
+  classIds?: string[] | undefined;
   sort: ClassSort;
   limit: number;
   offset: number;
@@ -40,6 +45,8 @@ function catalogueWhere(filter: CatalogueFilter, tier?: SearchTier): SQL | undef
     filter.minRating !== undefined
       ? sql`${classes.reviewCount} > 0 and ${classes.ratingSum} >= ${filter.minRating}::numeric * ${classes.reviewCount}`
       : undefined,
+    filter.classIds ? inArray(classes.id, filter.classIds) : undefined,
+    filter.schedule ? scheduleCondition(classes.id, filter.schedule.match, filter.schedule.now, 'probe') : undefined,
   );
 }
 
@@ -300,6 +307,45 @@ export async function countAtMost(db: Db, filter: CatalogueFilter, cap: number):
   const [row] = await db.select({ n: count() }).from(matches);
   return row?.n ?? 0;
 }
+
+/**
+ * The classes a schedule filter fits, at most `cap` of them, in no order (decision 053). The
+ * fitting sections drive: found through their GIN index of start quarter hours, each looked up in
+ * its class (the other filters) by primary key, read only until `2 × cap` rows are in hand — a hash
+ * join would read every fitting section first, tens of thousands for a wide filter. A class with
+ * several fitting sections comes once per section, so the rows are de-duplicated here; should the
+ * duplicates leave fewer than `cap` classes in a full read, the distinct classes are read whole.
+ * Answers `cap` ids when at least that many fit: the caller then walks the classes' order
+ * (catalogueQuery), which finds a page quickly when that many fit.
+ */
+export async function scheduleFitsAtMost(db: Db, filter: CatalogueFilter, cap: number): Promise<string[]> {
+  const { match, now } = filter.schedule!;
+  const others = catalogueWhere({ ...filter, schedule: undefined });
+  const read = 2 * cap;
+  const rows = await db.transaction(async (tx) => {
+    await tx.execute(NESTED_LOOPS_ONLY);
+    return (await tx.execute(sql`
+      select ${classes.id}::text as id from ${fittingSections(match, now)} as fit
+      join ${classes} on ${classes.id} = fit.class_id
+      where ${others}
+      limit ${read}
+    `)) as unknown as { rows: { id: string }[] };
+  });
+  const ids = [...new Set(rows.rows.map((row) => row.id))];
+  if (ids.length >= cap || rows.rows.length < read) return ids.slice(0, cap);
+  const all = await db
+    .select({ id: classes.id })
+    .from(classes)
+    .where(and(others, scheduleCondition(classes.id, match, now, 'set')))
+    .limit(cap);
+  return all.map((row) => row.id);
+}
+
+/**
+ * The fitting sections' reads above are planned as nested loops only, in their own transaction
+ * (set_config(..., true) is SET LOCAL), so that a LIMIT stops them (see BITMAP_SCANS_ONLY).
+ */
+const NESTED_LOOPS_ONLY = sql`select set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`;
 
 /** How close a known word must be to a misspelled one to be tried instead (pg_trgm similarity, 0–1). */
 export const CORRECTION_SIMILARITY_MIN = 0.25;

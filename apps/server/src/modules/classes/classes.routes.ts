@@ -73,7 +73,7 @@ export async function classesRoutes(
         tags: ['classes'],
         operationId: 'listClasses',
         summary:
-          'The catalogue: accepted classes, searched by prefix and forgiving misspellings (?q=, ranked by relevance unless ?sort= says otherwise), filtered by ?category=, ?minPrice=, ?maxPrice= and ?minRating=, paginated; admins may ask for another ?status= or `all` (public)',
+          "The catalogue: accepted classes, searched by prefix and forgiving misspellings (?q=, ranked by relevance unless ?sort= says otherwise), filtered by ?category=, ?minPrice=, ?maxPrice= and ?minRating=, and by schedule in the visitor's zone ?tz= (IANA; UTC when absent): ?startsAfter= (a date), ?days= (mon,…,sun) and ?times= (morning, afternoon, evening) or ?fromHour=&toHour= — a class fits when one of its running sections has every session still to come on those days and hours (decision 053); self-paced classes fit no schedule filter; paginated; admins may ask for another ?status= or `all` (public). Each card carries nextSessionAt, the earliest upcoming start (400 for an unknown zone, date, day, time or hour)",
         querystring: ClassListQuery,
         response: { 200: z.array(ClassItem) },
       },
@@ -91,15 +91,21 @@ export async function classesRoutes(
           query.minPrice ?? null,
           query.maxPrice ?? null,
           query.minRating ?? null,
+          query.tz ?? null,
+          query.startsAfter ?? null,
+          query.days ?? null,
+          query.times ?? null,
+          query.fromHour ?? null,
+          query.toHour ?? null,
           query.page,
           query.limit,
         ]);
         return catalogueCache.sendPage(request, reply, key, async () => {
-          const page = await service.listClasses(db, storage, viewer, query, catalogueCache.totals);
+          const page = await service.listClasses(db, storage, viewer, query, now(), catalogueCache.totals);
           return { body: CatalogueBody.parse(page.items), headers: totalHeaders(page) };
         });
       }
-      const page = await service.listClasses(db, storage, viewer, query);
+      const page = await service.listClasses(db, storage, viewer, query, now());
       reply.headers(totalHeaders(page));
       return page.items;
     },

@@ -24,6 +24,7 @@ import { notify, type NotificationPublisher } from '../notifications/notificatio
 import { findUserIdByEmail, wantsNotification } from '../users/contact.public.ts';
 import type { ImageStorage } from '../uploads/storage.public.ts';
 import { resolveUploadedImageKey } from '../uploads/uploads.service.ts';
+import { nextStartsOfClasses, scheduleMatchOf } from '../sections/sections.public.ts';
 import * as catalogue from './catalogue.repository.ts';
 import * as revisions from './class-revisions.repository.ts';
 import { proposeRevision } from './class-revisions.service.ts';
@@ -120,6 +121,8 @@ export async function listClasses(
   storage: ImageStorage,
   viewer: Viewer | null,
   query: ClassListQuery,
+  /** The clock "upcoming" is measured by (the catalogue's dates and schedule filter, decision 053). */
+  now: Date,
   /** Shares counts between the catalogue's pages (plugins/catalogue-cache.ts); else counts each time. */
   totals?: ShortCache<number>,
 ): Promise<CataloguePage> {
@@ -128,6 +131,7 @@ export async function listClasses(
   const tsquery = q ? await buildSearchExpression(db, q) : undefined;
   // Only separators (say "&&"): there is no word to find.
   if (tsquery === null) return { items: [], total: 0, totalCapped: false };
+  const match = scheduleMatchOf(query, now);
   const filter: catalogue.CatalogueFilter = {
     status,
     category: query.category,
@@ -135,6 +139,7 @@ export async function listClasses(
     minPriceCents: query.minPrice === undefined ? undefined : decimalToCents(query.minPrice),
     maxPriceCents: query.maxPrice === undefined ? undefined : decimalToCents(query.maxPrice),
     minRating: query.minRating,
+    schedule: match ? { match, now } : undefined,
     sort: query.sort ?? (tsquery ? 'relevance' : 'newest'),
     ...limitOffsetOf(query),
   };
@@ -149,7 +154,19 @@ export async function listClasses(
   // A search counts its matches only up to one past the cap: more than that reads as "1,000+".
   let rows: repo.ClassRow[];
   let counted: number;
-  if (tsquery && filter.sort === 'relevance') {
+  if (match) {
+    // A schedule filter (decision 053) finds the classes it fits first, up to one past the cap:
+    // up to the cap, the page is ordered from exactly those; past it, a walk in the page's order
+    // finds the page, and the total reads "1,000+" as a search's does.
+    const fits = await catalogue.scheduleFitsAtMost(db, filter, SEARCH_TOTAL_CAP + 1);
+    counted = fits.length;
+    if (counted === 0) return { items: [], total: 0, totalCapped: false };
+    const narrowed = counted <= SEARCH_TOTAL_CAP ? { ...filter, schedule: undefined, classIds: fits } : filter;
+    rows =
+      tsquery && filter.sort === 'relevance'
+        ? (await catalogue.searchPage(db, narrowed, SEARCH_TOTAL_CAP)).rows
+        : await catalogue.catalogueQuery(db, narrowed);
+  } else if (tsquery && filter.sort === 'relevance') {
     // Its first read counts the matches and, when there are at most the cap, orders the page too.
     ({ rows, matches: counted } = await catalogue.searchPage(db, filter, SEARCH_TOTAL_CAP));
   } else {
@@ -161,8 +178,16 @@ export async function listClasses(
     ]);
   }
   const totalCapped = counted > SEARCH_TOTAL_CAP;
+  const nextStarts = await nextStartsOfClasses(
+    db,
+    rows.map((row) => row.id),
+    now,
+  );
   return {
-    items: rows.map((row) => toClassItem(row, storage)),
+    items: rows.map((row) => ({
+      ...toClassItem(row, storage),
+      nextSessionAt: nextStarts.get(row.id)?.toISOString() ?? null,
+    })),
     total: totalCapped ? SEARCH_TOTAL_CAP : counted,
     totalCapped,
   };

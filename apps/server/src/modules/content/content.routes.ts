@@ -10,6 +10,7 @@ import {
   DeletedResponse,
   ProgressMarkResponse,
   PublishedDrafts,
+  SessionStudentParams,
 } from '@skillhive/shared/contracts/content';
 import {
   LinkMaterialFormBody,
@@ -225,6 +226,30 @@ export async function contentRoutes(app: FastifyInstance, opts: { deps: content.
       },
     },
     async (request) => content.markAttendance(deps, viewerOf(request), request.params.id, request.body.done),
+  );
+
+  typed.put(
+    '/api/class-sessions/:id/attendance/:studentId',
+    {
+      config: { access: 'teacher', owner: 'class-teacher', errors: [404, 409] },
+      schema: {
+        tags,
+        operationId: 'markStudentAttended',
+        summary:
+          "Mark (done: true) or unmark a paid student's attendance of a published session that has started; 409 when the student has not paid or the session is another section's than theirs (the class's teacher only; decision 053)",
+        params: SessionStudentParams,
+        body: ProgressMarkBody,
+        response: { 200: ProgressMarkResponse },
+      },
+    },
+    async (request) =>
+      content.markStudentAttendance(
+        deps,
+        viewerOf(request),
+        request.params.id,
+        request.params.studentId,
+        request.body.done,
+      ),
   );
 
   // ---- Materials ----

@@ -44,6 +44,7 @@ export {
   hasVerifiedProgress,
   markAttendance,
   markCompletion,
+  markStudentAttendance,
   progressSummaryOfClass,
 } from './progress.ts';
 export { sendDueReminders } from './session-reminders.ts';

@@ -7,7 +7,7 @@ import type { Viewer } from '../../lib/authorize.ts';
 import { findClassForEnrollment } from '../classes/classes.public.ts';
 import * as enrollments from '../enrollments/enrollments.service.ts';
 import { contactEmailOf } from '../users/contact.public.ts';
-import { type ContentDeps, loadItem } from './content-access.ts';
+import { type ContentDeps, loadItem, loadOwnedSession } from './content-access.ts';
 import * as repo from './content.repository.ts';
 
 /** Students' own marks (attendance, completion) and the class's progress figures. */
@@ -29,6 +29,15 @@ async function loadMarkable<Row extends { classId: string; publishedAt: Date | n
   return item;
 }
 
+/**
+ * Whether a session is one of the student's own (decision 041 §8, 053): of a section they paid
+ * for, or of any section when a paid line of theirs names none.
+ */
+function isOwnSession(sections: (string | null)[] | undefined, sessionSectionId: string): boolean {
+  if (!sections || sections.length === 0) return true;
+  return sections.some((sectionId) => sectionId === null || sectionId === sessionSectionId);
+}
+
 /** PUT /api/class-sessions/:id/attendance: the caller's own mark, once the session has started. */
 export async function markAttendance(
   deps: ContentDeps,
@@ -37,8 +46,33 @@ export async function markAttendance(
   done: boolean,
 ): Promise<{ done: boolean }> {
   const session = await loadMarkable(deps, viewer, 'Session', sessionId, repo.findSession);
+  // Another section's session is not the student's to attend (decision 053); unmarking stays allowed.
+  const own = (await enrollments.paidSectionsByStudent(deps.db, session.classId)).get(viewer.id);
+  if (done && !isOwnSession(own, session.sectionId)) throw conflict(CONTENT_MESSAGES.otherSection);
   if (done && deps.now().getTime() < session.startsAt.getTime()) throw conflict(CONTENT_MESSAGES.notStarted);
   await repo.markAttendance(deps.db, sessionId, viewer.id, done);
+  return { done };
+}
+
+/**
+ * PUT /api/class-sessions/:id/attendance/:studentId: the class's teacher marks a student
+ * (decision 053). The student must have paid for the class (409) and be in the session's section
+ * (409, as their own mark); the session must be published (404) and, to mark it attended, started.
+ */
+export async function markStudentAttendance(
+  deps: ContentDeps,
+  viewer: Viewer,
+  sessionId: string,
+  studentId: string,
+  done: boolean,
+): Promise<{ done: boolean }> {
+  const session = await loadOwnedSession(deps.db, viewer, sessionId);
+  if (!session.publishedAt) throw notFound('Session');
+  const own = (await enrollments.paidSectionsByStudent(deps.db, session.classId)).get(studentId);
+  if (!own) throw conflict(CONTENT_MESSAGES.studentNotPaid);
+  if (done && !isOwnSession(own, session.sectionId)) throw conflict(CONTENT_MESSAGES.studentOtherSection);
+  if (done && deps.now().getTime() < session.startsAt.getTime()) throw conflict(CONTENT_MESSAGES.notStarted);
+  await repo.markAttendance(deps.db, sessionId, studentId, done);
   return { done };
 }
 
@@ -55,18 +89,23 @@ export async function markCompletion(
 }
 
 async function computeProgress(db: Db, classId: string, now: Date): Promise<ClassProgress> {
-  const [sessions, materials, marks, studentIds, held, enrolled] = await Promise.all([
+  const [sessions, materials, marks, sectionsByStudent, held, enrolled] = await Promise.all([
     repo.listSessionsOfClass(db, classId, { publishedOnly: true }),
     repo.listMaterialsOfClass(db, classId, { publishedOnly: true }),
     repo.listMarksOfClass(db, classId),
-    enrollments.listPaidStudentIdsOfClass(db, classId),
+    enrollments.paidSectionsByStudent(db, classId),
     repo.countHeldSessions(db, classId, now),
     enrollments.countPaidEnrollmentsOfClass(db, classId),
   ]);
-  const items = sessions.length + materials.length;
+  const sectionOf = new Map(sessions.map((session) => [session.id, session.sectionId]));
   const students = await Promise.all(
-    studentIds.map(async (studentId) => {
-      const attendedSessions = marks.attended.filter((m) => m.studentId === studentId).length;
+    [...sectionsByStudent.entries()].map(async ([studentId, own]) => {
+      // A student's share is of their own section's sessions (decision 053), not of every section's.
+      const ownSessions = sessions.filter((session) => isOwnSession(own, session.sectionId)).length;
+      const items = ownSessions + materials.length;
+      const attendedSessions = marks.attended.filter(
+        (m) => m.studentId === studentId && isOwnSession(own, sectionOf.get(m.sessionId) ?? ''),
+      ).length;
       const completedMaterials = marks.done.filter((m) => m.studentId === studentId).length;
       const contact = await contactEmailOf(db, studentId);
       return {

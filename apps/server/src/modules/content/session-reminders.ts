@@ -9,6 +9,7 @@ import { contactEmailOf, wantsNotification } from '../users/contact.public.ts';
 import { type ContentDeps, MINUTE_MS } from './content-access.ts';
 import * as repo from './content.repository.ts';
 import { sendOwedMoveMails } from './sessions.ts';
+import { refreshPassedSchedules } from '../sections/sections.public.ts';
 
 /**
  * The reminder job buildApp starts when the app is ready (decision 021): every
@@ -30,6 +31,8 @@ export function createSessionReminders(options: {
     const reminded = await sendDueReminders(options, options.reminderMinutes);
     // Reschedule mails owed since a move within the hour of the last one (decision 027).
     await sendOwedMoveMails(options);
+    // Sessions that have started leave the sections' schedule summaries (decision 053).
+    await refreshPassedSchedules(options.db, options.now());
     return reminded;
   };
   return {
@@ -72,6 +75,8 @@ export async function sendDueReminders(
       for (const studentId of claimed) {
         const contact = await contactEmailOf(tx, studentId);
         if (!contact) continue;
+        // The student's own zone when their browser has told us it, else the session's (decision 053).
+        const timeZone = contact.timeZone ?? session.timeZone;
         await notify(
           tx,
           deps.notifications,
@@ -80,10 +85,10 @@ export async function sendDueReminders(
             kind: 'reminder',
             title: `${session.title} starts soon`,
             body: `${cls.title}, ${session.startsAt.toLocaleString('en-US', {
-              timeZone: session.timeZone,
+              timeZone,
               dateStyle: 'medium',
               timeStyle: 'short',
-            })} (${session.timeZone})`,
+            })} (${timeZone})`,
             link: `/dashboard/myEnrollClass/${session.classId}`,
           },
           now,
@@ -101,7 +106,7 @@ export async function sendDueReminders(
             classTitle: cls.title,
             sessionTitle: session.title,
             startsAt: session.startsAt,
-            timeZone: session.timeZone,
+            timeZone,
             location: session.location,
           }),
         );

@@ -169,6 +169,18 @@ export async function listPaidStudentIds(db: Db, classId: string, sectionId?: st
   return rows.flatMap((row) => (row.studentId ? [row.studentId] : []));
 }
 
+/** Each paid student of a class with the section of each of their paid lines (null: a line naming none). */
+export async function listPaidStudentSections(
+  db: Db,
+  classId: string,
+): Promise<{ studentId: string; sectionId: string | null }[]> {
+  const rows = await db
+    .selectDistinct({ studentId: enrollments.studentId, sectionId: enrollments.sectionId })
+    .from(enrollments)
+    .where(and(eq(enrollments.classId, classId), eq(enrollments.status, 'paid'), isNotNull(enrollments.studentId)));
+  return rows.flatMap((row) => (row.studentId ? [{ studentId: row.studentId, sectionId: row.sectionId }] : []));
+}
+
 /** The sections of a class a student has paid for (decision 041; none for a self-paced class). */
 export async function listPaidSectionIds(db: Db, studentId: string, classId: string): Promise<string[]> {
   const rows = await db

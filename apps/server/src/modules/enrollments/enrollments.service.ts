@@ -284,6 +284,18 @@ export function listPaidStudentIdsOfClass(db: Db, classId: string, sectionId?: s
   return repo.listPaidStudentIds(db, classId, sectionId);
 }
 
+/**
+ * The sections each paid student of a class is in (decision 053): null in the list when a paid
+ * line names no section (bought before sections, or a self-paced class), who then follows all.
+ */
+export async function paidSectionsByStudent(db: Db, classId: string): Promise<Map<string, (string | null)[]>> {
+  const out = new Map<string, (string | null)[]>();
+  for (const { studentId, sectionId } of await repo.listPaidStudentSections(db, classId)) {
+    out.set(studentId, [...(out.get(studentId) ?? []), sectionId]);
+  }
+  return out;
+}
+
 /** The sections of a class `studentId` has paid for: which sections' announcements they read. */
 export function listPaidSectionIdsOf(db: Db, studentId: string, classId: string): Promise<string[]> {
   return repo.listPaidSectionIds(db, studentId, classId);

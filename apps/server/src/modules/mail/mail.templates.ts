@@ -311,7 +311,8 @@ export function sessionReminderMail(input: {
     subject: `Soon: "${input.sessionTitle}"`,
     greeting: `Hello ${input.name},`,
     paragraphs: [
-      `The session "${input.sessionTitle}" of ${input.classTitle} starts ${sessionWhen(input.startsAt, input.timeZone)}.`,
+      // In the zone named, the student's own when known (decision 053), so no one converts by hand.
+      `The session "${input.sessionTitle}" of ${input.classTitle} starts ${sessionWhen(input.startsAt, input.timeZone)} (${input.timeZone} time).`,
       input.location
         ? `Where: ${input.location}.`
         : 'The meeting link appears on your class page shortly before the start.',

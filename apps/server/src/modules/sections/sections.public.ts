@@ -114,3 +114,11 @@ export async function sectionForEnrollment(
   if (!open) throw conflict(SECTION_MESSAGES.notOpen);
   return open;
 }
+
+export { scheduleMatchOf, type ScheduleMatch } from './schedule-match.ts';
+export {
+  fittingSections,
+  nextStartsOfClasses,
+  refreshPassedSchedules,
+  scheduleCondition,
+} from './sections.repository.ts';

@@ -1,7 +1,26 @@
-import { and, asc, count, eq, gt, isNotNull, isNull, lte } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  min,
+  sql,
+  type AnyColumn,
+  type SQL,
+} from 'drizzle-orm';
 import type { RescheduleAnswer, SectionCancelReason } from '@skillhive/shared/rules/sections';
 import type { Db } from '../../db/client.ts';
 import { rescheduleOffers, sections } from '../../db/schema/sections.ts';
+
+const WEEK_QUARTERS = 672;
+/** Past a quarter of the week's quarter hours, a filter is read by a scan, not the GIN index (decision 053). */
+const WIDE_FILTER_SLOTS = WEEK_QUARTERS / 4;
+import type { ScheduleMatch } from './schedule-match.ts';
 
 /** Sections of a live class (decision 041): Drizzle only. */
 
@@ -166,4 +185,98 @@ export async function answerOffer(db: Db, enrollmentId: string, answer: Reschedu
     .update(rescheduleOffers)
     .set({ answer, answeredAt: at })
     .where(eq(rescheduleOffers.enrollmentId, enrollmentId));
+}
+
+/**
+ * A running section whose enrollment has not closed and which has a published session still to
+ * start, by its schedule summary (decision 053): the sections a catalogue card dates and the
+ * schedule filter looks at.
+ */
+function upcomingSection(now: Date): SQL {
+  return sql`${sections.status} = 'active' and ${sections.nextStartsAt} > ${now}
+    and (${sections.enrollClosesAt} is null or ${sections.enrollClosesAt} > ${now})`;
+}
+
+/**
+ * The catalogue's condition "one of the class's sections fits the schedule filter" (decision 053),
+ * for a class id column of the caller's query. The
+ * summary decides alone while the visitor's zone keeps its offset; a section with a start past its
+ * next change also has each of its sessions checked on the visitor's clock (only those sections:
+ * the summary has already ruled out every section with a start that fits at no offset).
+ */
+export function scheduleCondition(
+  classId: SQL | AnyColumn,
+  match: ScheduleMatch,
+  now: Date,
+  /**
+   * `set`: the class is among the fitting sections' classes (a narrow filter's few, found first);
+   * `probe`: each class's own sections are looked up (a walk of the classes' order, when many fit).
+   */
+  form: 'set' | 'probe',
+): SQL {
+  // A walk probes each class's sections by class id: the slot index is kept out of it, else the
+  // planner may materialise every section it lists and compare each class with all of them (a
+  // 7 ms page took 0.8 s so at 100 000 classes).
+  const fits = and(...fitParts(match, now, form === 'set'));
+  return form === 'probe'
+    ? sql`exists (select 1 from ${sections} where ${sections.classId} = ${classId} and ${fits})`
+    : sql`${classId} in (select ${sections.classId} from ${sections} where ${fits})`;
+}
+
+/** The fitting sections' class ids as a subquery (`class_id`), to drive a join from (decision 053). */
+export function fittingSections(match: ScheduleMatch, now: Date): SQL {
+  return sql`(select ${sections.classId} as class_id from ${sections} where ${and(...fitParts(match, now))})`;
+}
+
+/** What makes one section fit the schedule filter. */
+function fitParts(match: ScheduleMatch, now: Date, slotIndex = true): SQL[] {
+  const parts: SQL[] = [upcomingSection(now)];
+  if (match.startsFrom) parts.push(sql`${sections.nextStartsAt} >= ${match.startsFrom}`);
+  if (match.wantedUtcSlots && match.localSlots) {
+    const wanted = sql`${`{${match.wantedUtcSlots.join(',')}}`}::smallint[]`;
+    // A narrow filter finds its few sections through the GIN index (`&&`). A wide one fits most
+    // sections: an index would list nearly all of them before the first row, whereas a scan whose
+    // LIMIT stops it reads about as many as it needs; the coalesce keeps the index out of it.
+    parts.push(
+      slotIndex && match.wantedUtcSlots.length <= WIDE_FILTER_SLOTS
+        ? sql`${sections.startSlots} && ${wanted} and ${sections.startSlots} <@ ${wanted}`
+        : sql`coalesce(${sections.startSlots}, '{}') <@ ${wanted}`,
+    );
+    if (match.exactBefore) {
+      // On the visitor's clock: the quarter of the week each start falls in, looked up in the wanted slots.
+      const local = sql`(cs.starts_at at time zone ${match.timeZone})`;
+      parts.push(sql`(${sections.lastStartsAt} < ${match.exactBefore} or not exists (
+        select 1 from class_sessions cs
+        where cs.section_id = ${sections.id} and cs.published_at is not null and cs.starts_at > ${now}
+          and get_bit(${match.localSlots}::bit(${sql.raw(String(WEEK_QUARTERS))}),
+            (extract(isodow from ${local})::int - 1) * 96 + extract(hour from ${local})::int * 4
+              + floor(extract(minute from ${local}) / 15)::int) = 0
+      ))`);
+    }
+  }
+  return parts;
+}
+
+/** The next start of each class's upcoming sections (decision 053), for a page of catalogue cards. */
+export async function nextStartsOfClasses(db: Db, classIds: string[], now: Date): Promise<Map<string, Date>> {
+  if (classIds.length === 0) return new Map();
+  const rows = await db
+    .select({ classId: sections.classId, next: min(sections.nextStartsAt) })
+    .from(sections)
+    .where(and(inArray(sections.classId, classIds), upcomingSection(now)))
+    .groupBy(sections.classId);
+  return new Map(rows.flatMap((row) => (row.next ? [[row.classId, new Date(row.next)] as const] : [])));
+}
+
+/**
+ * Recomputes the schedule summary of the sections whose next start is at or before `now` (the
+ * triggers keep it on writes; time passing is this job's, decision 053). Answers how many changed.
+ */
+export async function refreshPassedSchedules(db: Db, now: Date): Promise<number> {
+  const result = (await db.execute(sql`
+    select refresh_section_schedules(array(
+      select ${sections.id} from ${sections} where ${sections.nextStartsAt} <= ${now}
+    ), ${now}) as changed
+  `)) as unknown as { rows: { changed: number }[] };
+  return Number(result.rows[0]?.changed ?? 0);
 }

@@ -32,9 +32,12 @@ export async function wantsNotification(db: Db, email: string, topic: Notificati
 }
 
 /** The address to write to about a user's own money (receipts, refunds); null once the account is gone. */
-export async function contactEmailOf(db: Db, userId: string): Promise<{ email: string; name: string } | null> {
+export async function contactEmailOf(
+  db: Db,
+  userId: string,
+): Promise<{ email: string; name: string; timeZone: string | null } | null> {
   const user = await findUserById(db, userId);
-  return user ? { email: user.email, name: user.name } : null;
+  return user ? { email: user.email, name: user.name, timeZone: user.timeZone } : null;
 }
 
 /** A user's photo as anyone may see it (a teacher on a public class page); null without one or an account. */

@@ -11,6 +11,7 @@ const userColumns = {
   phone: users.phone,
   isAdmin: users.isAdmin,
   isTeacher: users.isTeacher,
+  timeZone: users.timeZone,
   createdAt: users.createdAt,
 };
 
@@ -22,6 +23,8 @@ export type UserRow = {
   phone: string | null;
   isAdmin: boolean;
   isTeacher: boolean;
+  /** As the person's browser last reported it (decision 053); null until one has. */
+  timeZone: string | null;
   createdAt: Date;
 };
 
@@ -150,6 +153,16 @@ export async function updateNotificationPreferences(
     .where(eq(users.id, id))
     .returning(PREFERENCE_COLUMNS);
   return row ?? null;
+}
+
+/** The person's time zone as their browser reported it (decision 053); false when there is no such user. */
+export async function updateTimeZone(db: Db, id: string, timeZone: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ timeZone, updatedAt: now })
+    .where(eq(users.id, id))
+    .returning({ id: users.id });
+  return rows.length > 0;
 }
 
 /** The preferences of whoever holds this address; null when nobody does (a deleted account). */

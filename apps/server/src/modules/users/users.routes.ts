@@ -11,6 +11,7 @@ import {
 import {
   AdminFlagResponse,
   NotificationPreferences,
+  OwnTimeZone,
   SaveUserBody,
   SessionListItem,
   TeacherFlagResponse,
@@ -190,6 +191,22 @@ export async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions
       },
     },
     async (request) => users.setNotificationPreferences(db, viewerOf(request), request.body, opts.now()),
+  );
+
+  typed.put(
+    '/api/users/me/time-zone',
+    {
+      config: { access: 'signed-in', owner: 'own' },
+      schema: {
+        tags: ['users'],
+        operationId: 'setOwnTimeZone',
+        summary:
+          'Store the time zone the browser reports (IANA name; 400 otherwise), in which session reminder mails show times (any signed-in user, their own; decision 053)',
+        body: OwnTimeZone,
+        response: { 200: OwnTimeZone },
+      },
+    },
+    async (request) => users.setOwnTimeZone(db, viewerOf(request), request.body.timeZone, opts.now()),
   );
 
   typed.get(

@@ -5,6 +5,7 @@ import type {
   UserProfile,
 } from '@skillhive/shared/contracts/users';
 import { roleOf } from '@skillhive/shared/rules/roles';
+import { canonicalTimeZone } from '@skillhive/shared/rules/time-zone-names';
 import type { Db } from '../../db/client.ts';
 import { ACCOUNT_MESSAGES } from '@skillhive/shared/rules/messages';
 import { AppError, conflict, ErrorCode, forbidden, notFound } from '../../lib/app-error.ts';
@@ -303,6 +304,21 @@ export async function setNotificationPreferences(
   const saved = await repo.updateNotificationPreferences(db, viewer.id, prefs, now);
   if (!saved) throw notFound('User');
   return saved;
+}
+
+/**
+ * PUT /api/users/me/time-zone (decision 053): stored under the zone's current IANA name, as
+ * sessions' zones are, so a mail names it as the person's clock does.
+ */
+export async function setOwnTimeZone(
+  db: Db,
+  viewer: Viewer,
+  timeZone: string,
+  now: Date,
+): Promise<{ timeZone: string }> {
+  const canonical = canonicalTimeZone(timeZone);
+  if (!(await repo.updateTimeZone(db, viewer.id, canonical, now))) throw notFound('User');
+  return { timeZone: canonical };
 }
 
 export async function listOwnSessions(db: Db, viewer: Viewer, now: Date): Promise<SessionListItem[]> {

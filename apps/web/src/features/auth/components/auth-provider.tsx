@@ -10,6 +10,7 @@ import { removeUserData } from '../../../lib/query-client.ts';
 import { paths } from '../../../config/paths.ts';
 import { AuthContext, type AuthContextValue, type AuthUser } from '../auth-context.ts';
 import { requestToken } from '../api/request-token.ts';
+import { reportTimeZone } from '../../users/api/me.ts';
 import { REDIRECT_REASONS } from '../safe-return-path.ts';
 import { adminFlagQueryOptions, teacherFlagQueryOptions } from '../api/get-roles.ts';
 import { SESSION_QUERY_KEY, sessionQueryOptions, sessionRequest } from '../api/get-session.ts';
@@ -102,7 +103,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     let cancelled = false;
     requestToken(email)
       .then((token) => {
-        if (!cancelled) tokenStorage.set(token);
+        if (cancelled) return;
+        tokenStorage.set(token);
+        // After signing in (or up): the zone reminder mails use (decision 053).
+        reportTimeZone(sessionId);
       })
       .catch(() => {
         // Without a token, secured calls are refused and the interceptor signs the user out.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCatalogueParams, toSearchParams } from './get-classes.ts';
+import { catalogueRequest, parseCatalogueParams, toSearchParams } from './get-classes.ts';
 import { pageWindow } from '../components/pagination.tsx';
 
 describe('catalogue URL state', () => {
@@ -13,6 +13,10 @@ describe('catalogue URL state', () => {
       minPrice: null,
       maxPrice: null,
       minRating: null,
+      startsAfter: null,
+      days: [],
+      times: [],
+      tz: null,
     });
     expect(toSearchParams(params).toString()).toBe('q=react&category=web-development&sort=price-asc&page=3');
   });
@@ -45,6 +49,10 @@ describe('catalogue URL state', () => {
       minPrice: null,
       maxPrice: null,
       minRating: null,
+      startsAfter: null,
+      days: [],
+      times: [],
+      tz: null,
     });
     expect(toSearchParams(params).toString()).toBe('');
     // A maximum below the minimum is dropped rather than sent (the API would refuse it).
@@ -52,6 +60,39 @@ describe('catalogue URL state', () => {
       minPrice: 50,
       maxPrice: null,
     });
+  });
+});
+
+describe('the schedule filter in the URL (decision 053)', () => {
+  it('round-trips the start date, days and times with the zone they are read in, in canonical order', () => {
+    const params = parseCatalogueParams(
+      new URLSearchParams('startsAfter=2027-01-04&days=wed,mon&times=evening,morning&tz=Asia/Kolkata'),
+    );
+    expect(params).toMatchObject({
+      startsAfter: '2027-01-04',
+      days: ['mon', 'wed'],
+      times: ['morning', 'evening'],
+      tz: 'Asia/Kolkata',
+    });
+    expect(toSearchParams(params).toString()).toBe(
+      'startsAfter=2027-01-04&days=mon%2Cwed&times=morning%2Cevening&tz=Asia%2FKolkata',
+    );
+    expect(catalogueRequest(params).query).toMatchObject({
+      startsAfter: '2027-01-04',
+      days: 'mon,wed',
+      times: 'morning,evening',
+      tz: 'Asia/Kolkata',
+    });
+  });
+
+  it('drops what it cannot read, and sends no zone without a schedule filter (the shared cache key)', () => {
+    const params = parseCatalogueParams(
+      new URLSearchParams('startsAfter=2027-02-30&days=funday&times=night&tz=Mars/Olympus'),
+    );
+    expect(params).toMatchObject({ startsAfter: null, days: [], times: [], tz: null });
+    const zoneOnly = parseCatalogueParams(new URLSearchParams('tz=Europe/Berlin'));
+    expect(toSearchParams(zoneOnly).toString()).toBe('');
+    expect(catalogueRequest(zoneOnly).query).not.toHaveProperty('tz');
   });
 });
 

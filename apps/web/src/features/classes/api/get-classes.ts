@@ -7,6 +7,14 @@ import {
   type Category,
   type ClassSort,
 } from '@skillhive/shared/rules/constants';
+import {
+  isCalendarDate,
+  TIMES_OF_DAY,
+  WEEKDAYS,
+  type TimeOfDay,
+  type Weekday,
+} from '@skillhive/shared/rules/schedule-filter';
+import { isTimeZone } from '@skillhive/shared/rules/time-zones';
 import { ApiError, apiClient } from '../../../lib/api-client.ts';
 import { classKeys } from './class-keys.ts';
 
@@ -20,6 +28,15 @@ export interface CatalogueParams {
   minPrice: number | null;
   maxPrice: number | null;
   minRating: number | null;
+  /**
+   * The schedule filter (decision 053): sections starting on or after a date (YYYY-MM-DD), on these
+   * days and at these times of day, on the clock of `tz` — the visitor's zone, written into the URL
+   * with the filter so a server render and a shared link mean the same hours.
+   */
+  startsAfter: string | null;
+  days: Weekday[];
+  times: TimeOfDay[];
+  tz: string | null;
 }
 
 export const CATALOGUE_PAGE_SIZE = PAGE_SIZE_DEFAULT;
@@ -60,6 +77,12 @@ export function parseCatalogueParams(search: URLSearchParams): CatalogueParams {
   if (minPrice !== null && maxPrice !== null && maxPrice < minPrice) maxPrice = null;
   const rating = Number(search.get('minRating'));
   const minRating = Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : null;
+  const startsAfter = search.get('startsAfter');
+  const listOf = <T extends string>(raw: string | null, known: readonly T[]) => {
+    const parts = (raw ?? '').split(',');
+    return known.filter((word) => parts.includes(word));
+  };
+  const tz = search.get('tz');
   return {
     q,
     category,
@@ -68,8 +91,16 @@ export function parseCatalogueParams(search: URLSearchParams): CatalogueParams {
     minPrice,
     maxPrice,
     minRating,
+    startsAfter: startsAfter && isCalendarDate(startsAfter) ? startsAfter : null,
+    days: listOf(search.get('days'), WEEKDAYS),
+    times: listOf(search.get('times'), Object.keys(TIMES_OF_DAY) as TimeOfDay[]),
+    tz: tz && isTimeZone(tz) ? tz : null,
   };
 }
+
+/** Whether a schedule filter is set (a self-paced class then matches nothing). */
+export const hasSchedule = (params: CatalogueParams) =>
+  params.startsAfter !== null || params.days.length > 0 || params.times.length > 0;
 
 /** Writes only what differs from the defaults, so URLs stay short and shareable. */
 export function toSearchParams(params: CatalogueParams): URLSearchParams {
@@ -79,6 +110,10 @@ export function toSearchParams(params: CatalogueParams): URLSearchParams {
   if (params.minPrice !== null) search.set('minPrice', String(params.minPrice));
   if (params.maxPrice !== null) search.set('maxPrice', String(params.maxPrice));
   if (params.minRating !== null) search.set('minRating', String(params.minRating));
+  if (params.startsAfter) search.set('startsAfter', params.startsAfter);
+  if (params.days.length > 0) search.set('days', params.days.join(','));
+  if (params.times.length > 0) search.set('times', params.times.join(','));
+  if (hasSchedule(params) && params.tz) search.set('tz', params.tz);
   if (params.sort !== defaultSortFor(params.q)) search.set('sort', params.sort);
   if (params.page > 1) search.set('page', String(params.page));
   return search;
@@ -97,6 +132,15 @@ export function catalogueRequest(params: CatalogueParams) {
       minPrice: params.minPrice ?? undefined,
       maxPrice: params.maxPrice ?? undefined,
       minRating: params.minRating ?? undefined,
+      // Only with a schedule filter: the plain catalogue's pages stay one shared cache entry.
+      ...(hasSchedule(params)
+        ? {
+            startsAfter: params.startsAfter ?? undefined,
+            days: params.days.length > 0 ? params.days.join(',') : undefined,
+            times: params.times.length > 0 ? params.times.join(',') : undefined,
+            tz: params.tz ?? undefined,
+          }
+        : {}),
       sort: params.sort,
       page: params.page,
       limit: CATALOGUE_PAGE_SIZE,

@@ -7,6 +7,14 @@ import {
   type Category,
   type ClassSort,
 } from '@skillhive/shared/rules/constants';
+import {
+  TIMES_OF_DAY,
+  WEEKDAY_LABELS,
+  WEEKDAYS,
+  type TimeOfDay,
+  type Weekday,
+} from '@skillhive/shared/rules/schedule-filter';
+import { viewerTimeZone } from '../../../lib/session-time.ts';
 import { RATING_FILTERS, SORT_LABELS, type CatalogueParams } from '../api/get-classes.ts';
 import { SearchCombobox } from './search-combobox.tsx';
 
@@ -109,10 +117,93 @@ export function CatalogueFilters({ params, onChange }: CatalogueFiltersProps) {
           </option>
         ))}
       </FilterSelect>
+      <ScheduleFilter params={params} onChange={onChange} />
       <button type="submit" className="sr-only">
         Search
       </button>
     </form>
+  );
+}
+
+const TIME_OF_DAY_NAMES = Object.keys(TIMES_OF_DAY) as TimeOfDay[];
+
+/**
+ * "Fits my week" (decision 053): a start date, days and times of day on the visitor's own clock.
+ * Each change also writes the browser's zone into the URL, so the server reads the hours as the
+ * visitor means them (and a server render of the link does too).
+ */
+function ScheduleFilter({ params: current, onChange }: CatalogueFiltersProps) {
+  const dateId = useId();
+  // Shown at once, as clicked: the URL (and so `current`) changes only when the catalogue has loaded
+  // what was ticked, in a transition, and a checkbox left unticked until then reads as a missed click.
+  const fromUrl = { startsAfter: current.startsAfter, days: current.days, times: current.times };
+  const urlKey = JSON.stringify(fromUrl);
+  const [seen, setSeen] = useState(urlKey);
+  const [params, setParams] = useState(fromUrl);
+  // Follow the URL when it changes from elsewhere (back button, "clear filters"), during render.
+  if (seen !== urlKey) {
+    setSeen(urlKey);
+    setParams(fromUrl);
+  }
+  const toggle = <T extends string>(list: readonly T[], all: readonly T[], item: T, on: boolean): T[] =>
+    all.filter((value) => (value === item ? on : list.includes(value)));
+  const apply = (patch: Partial<typeof fromUrl>) => {
+    setParams((old) => ({ ...old, ...patch }));
+    onChange({ ...patch, tz: viewerTimeZone(), page: 1 });
+  };
+  return (
+    <fieldset className="flex flex-col gap-3 sm:col-span-2 lg:col-span-3 xl:col-span-5" data-testid="schedule-filter">
+      <legend className="mb-1 font-medium">When (your time zone)</legend>
+      <div className="flex flex-wrap items-end gap-x-6 gap-y-3">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={dateId} className="text-sm">
+            Starts after
+          </label>
+          <input
+            id={dateId}
+            name="startsAfter"
+            type="date"
+            className="input w-44"
+            value={params.startsAfter ?? ''}
+            onChange={(event) => apply({ startsAfter: event.target.value || null })}
+          />
+        </div>
+        <fieldset className="flex flex-wrap gap-x-3 gap-y-1">
+          <legend className="mb-1 text-sm">Days</legend>
+          {WEEKDAYS.map((day: Weekday) => (
+            <label key={day} className="flex items-center gap-1 text-sm">
+              <input
+                type="checkbox"
+                className="checkbox checkbox-sm"
+                name="days"
+                value={day}
+                checked={params.days.includes(day)}
+                onChange={(event) => apply({ days: toggle(params.days, WEEKDAYS, day, event.target.checked) })}
+              />
+              {WEEKDAY_LABELS[day]}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="flex flex-wrap gap-x-3 gap-y-1">
+          <legend className="mb-1 text-sm">Time of day</legend>
+          {TIME_OF_DAY_NAMES.map((time) => (
+            <label key={time} className="flex items-center gap-1 text-sm">
+              <input
+                type="checkbox"
+                className="checkbox checkbox-sm"
+                name="times"
+                value={time}
+                checked={params.times.includes(time)}
+                onChange={(event) =>
+                  apply({ times: toggle(params.times, TIME_OF_DAY_NAMES, time, event.target.checked) })
+                }
+              />
+              {TIMES_OF_DAY[time].label}
+            </label>
+          ))}
+        </fieldset>
+      </div>
+    </fieldset>
   );
 }
 

@@ -6,6 +6,27 @@ import type { ClassItem } from '@skillhive/shared/contracts/classes';
 import { paths } from '../../../config/paths.ts';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
 import { FallbackImage } from '../../../components/ui/fallback-image.tsx';
+import { formatSessionStart, viewerTimeZone } from '../../../lib/session-time.ts';
+import { useHydrated } from '../../../lib/use-hydrated.ts';
+
+/**
+ * A live class's next start (decision 053), in the visitor's own zone, the zone named. Written after
+ * hydration only — the server does not know the visitor's zone — into a line whose height is kept
+ * from the first paint, so nothing moves.
+ */
+function NextStart({ iso }: { iso: string }) {
+  const hydrated = useHydrated();
+  return (
+    <p className="min-h-5 text-sm" data-testid="next-start">
+      {hydrated ? (
+        <>
+          Next start: <time dateTime={iso}>{formatSessionStart(iso)}</time>{' '}
+          <span className="text-muted">({viewerTimeZone()})</span>
+        </>
+      ) : null}
+    </p>
+  );
+}
 
 export function ClassCard({ item, eager = false }: { item: ClassItem; eager?: boolean }) {
   const titleId = useId();
@@ -52,6 +73,7 @@ export function ClassCard({ item, eager = false }: { item: ClassItem; eager?: bo
         <p className="text-sm text-muted">
           {enrolled} {enrolled === 1 ? 'student' : 'students'} enrolled
         </p>
+        {item.nextSessionAt ? <NextStart iso={item.nextSessionAt} /> : null}
         <div className="mt-auto flex items-center justify-between gap-3 pt-2">
           <p className="text-xl font-bold" data-testid="class-price">
             <span className="sr-only">Price: </span>

@@ -8,6 +8,7 @@ import {
   CATALOGUE_PAGE_SIZE,
   classesQueryOptions,
   defaultSortFor,
+  hasSchedule,
   parseCatalogueParams,
   toSearchParams,
   type CatalogueParams,
@@ -53,7 +54,8 @@ export function ClassCatalogue() {
     params.category !== '' ||
     params.minPrice !== null ||
     params.maxPrice !== null ||
-    params.minRating !== null;
+    params.minRating !== null ||
+    hasSchedule(params);
   const first = (params.page - 1) * CATALOGUE_PAGE_SIZE + 1;
   const last = first + items.length - 1;
 
@@ -95,7 +97,19 @@ export function ClassCatalogue() {
             <button
               type="button"
               className="btn btn-primary"
-              onClick={() => update({ q: '', category: '', minPrice: null, maxPrice: null, minRating: null, page: 1 })}
+              onClick={() =>
+                update({
+                  q: '',
+                  category: '',
+                  minPrice: null,
+                  maxPrice: null,
+                  minRating: null,
+                  startsAfter: null,
+                  days: [],
+                  times: [],
+                  page: 1,
+                })
+              }
             >
               Clear filters
             </button>

@@ -55,3 +55,31 @@ export function useSaveMyNotifications() {
 export async function deleteMyAccount(body: DeleteOwnAccountBody): Promise<{ deletedCount: number }> {
   return (await apiRequest<{ deletedCount: number }>('/users/me', { method: 'DELETE', body, secured: true })).data;
 }
+
+const SENT_ZONE_KEY = 'skillhive:time-zone-sent';
+
+/**
+ * Tells the server the browser's time zone (decision 053) once per session and zone: reminder
+ * mails then show session times on the person's own clock. Best effort: a failure only leaves
+ * the mails in the section's zone, so nothing is shown to the person.
+ */
+export function reportTimeZone(sessionId: string): void {
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (!timeZone) return;
+  const marker = `${sessionId} ${timeZone}`;
+  try {
+    if (window.sessionStorage.getItem(SENT_ZONE_KEY) === marker) return;
+  } catch {
+    // Storage refused (privacy mode): send it each time instead.
+  }
+  apiClient
+    .put('/users/me/time-zone', { timeZone }, { secured: true })
+    .then(() => {
+      try {
+        window.sessionStorage.setItem(SENT_ZONE_KEY, marker);
+      } catch {
+        // As above.
+      }
+    })
+    .catch(() => {});
+}
