@@ -73,7 +73,7 @@ export async function classesRoutes(
         tags: ['classes'],
         operationId: 'listClasses',
         summary:
-          "The catalogue: accepted classes, searched by prefix and forgiving misspellings (?q=, ranked by relevance unless ?sort= says otherwise), filtered by ?category=, ?minPrice=, ?maxPrice= and ?minRating=, and by schedule in the visitor's zone ?tz= (IANA; UTC when absent): ?startsAfter= (a date), ?days= (mon,…,sun) and ?times= (morning, afternoon, evening) or ?fromHour=&toHour= — a class fits when one of its running sections has every session still to come on those days and hours (decision 053); self-paced classes fit no schedule filter; paginated; admins may ask for another ?status= or `all` (public). Each card carries nextSessionAt, the earliest upcoming start (400 for an unknown zone, date, day, time or hour)",
+          "The catalogue: accepted classes, searched by prefix and forgiving misspellings (?q=, ranked by relevance unless ?sort= says otherwise), filtered by ?category=, ?minPrice=, ?maxPrice= and ?minRating=, and by schedule in the visitor's zone ?tz= (IANA; UTC when absent): ?startsAfter= (a date), ?days= (mon,…,sun) and ?times= (morning, afternoon, evening) or ?fromHour=&toHour= — a class fits when one of its running sections has every session still to come on those days and hours (decision 053); self-paced classes fit no schedule filter; paginated; each card carries nextSessionAt, the earliest upcoming start; 400 for an unknown zone, date, day, time or hour; admins may ask for another ?status= or `all` (public)",
         querystring: ClassListQuery,
         response: { 200: z.array(ClassItem) },
       },
