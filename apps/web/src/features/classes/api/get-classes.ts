@@ -13,7 +13,7 @@ import {
   WEEKDAYS,
   type TimeOfDay,
   type Weekday,
-} from '@skillhive/shared/rules/schedule-filter';
+} from '@skillhive/shared/rules/weekly-schedule';
 import { isTimeZone } from '@skillhive/shared/rules/time-zones';
 import { ApiError, apiClient } from '../../../lib/api-client.ts';
 import { classKeys } from './class-keys.ts';

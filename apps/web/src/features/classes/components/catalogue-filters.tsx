@@ -13,7 +13,7 @@ import {
   WEEKDAYS,
   type TimeOfDay,
   type Weekday,
-} from '@skillhive/shared/rules/schedule-filter';
+} from '@skillhive/shared/rules/weekly-schedule';
 import { viewerTimeZone } from '../../../lib/session-time.ts';
 import { RATING_FILTERS, SORT_LABELS, type CatalogueParams } from '../api/get-classes.ts';
 import { SearchCombobox } from './search-combobox.tsx';
