@@ -13,11 +13,7 @@ test('a visitor in Tokyo sees next starts in their zone and filters by weekday',
   const teacher = await arrange.teacher();
   const liveClass = async (title: string, timeZone: string, startsAt: string) => {
     const item = await arrange.acceptedClass(teacher, { title: `${title} ${word}`, price: 15 });
-    const section = await teacher.api.post(`/api/classes/${item.id}/sections`, {
-      data: { timeZone, capacity: 10, minimum: '', enrollOpensAt: '', enrollClosesAt: '' },
-    });
-    expect(section.status(), await section.text()).toBe(201);
-    const sectionId = ((await section.json()) as { _id: string })._id;
+    const sectionId = await arrange.section(teacher, item.id, { timeZone, capacity: 10 });
     const session = await teacher.api.post(`/api/classes/${item.id}/sessions`, {
       data: {
         sectionId,

@@ -14,13 +14,8 @@ test('a visitor sees the schedule in their own zone, seats left, and cannot buy 
 }) => {
   const teacher = await arrange.teacher();
   const item = await arrange.acceptedClass(teacher, { title: `Live bread ${uniqueStamp()}`, price: 19 });
-  const section = async (capacity: number) => {
-    const res = await teacher.api.post(`/api/classes/${item.id}/sections`, {
-      data: { timeZone: 'Asia/Tokyo', capacity, minimum: '', enrollOpensAt: '', enrollClosesAt: '2099-01-15T09:00' },
-    });
-    expect(res.status(), await res.text()).toBe(201);
-    return ((await res.json()) as { _id: string })._id;
-  };
+  const section = (capacity: number) =>
+    arrange.section(teacher, item.id, { timeZone: 'Asia/Tokyo', capacity, enrollClosesAt: '2099-01-15T09:00' });
   const roomy = await section(3);
   const tiny = await section(1);
   // 09:00 in Tokyo on 20 January 2099 is 00:00 UTC, 19:00 the day before in New York.
@@ -93,10 +88,7 @@ test('from the dashboard’s class details, a student picks a section and Pay No
   const teacher = await arrange.teacher();
   const item = await arrange.acceptedClass(teacher, { title: `Live pottery ${uniqueStamp()}`, price: 23 });
   for (let i = 0; i < 2; i++) {
-    const res = await teacher.api.post(`/api/classes/${item.id}/sections`, {
-      data: { timeZone: 'Europe/Berlin', capacity: 2, minimum: '', enrollOpensAt: '', enrollClosesAt: '' },
-    });
-    expect(res.status(), await res.text()).toBe(201);
+    await arrange.section(teacher, item.id, { timeZone: 'Europe/Berlin', capacity: 2 });
   }
   const student = await arrange.student('picker');
   await arrange.signIn(page, student);

@@ -17,17 +17,11 @@ test('a teacher cancels a section with a paid student; the student sees the refu
 }) => {
   const teacher = await arrange.teacher();
   const item = await arrange.acceptedClass(teacher, { title: `Live knitting ${uniqueStamp()}`, price: 31 });
-  const created = await teacher.api.post(`/api/classes/${item.id}/sections`, {
-    data: {
-      timeZone: 'Europe/Lisbon',
-      capacity: 5,
-      minimum: '',
-      enrollOpensAt: '',
-      enrollClosesAt: '2099-01-10T09:00',
-    },
+  const sectionId = await arrange.section(teacher, item.id, {
+    timeZone: 'Europe/Lisbon',
+    capacity: 5,
+    enrollClosesAt: '2099-01-10T09:00',
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const sectionId = ((await created.json()) as { _id: string })._id;
   const session = await teacher.api.post(`/api/classes/${item.id}/sessions`, {
     data: {
       sectionId,

@@ -16,17 +16,11 @@ test('a student joins a full section’s waiting list, is offered the seat that 
 }) => {
   const teacher = await arrange.teacher();
   const item = await arrange.acceptedClass(teacher, { title: `Live weaving ${uniqueStamp()}`, price: 21 });
-  const created = await teacher.api.post(`/api/classes/${item.id}/sections`, {
-    data: {
-      timeZone: 'Europe/Lisbon',
-      capacity: 1,
-      minimum: '',
-      enrollOpensAt: '',
-      enrollClosesAt: '2099-01-15T09:00',
-    },
+  const sectionId = await arrange.section(teacher, item.id, {
+    timeZone: 'Europe/Lisbon',
+    capacity: 1,
+    enrollClosesAt: '2099-01-15T09:00',
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const sectionId = ((await created.json()) as { _id: string })._id;
   // Someone is paying for the one seat: the section is full.
   const holder = await arrange.user();
   const held = await holder.api.post('/api/enrolled', { data: { enrollId: item.id, sectionId } });
