@@ -159,11 +159,13 @@ export async function benchSchedule(
             (n * 7919) % 500, now() - n * interval '1 minute', now()
           from generate_series(1, ${classes}) as n`);
         // The live classes' sections, spread evenly: 300 000 at 100 000 classes.
-        await run(`insert into sections (id, class_id, time_zone, capacity, status, enroll_closes_at)
+        await run(`insert into sections (id, class_id, time_zone, capacity, status, enroll_closes_at, cancelled_at, cancel_reason)
           select md5('sched-section-' || s)::uuid, md5('sched-class-' || (1 + (s - 1) % ${live}))::uuid,
             (array[${ZONES.map((z) => `'${z}'`).join(',')}])[1 + (s * 7) % ${ZONES.length}], 30,
             case when s % 50 = 0 then 'cancelled' else 'active' end::section_status,
-            case when s % 10 = 0 then now() + interval '3 days' else null end
+            case when s % 10 = 0 then now() + interval '3 days' else null end,
+            case when s % 50 = 0 then now() - interval '1 day' end,
+            case when s % 50 = 0 then 'teacher' end
           from generate_series(1, ${sections}) as s`);
       });
       // Sessions in batches of sections, each in its own transaction (one statement of 1.8 million
