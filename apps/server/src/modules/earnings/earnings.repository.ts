@@ -175,11 +175,6 @@ export async function sumLedger(db: Db, teacherId: string) {
 
 // ---- Lines and tranches ------------------------------------------------------------------------
 
-export async function insertLines(tx: Db, rows: (typeof earningLines.$inferInsert)[]): Promise<LineRow[]> {
-  if (rows.length === 0) return [];
-  return tx.insert(earningLines).values(rows).onConflictDoNothing({ target: earningLines.enrollmentId }).returning();
-}
-
 /** A held part of a sale's line, named by the line's enrollment (the line's id is the database's). */
 export interface SaleTranche {
   enrollmentId: string;
@@ -234,10 +229,6 @@ export async function insertSale(
       shares_cents = ${teacherBalances}.shares_cents + excluded.shares_cents,
       updated_at = excluded.updated_at
   `);
-}
-
-export async function insertTranches(tx: Db, rows: (typeof earningTranches.$inferInsert)[]): Promise<void> {
-  if (rows.length > 0) await tx.insert(earningTranches).values(rows);
 }
 
 /** Which of these enrollments have a line in the ledger already (decision 039 §10). */
