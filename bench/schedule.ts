@@ -159,8 +159,11 @@ export async function benchSchedule(
             (n * 7919) % 500, now() - n * interval '1 minute', now()
           from generate_series(1, ${classes}) as n`);
         // The live classes' sections, spread evenly: 300 000 at 100 000 classes.
-        await run(`insert into sections (id, class_id, time_zone, capacity, status, enroll_closes_at, cancelled_at, cancel_reason)
+        // With triggers off, each section's copy of its class's status is written here (decision 053).
+        await run(`insert into sections (id, class_id, class_status, time_zone, capacity, status, enroll_closes_at, cancelled_at, cancel_reason)
           select md5('sched-section-' || s)::uuid, md5('sched-class-' || (1 + (s - 1) % ${live}))::uuid,
+            case when (1 + (s - 1) % ${live}) % 20 = 0 then 'pending'
+              when (1 + (s - 1) % ${live}) % 20 = 1 then 'rejected' else 'accepted' end::class_status,
             (array[${ZONES.map((z) => `'${z}'`).join(',')}])[1 + (s * 7) % ${ZONES.length}], 30,
             case when s % 50 = 0 then 'cancelled' else 'active' end::section_status,
             case when s % 10 = 0 then now() + interval '3 days' else null end,

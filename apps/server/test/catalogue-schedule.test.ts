@@ -5,7 +5,8 @@ import type { ClassSession } from '@skillhive/shared/contracts/content';
 import type { TeacherSection } from '@skillhive/shared/contracts/sections';
 import { SCHEDULE_FILTER_MESSAGES } from '@skillhive/shared/rules/schedule-filter';
 import { schema } from '../src/db/client.ts';
-import { refreshPassedSchedules } from '../src/modules/sections/sections.public.ts';
+import { scheduleFitsAtMost } from '../src/modules/classes/catalogue.repository.ts';
+import { refreshPassedSchedules, scheduleMatchOf } from '../src/modules/sections/sections.public.ts';
 import { createTestApp, createUser, type TestContext, type TestUser } from './harness.ts';
 import { FAST_SIGNUP_ENV, createClass, type TestClass } from './commerce-fixtures.ts';
 
@@ -30,11 +31,17 @@ const call = (user: TestUser | null, method: Method, url: string, payload?: Reco
   ctx.app.inject({ method, url, headers: user?.headers ?? {}, ...(payload ? { payload } : {}) });
 
 /** A section of the class in `timeZone` with `weeks` published weekly sessions from `startsAt` (local). */
-async function weeklySection(cls: TestClass, timeZone: string, startsAt: string, weeks: number): Promise<string> {
-  const section = await call(teacher, 'POST', `/api/classes/${cls.id}/sections`, { timeZone, capacity: 20 });
+async function weeklySection(
+  cls: TestClass,
+  timeZone: string,
+  startsAt: string,
+  weeks: number,
+  owner: TestUser = teacher,
+): Promise<string> {
+  const section = await call(owner, 'POST', `/api/classes/${cls.id}/sections`, { timeZone, capacity: 20 });
   expect(section.statusCode, section.body).toBe(201);
   const sectionId = (section.json() as TeacherSection)._id;
-  const sessions = await call(teacher, 'POST', `/api/classes/${cls.id}/sessions/weekly`, {
+  const sessions = await call(owner, 'POST', `/api/classes/${cls.id}/sessions/weekly`, {
     title: 'Live',
     startsAt,
     timeZone,
@@ -45,7 +52,7 @@ async function weeklySection(cls: TestClass, timeZone: string, startsAt: string,
     sectionId,
   });
   expect(sessions.statusCode, sessions.body).toBe(201);
-  const published = await call(teacher, 'POST', `/api/classes/${cls.id}/content/publish`, { sectionId });
+  const published = await call(owner, 'POST', `/api/classes/${cls.id}/content/publish`, { sectionId });
   expect(published.statusCode, published.body).toBe(200);
   return sectionId;
 }
@@ -136,6 +143,8 @@ describe('fits my week, on the visitor clock', () => {
     expect(await titles('tz=America/New_York&days=tue&fromHour=18&toHour=19')).toEqual([newYork.title]);
     expect(await titles('tz=UTC&days=tue&fromHour=22&toHour=24')).toEqual([newYork.title, utcEvening.title]);
     expect(await titles('tz=UTC&days=tue&fromHour=23&toHour=24')).toEqual([utcEvening.title]);
+    // Its first start slot (22:00 UTC, the summary's lowest) is wanted here, its 23:00 ones are not.
+    expect(await titles('tz=UTC&days=tue&fromHour=22&toHour=23')).toEqual([]);
     // UTC's 23:00 is 18:00 in New York until 14 March, then 19:00: it no longer fits 18–19 there.
     expect(await titles('tz=America/New_York&days=tue&fromHour=18&toHour=20')).toEqual([
       newYork.title,
@@ -162,6 +171,64 @@ describe('fits my week, on the visitor clock', () => {
     // 03:30 UTC on the 4th is still the 3rd in Los Angeles.
     expect(await titles('tz=America/Los_Angeles&startsAfter=2027-01-04')).not.toContain(kolkata.title);
     expect(await titles('tz=Asia/Kolkata&startsAfter=2027-01-04')).toContain(kolkata.title);
+  });
+});
+
+describe('the fitting classes, counted up to the cap', () => {
+  it('reads each class once, however many of its sections fit, and stops at the cap', async () => {
+    const twice = await createClass(ctx, teacher, { title: 'Thursday dawn, two sections' });
+    const once = await createClass(ctx, teacher, { title: 'Thursday dawn, one section' });
+    await weeklySection(twice, 'UTC', '2027-01-07T05:00', 2);
+    await weeklySection(twice, 'UTC', '2027-02-04T05:00', 2);
+    await weeklySection(once, 'UTC', '2027-01-14T05:15', 2);
+    const res = await call(null, 'GET', '/api/classes?tz=UTC&days=thu&fromHour=5&toHour=6');
+    expect(res.headers['x-total-count']).toBe('2');
+    expect(await titles('tz=UTC&days=thu&fromHour=5&toHour=6')).toEqual([once.title, twice.title].sort());
+
+    const now = new Date();
+    const match = scheduleMatchOf({ tz: 'UTC', days: ['thu'], fromHour: 5, toHour: 6 }, now)!;
+    const filter = {
+      status: 'accepted' as const,
+      schedule: { match, now },
+      sort: 'newest' as const,
+      limit: 20,
+      offset: 0,
+    };
+    const both = [once.id, twice.id].sort();
+    expect((await scheduleFitsAtMost(ctx.db, filter, 3)).sort()).toEqual(both);
+    expect((await scheduleFitsAtMost(ctx.db, filter, 2)).sort()).toEqual(both);
+    const capped = await scheduleFitsAtMost(ctx.db, filter, 1);
+    expect(capped).toHaveLength(1);
+    expect(both).toContain(capped[0]);
+  });
+});
+
+/** The class's status as each of its sections carries it (the migration's triggers keep it). */
+async function sectionCopiesOf(classId: string): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ status: schema.sections.classStatus })
+    .from(schema.sections)
+    .where(eq(schema.sections.classId, classId));
+  return rows.map((row) => row.status);
+}
+
+describe("the class's status on its sections", () => {
+  it('follows the class: a suspended teacher’s class leaves the filter and comes back with its teacher', async () => {
+    const admin = await createUser(ctx, 'admin');
+    const other = await createUser(ctx, 'teacher');
+    const cls = await createClass(ctx, other, { title: 'Saturday dawn' });
+    await weeklySection(cls, 'UTC', '2027-01-09T04:00', 2, other);
+    const query = 'tz=UTC&days=sat&fromHour=4&toHour=5';
+    expect(await titles(query)).toEqual([cls.title]);
+    const suspension = `/api/admin/users/${other.id}/suspension`;
+    const suspended = await ctx.app.inject({ method: 'POST', url: suspension, headers: admin.headers, payload: {} });
+    expect(suspended.statusCode, suspended.body).toBe(200);
+    expect(await titles(query)).toEqual([]);
+    expect(await sectionCopiesOf(cls.id)).toEqual(['hidden']);
+    const reinstated = await ctx.app.inject({ method: 'DELETE', url: suspension, headers: admin.headers });
+    expect(reinstated.statusCode, reinstated.body).toBe(200);
+    expect(await titles(query)).toEqual([cls.title]);
+    expect(await sectionCopiesOf(cls.id)).toEqual(['accepted']);
   });
 });
 

@@ -46,7 +46,7 @@ function catalogueWhere(filter: CatalogueFilter, tier?: SearchTier): SQL | undef
       ? sql`${classes.reviewCount} > 0 and ${classes.ratingSum} >= ${filter.minRating}::numeric * ${classes.reviewCount}`
       : undefined,
     filter.classIds ? inArray(classes.id, filter.classIds) : undefined,
-    filter.schedule ? scheduleCondition(classes.id, filter.schedule.match, filter.schedule.now, 'probe') : undefined,
+    filter.schedule ? scheduleCondition(classes.id, filter.schedule.match, filter.schedule.now) : undefined,
   );
 }
 
@@ -310,42 +310,54 @@ export async function countAtMost(db: Db, filter: CatalogueFilter, cap: number):
 
 /**
  * The classes a schedule filter fits, at most `cap` of them, in no order (decision 053). The
- * fitting sections drive: found through their GIN index of start quarter hours, each looked up in
- * its class (the other filters) by primary key, read only until `2 × cap` rows are in hand — a hash
- * join would read every fitting section first, tens of thousands for a wide filter. A class with
- * several fitting sections comes once per section, so the rows are de-duplicated here; should the
- * duplicates leave fewer than `cap` classes in a full read, the distinct classes are read whole.
- * Answers `cap` ids when at least that many fit: the caller then walks the classes' order
- * (catalogueQuery), which finds a page quickly when that many fit.
+ * fitting sections drive: read through the index of their first start slot (a CTE, so the
+ * planner cannot drive from the classes instead), each looked up in its class (the other filters)
+ * by primary key, through a cursor only until `cap` distinct classes are in hand. A class with
+ * several fitting sections comes once per section; a hash join or a de-duplicating plan would
+ * read every fitting section first, tens of thousands for a wide filter. Answers `cap` ids when
+ * at least that many fit: the caller then walks the classes' order (catalogueQuery), which finds
+ * a page quickly when that many fit.
  */
 export async function scheduleFitsAtMost(db: Db, filter: CatalogueFilter, cap: number): Promise<string[]> {
   const { match, now } = filter.schedule!;
   const others = catalogueWhere({ ...filter, schedule: undefined });
-  const read = 2 * cap;
-  const rows = await db.transaction(async (tx) => {
-    await tx.execute(NESTED_LOOPS_ONLY);
-    return (await tx.execute(sql`
-      select ${classes.id}::text as id from ${fittingSections(match, now)} as fit
+  return db.transaction(async (tx) => {
+    await tx.execute(SECTION_INDEX_READS_ONLY);
+    await tx.execute(sql`
+      declare fitting_classes no scroll cursor for
+      with fit as materialized ${fittingSections(match, now, filter.status)}
+      select ${classes.id}::text as id from fit
       join ${classes} on ${classes.id} = fit.class_id
       where ${others}
-      limit ${read}
-    `)) as unknown as { rows: { id: string }[] };
+    `);
+    // Each fetch asks for about as many rows as classes are still missing: in the slot index's
+    // order a class's other sections (read again) are few.
+    const ids = new Set<string>();
+    for (;;) {
+      const size = Math.max(cap - ids.size, MIN_FETCH);
+      const batch = (await tx.execute(sql`fetch ${sql.raw(String(size))} from fitting_classes`)) as unknown as {
+        rows: { id: string }[];
+      };
+      for (const row of batch.rows) ids.add(row.id);
+      if (ids.size >= cap || batch.rows.length < size) return [...ids].slice(0, cap);
+    }
   });
-  const ids = [...new Set(rows.rows.map((row) => row.id))];
-  if (ids.length >= cap || rows.rows.length < read) return ids.slice(0, cap);
-  const all = await db
-    .select({ id: classes.id })
-    .from(classes)
-    .where(and(others, scheduleCondition(classes.id, match, now, 'set')))
-    .limit(cap);
-  return all.map((row) => row.id);
 }
 
+/** The smallest fetch from the fitting classes' cursor (a round trip each). */
+const MIN_FETCH = 64;
+
 /**
- * The fitting sections' reads above are planned as nested loops only, in their own transaction
- * (set_config(..., true) is SET LOCAL), so that a LIMIT stops them (see BITMAP_SCANS_ONLY).
+ * How the fitting sections are read (SET LOCAL, in their own transaction): nested loops only and no
+ * parallel workers, so that the cursor stops the read after the rows it needs (starting workers
+ * costs more than such a read on two cores); no sequential scan and no index-only scan, so that
+ * the read is the first-slot index's and not a whole scan of the table or of the classes' covering
+ * index (`sections_class_next_start_idx`, led by the class id), which estimates for a start date
+ * can make look cheap.
  */
-const NESTED_LOOPS_ONLY = sql`select set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`;
+const SECTION_INDEX_READS_ONLY = sql`select set_config('enable_hashjoin', 'off', true),
+  set_config('enable_mergejoin', 'off', true), set_config('max_parallel_workers_per_gather', '0', true),
+  set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
 
 /** How close a known word must be to a misspelled one to be tried instead (pg_trgm similarity, 0–1). */
 export const CORRECTION_SIMILARITY_MIN = 0.25;

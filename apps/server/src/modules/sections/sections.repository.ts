@@ -9,18 +9,19 @@ import {
   isNull,
   lte,
   min,
+  ne,
   sql,
   type AnyColumn,
   type SQL,
 } from 'drizzle-orm';
+import type { ClassStatus } from '@skillhive/shared/rules/constants';
 import type { RescheduleAnswer, SectionCancelReason } from '@skillhive/shared/rules/sections';
 import type { Db } from '../../db/client.ts';
 import { rescheduleOffers, sections } from '../../db/schema/sections.ts';
-
-const WEEK_QUARTERS = 672;
-/** Past a quarter of the week's quarter hours, a filter is read by a scan, not the GIN index (decision 053). */
-const WIDE_FILTER_SLOTS = WEEK_QUARTERS / 4;
 import type { ScheduleMatch } from './schedule-match.ts';
+
+/** Quarter hours in a week: the length of a schedule filter's slot mask (decision 053). */
+const WEEK_QUARTERS = 672;
 
 /** Sections of a live class (decision 041): Drizzle only. */
 
@@ -199,47 +200,45 @@ function upcomingSection(now: Date): SQL {
 
 /**
  * The catalogue's condition "one of the class's sections fits the schedule filter" (decision 053),
- * for a class id column of the caller's query. The
- * summary decides alone while the visitor's zone keeps its offset; a section with a start past its
- * next change also has each of its sessions checked on the visitor's clock (only those sections:
- * the summary has already ruled out every section with a start that fits at no offset).
+ * for a class id column of the caller's query: each class's sections are probed by class id (a
+ * walk of the classes' order, when many fit). The summary decides alone while the visitor's zone
+ * keeps its offset; a section with a start past its next change also has each of its sessions
+ * checked on the visitor's clock (only those sections: the summary has already ruled out every
+ * section with a start that fits at no offset).
  */
-export function scheduleCondition(
-  classId: SQL | AnyColumn,
-  match: ScheduleMatch,
-  now: Date,
-  /**
-   * `set`: the class is among the fitting sections' classes (a narrow filter's few, found first);
-   * `probe`: each class's own sections are looked up (a walk of the classes' order, when many fit).
-   */
-  form: 'set' | 'probe',
-): SQL {
-  // A walk probes each class's sections by class id: the slot index is kept out of it, else the
-  // planner may materialise every section it lists and compare each class with all of them (a
-  // 7 ms page took 0.8 s so at 100 000 classes).
-  const fits = and(...fitParts(match, now, form === 'set'));
-  return form === 'probe'
-    ? sql`exists (select 1 from ${sections} where ${sections.classId} = ${classId} and ${fits})`
-    : sql`${classId} in (select ${sections.classId} from ${sections} where ${fits})`;
+export function scheduleCondition(classId: SQL | AnyColumn, match: ScheduleMatch, now: Date): SQL {
+  // The first-slot index is kept out of the probe, and `offset 0` keeps it a per-class subplan
+  // (PostgreSQL turns no EXISTS with an OFFSET into a join): else the planner may materialise every
+  // section a start date lets through and compare each class with all of them (a 7 ms page took
+  // 0.8–1.2 s so at 100 000 classes).
+  return sql`exists (select 1 from ${sections} where ${sections.classId} = ${classId}
+    and ${and(...fitParts(match, now, false))} offset 0)`;
 }
 
-/** The fitting sections' class ids as a subquery (`class_id`), to drive a join from (decision 053). */
-export function fittingSections(match: ScheduleMatch, now: Date): SQL {
-  return sql`(select ${sections.classId} as class_id from ${sections} where ${and(...fitParts(match, now))})`;
+/**
+ * The fitting sections' class ids as a subquery (`class_id`), to drive a join from (decision 053):
+ * read through `sections_first_slot_idx` — the class's status (copied onto its sections), then one
+ * descent per wanted first slot — in the index's order, so that a cursor or a LIMIT stops the read
+ * after the rows it needs.
+ */
+export function fittingSections(match: ScheduleMatch, now: Date, classStatus: ClassStatus | null): SQL {
+  const listed = classStatus ? eq(sections.classStatus, classStatus) : ne(sections.classStatus, 'archived');
+  return sql`(select ${sections.classId} as class_id from ${sections}
+    where ${and(listed, ...fitParts(match, now, true))})`;
 }
 
 /** What makes one section fit the schedule filter. */
-function fitParts(match: ScheduleMatch, now: Date, slotIndex = true): SQL[] {
+function fitParts(match: ScheduleMatch, now: Date, firstSlotIndex: boolean): SQL[] {
   const parts: SQL[] = [upcomingSection(now)];
   if (match.startsFrom) parts.push(sql`${sections.nextStartsAt} >= ${match.startsFrom}`);
   if (match.wantedUtcSlots && match.localSlots) {
     const wanted = sql`${`{${match.wantedUtcSlots.join(',')}}`}::smallint[]`;
-    // A narrow filter finds its few sections through the GIN index (`&&`). A wide one fits most
-    // sections: an index would list nearly all of them before the first row, whereas a scan whose
-    // LIMIT stops it reads about as many as it needs; the coalesce keeps the index out of it.
+    // Every start slot wanted: the first one (the index's key, `sections_first_slot_idx`) and the rest.
+    // The coalesce keeps that index out of a probe.
     parts.push(
-      slotIndex && match.wantedUtcSlots.length <= WIDE_FILTER_SLOTS
-        ? sql`${sections.startSlots} && ${wanted} and ${sections.startSlots} <@ ${wanted}`
+      firstSlotIndex
+        ? sql`(${sections.startSlots})[1] = any(${wanted})
+            and (cardinality(${sections.startSlots}) = 1 or ${sections.startSlots} <@ ${wanted})`
         : sql`coalesce(${sections.startSlots}, '{}') <@ ${wanted}`,
     );
     if (match.exactBefore) {
@@ -251,6 +250,7 @@ function fitParts(match: ScheduleMatch, now: Date, slotIndex = true): SQL[] {
           and get_bit(${match.localSlots}::bit(${sql.raw(String(WEEK_QUARTERS))}),
             (extract(isodow from ${local})::int - 1) * 96 + extract(hour from ${local})::int * 4
               + floor(extract(minute from ${local}) / 15)::int) = 0
+        offset 0
       ))`);
     }
   }
