@@ -43,7 +43,9 @@ export default defineConfig({
   // CI retries a failed test once so that one flake does not stop a landing; the retry summary
   // names every test that needed it, and such a test is fixed, not retried forever.
   retries: process.env.CI ? 1 : 0,
-  timeout: 45_000,
+  // The longest journeys (every admin route as a teacher, a waitlist offer claimed and paid) take
+  // 30–40 s on a quiet two-core machine and up to 50 s while CI's other suites share it.
+  timeout: 90_000,
   expect: { timeout: 8_000 },
   reporter: [
     ['list'],
