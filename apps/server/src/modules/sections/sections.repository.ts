@@ -207,10 +207,10 @@ function upcomingSection(now: Date): SQL {
  * section with a start that fits at no offset).
  */
 export function scheduleCondition(classId: SQL | AnyColumn, match: ScheduleMatch, now: Date): SQL {
-  // The first-slot index is kept out of the probe, and `offset 0` keeps it a per-class subplan
-  // (PostgreSQL turns no EXISTS with an OFFSET into a join): else the planner may materialise every
-  // section a start date lets through and compare each class with all of them (a 7 ms page took
-  // 0.8–1.2 s so at 100 000 classes).
+  // The probe does not name the first slot, so that index stays out of it, and `offset 0` keeps it
+  // a per-class subplan (PostgreSQL turns no EXISTS with an OFFSET into a join): else the planner
+  // may materialise every section a start date lets through and compare each class with all of
+  // them (a 7 ms page took 0.8–1.2 s so at 100 000 classes).
   return sql`exists (select 1 from ${sections} where ${sections.classId} = ${classId}
     and ${and(...fitParts(match, now, false))} offset 0)`;
 }
@@ -233,13 +233,13 @@ function fitParts(match: ScheduleMatch, now: Date, firstSlotIndex: boolean): SQL
   if (match.startsFrom) parts.push(sql`${sections.nextStartsAt} >= ${match.startsFrom}`);
   if (match.wantedUtcSlots && match.localSlots) {
     const wanted = sql`${`{${match.wantedUtcSlots.join(',')}}`}::smallint[]`;
-    // Every start slot wanted: the first one (the index's key, `sections_first_slot_idx`) and the rest.
-    // The coalesce keeps that index out of a probe.
+    // Every start slot wanted. Read through `sections_first_slot_idx`, the first one is its key and
+    // a one-slot section needs no more; a probe by class id compares them all.
     parts.push(
       firstSlotIndex
         ? sql`(${sections.startSlots})[1] = any(${wanted})
             and (cardinality(${sections.startSlots}) = 1 or ${sections.startSlots} <@ ${wanted})`
-        : sql`coalesce(${sections.startSlots}, '{}') <@ ${wanted}`,
+        : sql`${sections.startSlots} <@ ${wanted}`,
     );
     if (match.exactBefore) {
       // On the visitor's clock: the quarter of the week each start falls in, looked up in the wanted slots.
