@@ -221,11 +221,11 @@ describe("the class's status on its sections", () => {
     const query = 'tz=UTC&days=sat&fromHour=4&toHour=5';
     expect(await titles(query)).toEqual([cls.title]);
     const suspension = `/api/admin/users/${other.id}/suspension`;
-    const suspended = await ctx.app.inject({ method: 'POST', url: suspension, headers: admin.headers, payload: {} });
+    const suspended = await call(admin, 'POST', suspension, {});
     expect(suspended.statusCode, suspended.body).toBe(200);
     expect(await titles(query)).toEqual([]);
     expect(await sectionCopiesOf(cls.id)).toEqual(['hidden']);
-    const reinstated = await ctx.app.inject({ method: 'DELETE', url: suspension, headers: admin.headers });
+    const reinstated = await call(admin, 'DELETE', suspension);
     expect(reinstated.statusCode, reinstated.body).toBe(200);
     expect(await titles(query)).toEqual([cls.title]);
     expect(await sectionCopiesOf(cls.id)).toEqual(['accepted']);
